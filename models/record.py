@@ -1,0 +1,427 @@
+"""The table record (table-record/1) and the verdict (table-verdict/1), as in shared/spec/table-record.md.
+
+Parsing is strict: any unknown key, unknown action type, missing field, wrong JSON type, card id
+that is not a card of the game, unknown player name or player count the game does not allow makes
+the record *malformed* (:class:`MalformedRecord`). Whether a real card can be used *now* is the
+engine's business, not the parser's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
+
+RECORD_FORMAT = "table-record/1"
+VERDICT_FORMAT = "table-verdict/1"
+
+GAMES = ("high-society", "animalement-votre", "stupide-vautour", "animalia", "boursicocotte", "monte-descend")
+
+PLAYER_COUNTS: dict[str, tuple[int, int]] = {
+    "high-society": (3, 5),
+    "animalement-votre": (3, 5),
+    "stupide-vautour": (2, 5),
+    "animalia": (2, 6),
+    "boursicocotte": (3, 5),
+    "monte-descend": (2, 6),
+}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+PlayerName = Annotated[str, Field(min_length=1)]
+
+
+def _whole_number(value: Any) -> Any:
+    # Literal[1, 2, …] compares with ==, so true and 1.0 would pass as 1: a card is a JSON integer.
+    if type(value) is not int:
+        raise PydanticCustomError("int_type", "expected a whole number (a JSON integer)")
+    return value
+
+
+def _card_numbers(*values: int) -> Any:
+    return Annotated[Literal[values], BeforeValidator(_whole_number)]
+
+# --- High Society / Animalement Vôtre (§4.1) -------------------------------------------------
+
+HS_STATUS_CARDS = tuple(f"p{n}" for n in range(1, 11)) + ("x2", "half", "minus5", "theft")
+HS_MONEY = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
+HSCard = Literal["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "x2", "half", "minus5", "theft"]
+HSMoney = _card_numbers(*HS_MONEY)
+
+
+class HSReveal(_Strict):
+    type: Literal["reveal"]
+    card: HSCard
+
+
+class HSBid(_Strict):
+    type: Literal["bid"]
+    player: PlayerName
+    add: list[HSMoney]
+
+
+class HSPass(_Strict):
+    type: Literal["pass"]
+    player: PlayerName
+
+
+class HSDiscard(_Strict):
+    type: Literal["discard"]
+    player: PlayerName
+    card: HSCard
+
+
+HSAction = Annotated[Union[HSReveal, HSBid, HSPass, HSDiscard], Field(discriminator="type")]
+
+
+class HSVariant(_Strict):
+    final_tie: Literal["replay", "shared"] | None = None
+
+
+# --- Stupide Vautour (§4.2) ------------------------------------------------------------------
+
+SV_POINT_CARDS = tuple(range(1, 11)) + tuple(range(-1, -6, -1))
+SV_HAND = tuple(range(1, 16))
+SVPointCard = _card_numbers(*SV_POINT_CARDS)
+SVHandCard = _card_numbers(*SV_HAND)
+
+
+class SVReveal(_Strict):
+    type: Literal["reveal"]
+    card: SVPointCard
+
+
+class SVPlay(_Strict):
+    type: Literal["play"]
+    cards: dict[PlayerName, SVHandCard]
+
+
+SVAction = Annotated[Union[SVReveal, SVPlay], Field(discriminator="type")]
+
+
+class SVVariant(_Strict):
+    ties: Literal["one-level", "highest-unique"] | None = None
+
+
+# --- Boursicocotte (§4.3) --------------------------------------------------------------------
+
+BC_ANIMAL_VALUES = {
+    "hen": 10, "goose": 40, "cat": 90, "dog": 160, "sheep": 250,
+    "goat": 350, "donkey": 500, "pig": 650, "cow": 800, "horse": 1000,
+}
+BC_MONEY = (0, 10, 50, 100, 200, 500)
+BCAnimal = Literal["hen", "goose", "cat", "dog", "sheep", "goat", "donkey", "pig", "cow", "horse"]
+BCMoney = _card_numbers(*BC_MONEY)
+
+
+class BCDraw(_Strict):
+    type: Literal["draw"]
+    card: BCAnimal
+
+
+class BCBid(_Strict):
+    type: Literal["bid"]
+    player: PlayerName
+    amount: int
+
+
+class BCClose(_Strict):
+    type: Literal["close"]
+    buy_back: bool
+
+
+class BCPay(_Strict):
+    type: Literal["pay"]
+    player: PlayerName
+    cards: list[BCMoney]
+
+
+class BCCannotPay(_Strict):
+    type: Literal["cannot_pay"]
+    player: PlayerName
+
+
+class BCChallenge(_Strict):
+    type: Literal["challenge"]
+    player: PlayerName
+    target: PlayerName
+    animal: BCAnimal
+    cards: list[BCMoney]
+
+
+class BCAccept(_Strict):
+    type: Literal["accept"]
+    player: PlayerName
+
+
+class BCCounter(_Strict):
+    type: Literal["counter"]
+    player: PlayerName
+    cards: list[BCMoney]
+
+
+BCAction = Annotated[
+    Union[BCDraw, BCBid, BCClose, BCPay, BCCannotPay, BCChallenge, BCAccept, BCCounter],
+    Field(discriminator="type"),
+]
+
+
+class BCVariant(_Strict):
+    pass
+
+
+# --- Envelopes -------------------------------------------------------------------------------
+
+
+class _Envelope(_Strict):
+    format: Literal["table-record/1"]
+    players: list[PlayerName]
+    first_player: PlayerName | None = None
+
+    @property
+    def starting_player(self) -> str:
+        return self.first_player if self.first_player is not None else self.players[0]
+
+
+class HighSocietyRecord(_Envelope):
+    game: Literal["high-society", "animalement-votre"]
+    variant: HSVariant = HSVariant()
+    actions: list[HSAction]
+
+
+class StupideVautourRecord(_Envelope):
+    game: Literal["stupide-vautour"]
+    variant: SVVariant = SVVariant()
+    actions: list[SVAction]
+
+
+class BoursicocotteRecord(_Envelope):
+    game: Literal["boursicocotte"]
+    variant: BCVariant = BCVariant()
+    start_animals: dict[PlayerName, list[BCAnimal]] | None = None
+    actions: list[BCAction]
+
+
+class UncheckedRecord(_Envelope):
+    """A game whose action vocabulary the referee does not know yet: the envelope is checked only."""
+
+    game: Literal["animalia", "monte-descend"]
+    variant: dict[str, Any] = Field(default_factory=dict)
+    actions: list[dict[str, Any]]
+
+
+TableRecord = Annotated[
+    Union[HighSocietyRecord, StupideVautourRecord, BoursicocotteRecord, UncheckedRecord],
+    Field(discriminator="game"),
+]
+AnyAction = Union[HSAction, SVAction, BCAction]
+
+_RECORD = TypeAdapter(TableRecord)
+_ACTION_ADAPTERS: dict[str, TypeAdapter] = {
+    "high-society": TypeAdapter(HSAction),
+    "animalement-votre": TypeAdapter(HSAction),
+    "stupide-vautour": TypeAdapter(SVAction),
+    "boursicocotte": TypeAdapter(BCAction),
+}
+
+
+class MalformedRecord(ValueError):
+    """The input is not a valid table record. ``index`` is the action at fault, if any."""
+
+    def __init__(self, message: str, index: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.index = index
+
+
+_ACTION_TAGS = {"reveal", "bid", "pass", "discard", "play", "draw", "close", "pay",
+                "cannot_pay", "challenge", "accept", "counter"}
+
+
+def _where(loc: tuple) -> tuple[str, int | None]:
+    """A readable path ("actions[3].add[0]") and the action index from a pydantic error location,
+    without the union tags pydantic inserts (the game id, the action type)."""
+    loc = list(loc)
+    if loc and loc[0] in GAMES:
+        loc = loc[1:]
+    index = None
+    if len(loc) > 1 and loc[0] == "actions" and isinstance(loc[1], int):
+        index = loc[1]
+        if len(loc) > 2 and loc[2] in _ACTION_TAGS:
+            del loc[2]
+    elif loc and loc[0] in _ACTION_TAGS:  # a single action, parsed on its own
+        loc = loc[1:]
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+    return path.lstrip(".") or "record", index
+
+
+def _from_validation_error(err: ValidationError) -> MalformedRecord:
+    first = err.errors(include_url=False)[0]
+    where, index = _where(tuple(first["loc"]))
+    problem = first["msg"]
+    if first["type"] == "extra_forbidden":
+        problem = "unknown field"
+    elif first["type"] == "missing":
+        problem = "required field is missing"
+    elif first["type"] == "union_tag_invalid":
+        tag, field = first["ctx"].get("tag"), first["ctx"].get("discriminator", "").strip("'")
+        what = "action type" if field == "type" else field
+        problem = f"unknown {what} {tag!r} (expected {first['ctx'].get('expected_tags', '')})"
+    elif first["type"] == "literal_error":
+        value = first.get("input")
+        kind = "card or value" if isinstance(value, (int, str)) and not isinstance(value, bool) else "value of this kind"
+        problem = f"{value!r} is not a {kind} of this game (expected {first['ctx']['expected']})"
+    more = err.error_count() - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return MalformedRecord(f"{where}: {problem}{tail}", index)
+
+
+def _action_players(action: BaseModel) -> list[str]:
+    names = []
+    for attr in ("player", "target"):
+        value = getattr(action, attr, None)
+        if value is not None:
+            names.append(value)
+    cards = getattr(action, "cards", None)
+    if isinstance(cards, dict):
+        names.extend(cards)
+    return names
+
+
+def _check_people(record: BaseModel) -> None:
+    players = record.players
+    low, high = PLAYER_COUNTS[record.game]
+    if not low <= len(players) <= high:
+        raise MalformedRecord(f"players: {record.game} is played by {low} to {high} players, not {len(players)}")
+    seen: set[str] = set()
+    for name in players:
+        if not name.strip():
+            raise MalformedRecord("players: a player name is blank")
+        if name in seen:
+            raise MalformedRecord(f"players: {name!r} is listed twice")
+        seen.add(name)
+    if record.first_player is not None and record.first_player not in seen:
+        raise MalformedRecord(f"first_player: {record.first_player!r} is not one of the players")
+    start = getattr(record, "start_animals", None)
+    if start is not None:
+        for name, animals in start.items():
+            if name not in seen:
+                raise MalformedRecord(f"start_animals: {name!r} is not one of the players")
+            if len(animals) != 4:
+                raise MalformedRecord(f"start_animals.{name}: the short version deals 4 animals each, not {len(animals)}")
+        missing = [n for n in players if n not in start]
+        if missing:
+            raise MalformedRecord(f"start_animals: no animals listed for {', '.join(missing)}")
+        dealt: dict[str, int] = {}
+        for animals in start.values():
+            for animal in animals:
+                dealt[animal] = dealt.get(animal, 0) + 1
+                if dealt[animal] > 4:
+                    raise MalformedRecord(f"start_animals: more than the 4 cards of {animal} are dealt")
+    if isinstance(record, UncheckedRecord):
+        return
+    for i, action in enumerate(record.actions):
+        for name in _action_players(action):
+            if name not in seen:
+                raise MalformedRecord(f"actions[{i}]: {name!r} is not one of the players", i)
+
+
+def parse_record_data(data: Any) -> TableRecord:
+    """Validate already-decoded JSON data as a table record."""
+    if not isinstance(data, dict):
+        raise MalformedRecord("record: a table record is a JSON object")
+    if data.get("format") != RECORD_FORMAT and "format" in data:
+        raise MalformedRecord(f"format: expected {RECORD_FORMAT!r}, got {data.get('format')!r}")
+    if "game" in data and data["game"] not in GAMES:
+        raise MalformedRecord(f"game: {data['game']!r} is not a known game ({', '.join(GAMES)})")
+    try:
+        record = _RECORD.validate_python(data)
+    except ValidationError as err:
+        raise _from_validation_error(err) from None
+    _check_people(record)
+    return record
+
+
+def parse_record(text: str | bytes) -> TableRecord:
+    """Parse the text of a table record (JSON)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise MalformedRecord(f"record: not valid JSON ({err})") from None
+    return parse_record_data(data)
+
+
+def parse_action(game: str, data: Any, players: list[str]) -> AnyAction:
+    """Validate one action (as the app receives it) for a game with these players."""
+    adapter = _ACTION_ADAPTERS.get(game)
+    if adapter is None:
+        raise MalformedRecord(f"game: no action vocabulary for {game!r} yet")
+    try:
+        action = adapter.validate_python(data)
+    except ValidationError as err:
+        raise _from_validation_error(err) from None
+    for name in _action_players(action):
+        if name not in players:
+            raise MalformedRecord(f"{name!r} is not one of the players")
+    return action
+
+
+def action_to_data(action: BaseModel) -> dict[str, Any]:
+    return action.model_dump(mode="json")
+
+
+def record_to_data(record: BaseModel) -> dict[str, Any]:
+    return record.model_dump(mode="json", exclude_none=True, exclude_defaults=False)
+
+
+# --- Verdict (§3) ----------------------------------------------------------------------------
+
+Number = Union[int, float]
+
+
+class VerdictError(BaseModel):
+    index: int | None
+    rule: str
+    message: str
+
+
+class RankEntry(BaseModel):
+    player: str
+    rank: int
+
+
+class VerdictResult(BaseModel):
+    scores: dict[str, Number]
+    eliminated: list[str]
+    winners: list[str]
+    replay_required: bool
+    ranking: list[RankEntry]
+    explanation: list[str]
+
+
+class Verdict(BaseModel):
+    format: Literal["table-verdict/1"] = VERDICT_FORMAT
+    game: str | None
+    status: Literal["finished", "in_progress", "illegal"]
+    applied: int
+    error: VerdictError | None
+    result: VerdictResult | None
+
+
+def record_json_schema() -> dict[str, Any]:
+    schema = _RECORD.json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "table-record/1"
+    return schema
+
+
+def verdict_json_schema() -> dict[str, Any]:
+    schema = Verdict.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "table-verdict/1"
+    return schema

@@ -1,0 +1,111 @@
+"""Replaying a record is a fold of Engine.apply over its actions; the verdict is what it ends on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import json
+from typing import Any
+
+from models.i18n import Msg
+from models.record import (
+    GAMES,
+    MalformedRecord,
+    RankEntry,
+    Verdict,
+    VerdictError,
+    VerdictResult,
+    parse_record,
+)
+from scoring.base import Engine, Outcome, RuleViolation, score_out
+from scoring.registry import engine_class
+
+
+class NoReferee(MalformedRecord):
+    """The record is well formed but no engine for its game is written yet."""
+
+
+@dataclass
+class Replay:
+    engine: Engine
+    applied: int
+    violation: RuleViolation | None
+    index: int | None  # index of the refused action
+    events: list[tuple[Msg, ...]]  # what each accepted action did, in order
+
+
+def new_engine(record: Any) -> Engine:
+    cls = engine_class(record.game)
+    if cls is None:
+        raise NoReferee(f"game: there is no referee for {record.game!r} yet, so this record cannot be checked")
+    return cls(record)
+
+
+def replay(record: Any, upto: int | None = None) -> Replay:
+    """Fold the record's actions (the first ``upto`` of them) into a fresh engine, stopping at
+    the first refusal."""
+    engine = new_engine(record)
+    actions = record.actions if upto is None else record.actions[:upto]
+    events: list[tuple[Msg, ...]] = []
+    for i, action in enumerate(actions):
+        try:
+            events.append(engine.apply(action))
+        except RuleViolation as violation:
+            return Replay(engine, i, violation, i, events)
+    return Replay(engine, len(actions), None, None, events)
+
+
+def result_of(outcome: Outcome, lang: str = "en") -> VerdictResult:
+    return VerdictResult(
+        scores={p: score_out(s) for p, s in outcome.scores.items()},
+        eliminated=list(outcome.eliminated),
+        winners=list(outcome.winners),
+        replay_required=outcome.replay_required,
+        ranking=[RankEntry(player=p, rank=r) for p, r in outcome.ranking],
+        explanation=[m.render(lang) for m in outcome.explanation],
+    )
+
+
+def malformed_verdict(error: MalformedRecord, game: str | None = None) -> Verdict:
+    return Verdict(
+        game=game,
+        status="illegal",
+        applied=0,
+        error=VerdictError(index=error.index, rule="RECORD", message=error.message),
+        result=None,
+    )
+
+
+def verdict_of(record: Any, lang: str = "en") -> Verdict:
+    done = replay(record)
+    if done.violation is not None:
+        return Verdict(
+            game=record.game,
+            status="illegal",
+            applied=done.applied,
+            error=VerdictError(index=done.index, rule=done.violation.rule, message=done.violation.message(lang)),
+            result=None,
+        )
+    outcome = done.engine.outcome()
+    if outcome is None:
+        return Verdict(game=record.game, status="in_progress", applied=done.applied, error=None, result=None)
+    return Verdict(game=record.game, status="finished", applied=done.applied, error=None,
+                   result=result_of(outcome, lang))
+
+
+def _game_named_in(text: str | bytes) -> str | None:
+    try:
+        game = json.loads(text).get("game")
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        return None
+    return game if game in GAMES else None
+
+
+def verdict_for_text(text: str | bytes, lang: str = "en") -> tuple[Verdict, int]:
+    """The verdict for a record's text and the exit status the spec gives (0, 1 or 2)."""
+    try:
+        record = parse_record(text)
+        verdict = verdict_of(record, lang)
+    except MalformedRecord as error:
+        return malformed_verdict(error, _game_named_in(text)), 2
+    return verdict, (1 if verdict.status == "illegal" else 0)
+

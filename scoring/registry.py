@@ -1,0 +1,23 @@
+"""Which engine referees which game. A game missing here has no referee yet."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from scoring.base import Engine
+
+# game id -> "module:Class"; imported on first use so one engine's import cost is not paid by all.
+_ENGINES: dict[str, str] = {
+}
+
+
+def engine_class(game: str) -> type[Engine] | None:
+    target = _ENGINES.get(game)
+    if target is None:
+        return None
+    module, _, name = target.partition(":")
+    return getattr(import_module(module), name)
+
+
+def refereed_games() -> tuple[str, ...]:
+    return tuple(_ENGINES)
