@@ -1,0 +1,1 @@
+"""Data shipped with the app: message catalogues (i18n/), fonts and icons."""

@@ -1,0 +1,53 @@
+"""Every sentence exists in French and English, with the same placeholders."""
+
+import string
+
+import pytest
+
+from models.i18n import LANGUAGES, Msg, MissingText, catalogue, format_number, render
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_languages_have_the_same_keys():
+    fr, en = catalogue("fr"), catalogue("en")
+    assert sorted(set(fr) - set(en)) == [], "keys with no English text"
+    assert sorted(set(en) - set(fr)) == [], "keys with no French text"
+
+
+@pytest.mark.parametrize("key", sorted(catalogue("en")))
+def test_placeholders_match_across_languages(key):
+    found = {lang: placeholders(catalogue(lang)[key]) for lang in LANGUAGES}
+    assert found["fr"] == found["en"], key
+
+
+def test_no_text_is_blank():
+    for lang in LANGUAGES:
+        assert [k for k, v in catalogue(lang).items() if not v.strip()] == []
+
+
+def test_rules_have_a_title_and_a_text_in_both_languages():
+    for lang in LANGUAGES:
+        keys = catalogue(lang)
+        rule_ids = {k.split(".")[1] for k in keys if k.startswith("rule.")}
+        for rule in rule_ids:
+            assert f"rule.{rule}.title" in keys and f"rule.{rule}.text" in keys, (lang, rule)
+
+
+def test_render_joins_lists_and_nests_messages():
+    assert render(Msg("list.and", {"head": "a, b", "last": "c"}), "en") == "a, b and c"
+    assert render(Msg("list.and", {"head": "a", "last": Msg("list.none")}), "fr") == "a et rien"
+
+
+def test_numbers_are_exact():
+    assert format_number(3.5, "en") == "3.5"
+    assert format_number(3.5, "fr") == "3,5"
+    assert format_number(14.0, "en") == "14"
+    assert format_number(-4, "fr") == "-4"
+
+
+def test_missing_key_is_loud():
+    with pytest.raises(MissingText):
+        render(Msg("no.such.key"), "en")

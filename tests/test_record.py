@@ -1,0 +1,190 @@
+"""The record parser: what makes a record malformed (spec §1 and §4), and where it says so."""
+
+import json
+
+import pytest
+
+from models.record import MalformedRecord, parse_action, parse_record, parse_record_data
+from scoring.referee import verdict_for_text
+from tests.conftest import as_text
+
+HS = ["Anne", "Bruno", "Chloé"]
+
+
+def malformed(data):
+    with pytest.raises(MalformedRecord) as info:
+        parse_record_data(data)
+    return info.value
+
+
+def test_a_minimal_record_parses_with_defaults(make_record):
+    record = parse_record(as_text(make_record("high-society", HS)))
+    assert record.game == "high-society"
+    assert record.starting_player == "Anne"
+    assert record.variant.final_tie is None
+    assert record.actions == []
+
+
+def test_first_player_is_kept(make_record):
+    record = parse_record(as_text(make_record("high-society", HS, first_player="Chloé")))
+    assert record.starting_player == "Chloé"
+
+
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        ({"surprise": 1}, "surprise: unknown field"),
+        ({"format": "table-record/2"}, "format"),
+        ({"game": "monopoly"}, "not a known game"),
+        ({"players": ["Anne", "Bruno"]}, "3 to 5 players, not 2"),
+        ({"players": ["Anne", "Bruno", "Anne"]}, "listed twice"),
+        ({"players": ["Anne", "Bruno", " "]}, "blank"),
+        ({"players": ["Anne", "Bruno", ""]}, "players[2]"),
+        ({"first_player": "Zoé"}, "first_player"),
+        ({"variant": {"final_tie": "coin"}}, "variant.final_tie"),
+        ({"variant": {"colour": "red"}}, "variant.colour: unknown field"),
+        ({"actions": None}, "actions"),
+        ({"players": "Anne"}, "players"),
+    ],
+)
+def test_envelope_problems_are_malformed(make_record, change, where):
+    data = make_record("high-society", HS)
+    data.update(change)
+    error = malformed(data)
+    assert where in error.message
+    assert error.index is None
+
+
+def test_missing_actions_is_malformed(make_record):
+    data = make_record("high-society", HS)
+    del data["actions"]
+    assert "actions: required field is missing" in malformed(data).message
+
+
+@pytest.mark.parametrize(
+    "action, where",
+    [
+        ({"type": "shout", "player": "Anne"}, "unknown action type 'shout'"),
+        ({"type": "bid", "player": "Anne"}, "add: required field is missing"),
+        ({"type": "bid", "player": "Anne", "add": [7]}, "add[0]: 7 is not a card"),
+        ({"type": "bid", "player": "Anne", "add": ["4"]}, "add[0]"),
+        ({"type": "bid", "player": "Anne", "add": [True]}, "whole number"),
+        ({"type": "bid", "player": "Anne", "add": [4.0]}, "whole number"),
+        ({"type": "bid", "player": "Zoé", "add": [4]}, "'Zoé' is not one of the players"),
+        ({"type": "reveal", "card": "p11"}, "card: 'p11' is not a card"),
+        ({"type": "pass", "player": "Anne", "add": [1]}, "add: unknown field"),
+        ({"type": "discard", "player": "Anne"}, "card: required field is missing"),
+    ],
+)
+def test_action_problems_name_the_action(make_record, action, where):
+    data = make_record("high-society", HS, actions=[{"type": "reveal", "card": "p1"}, action])
+    error = malformed(data)
+    assert where in error.message
+    assert error.index == 1
+    assert error.message.startswith("actions[1]")
+
+
+@pytest.mark.parametrize(
+    "game, players, action, where",
+    [
+        ("stupide-vautour", ["A", "B"], {"type": "reveal", "card": 0}, "card: 0 is not a card"),
+        ("stupide-vautour", ["A", "B"], {"type": "play", "cards": {"A": 16, "B": 1}}, "cards.A: 16"),
+        ("stupide-vautour", ["A", "B"], {"type": "play", "cards": {"A": 1, "C": 2}}, "'C' is not one of the players"),
+        ("boursicocotte", ["A", "B", "C"], {"type": "draw", "card": "unicorn"}, "'unicorn' is not a card"),
+        ("boursicocotte", ["A", "B", "C"], {"type": "pay", "player": "A", "cards": [20]}, "20 is not a card"),
+        ("boursicocotte", ["A", "B", "C"], {"type": "close", "buy_back": 1}, "buy_back"),
+        ("boursicocotte", ["A", "B", "C"], {"type": "bid", "player": "A", "amount": "10"}, "amount"),
+        ("boursicocotte", ["A", "B", "C"], {"type": "challenge", "player": "A", "target": "D", "animal": "dog",
+                                            "cards": [10]}, "'D' is not one of the players"),
+    ],
+)
+def test_other_games_vocabularies(make_record, game, players, action, where):
+    error = malformed(make_record(game, players, actions=[action]))
+    assert where in error.message
+    assert error.index == 0
+
+
+def test_same_action_type_means_different_things_per_game(make_record):
+    hs_bid = {"type": "bid", "player": "A", "add": [1]}
+    bc_bid = {"type": "bid", "player": "A", "amount": 10}
+    parse_record_data(make_record("high-society", ["A", "B", "C"], actions=[hs_bid]))
+    parse_record_data(make_record("boursicocotte", ["A", "B", "C"], actions=[bc_bid]))
+    with pytest.raises(MalformedRecord):
+        parse_record_data(make_record("high-society", ["A", "B", "C"], actions=[bc_bid]))
+
+
+@pytest.mark.parametrize(
+    "game, count, ok",
+    [("stupide-vautour", 1, False), ("stupide-vautour", 2, True), ("stupide-vautour", 5, True),
+     ("stupide-vautour", 6, False), ("boursicocotte", 2, False), ("boursicocotte", 5, True),
+     ("animalia", 6, True), ("animalia", 7, False), ("animalement-votre", 5, True)],
+)
+def test_player_counts(make_record, game, count, ok):
+    data = make_record(game, [f"P{i}" for i in range(count)])
+    if ok:
+        parse_record_data(data)
+    else:
+        assert "players" in malformed(data).message
+
+
+class TestShortVersion:
+    players = ["A", "B", "C"]
+
+    def start(self, make_record, animals):
+        return make_record("boursicocotte", self.players, start_animals=animals)
+
+    def test_four_each_is_fine(self, make_record):
+        deal = {"A": ["cow", "dog", "hen", "cat"], "B": ["cow", "pig", "hen", "cat"], "C": ["goat"] * 4}
+        record = parse_record_data(self.start(make_record, deal))
+        assert record.start_animals["C"] == ["goat"] * 4
+
+    @pytest.mark.parametrize(
+        "deal, where",
+        [
+            ({"A": ["cow"] * 3, "B": ["dog"] * 4, "C": ["hen"] * 4}, "4 animals each, not 3"),
+            ({"A": ["cow"] * 4, "B": ["dog"] * 4}, "no animals listed for C"),
+            ({"A": ["cow"] * 4, "B": ["dog"] * 4, "C": ["hen"] * 4, "D": ["cat"] * 4}, "'D' is not one of"),
+            ({"A": ["cow"] * 4, "B": ["cow", "dog", "dog", "dog"], "C": ["hen"] * 4}, "more than the 4 cards of cow"),
+        ],
+    )
+    def test_bad_deals(self, make_record, deal, where):
+        assert where in malformed(self.start(make_record, deal)).message
+
+
+def test_not_json_and_not_an_object():
+    with pytest.raises(MalformedRecord, match="not valid JSON"):
+        parse_record("{oops")
+    with pytest.raises(MalformedRecord, match="JSON object"):
+        parse_record("[]")
+    with pytest.raises(MalformedRecord, match="not valid JSON"):
+        parse_record(b"\xff\xfe")
+
+
+def test_parse_action_checks_vocabulary_and_players():
+    action = parse_action("high-society", {"type": "bid", "player": "A", "add": [1, 25]}, ["A", "B", "C"])
+    assert action.add == [1, 25]
+    with pytest.raises(MalformedRecord, match="not one of the players"):
+        parse_action("high-society", {"type": "pass", "player": "Z"}, ["A", "B", "C"])
+    with pytest.raises(MalformedRecord, match="unknown action type"):
+        parse_action("stupide-vautour", {"type": "bid", "player": "A", "add": [1]}, ["A", "B"])
+    with pytest.raises(MalformedRecord, match="no action vocabulary"):
+        parse_action("animalia", {"type": "take"}, ["A", "B"])
+
+
+def test_games_without_a_referee_are_answered_with_exit_2(make_record):
+    for game in ("animalia", "monte-descend"):
+        verdict, status = verdict_for_text(as_text(make_record(game, ["A", "B", "C"])))
+        assert status == 2
+        assert verdict.status == "illegal"
+        assert verdict.game == game
+        assert verdict.error.rule == "RECORD"
+        assert "no referee" in verdict.error.message
+
+
+def test_malformed_verdict_keeps_the_game_and_the_action_index(make_record):
+    data = make_record("stupide-vautour", ["A", "B"], actions=[{"type": "reveal", "card": 3},
+                                                             {"type": "play", "cards": {"A": 1, "B": 99}}])
+    verdict, status = verdict_for_text(json.dumps(data))
+    assert status == 2
+    assert (verdict.game, verdict.applied, verdict.result) == ("stupide-vautour", 0, None)
+    assert verdict.error.index == 1
