@@ -8,6 +8,7 @@ from scoring.base import Engine
 
 # game id -> "module:Class"; imported on first use so one engine's import cost is not paid by all.
 _ENGINES: dict[str, str] = {
+    "stupide-vautour": "scoring.stupide_vautour:StupideVautourEngine",
 }
 
 
