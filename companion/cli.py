@@ -28,14 +28,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    # The app's imports (Flet, the store) are paid only by `companion run`.
+    from companion.app import serve
+    from companion.paths import resolve_db_path
+
+    return serve(resolve_db_path(getattr(args, "db", None)), host=args.host, port=args.port, lan=args.lan)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: the referee beside your card game.")
+    parser.add_argument("--db", default=None, help="database file (default: COMPANION_DB, then the user data directory)")
     sub = parser.add_subparsers(dest="command")
 
     replay = sub.add_parser("replay", help="check a table record and print its verdict (JSON)")
     replay.add_argument("file", help="the record's path, or - for standard input")
     replay.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the verdict's sentences")
     replay.set_defaults(func=cmd_replay)
+
+    run = sub.add_parser("run", help="serve the tablet app in a browser (127.0.0.1 unless --lan); prints the URL")
+    run.add_argument("--host", default=None, help="address to bind (default 127.0.0.1, or every interface with --lan)")
+    run.add_argument("--port", type=int, default=8550, help="TCP port (default 8550)")
+    run.add_argument("--lan", action="store_true", help="serve the local network too, so a tablet can connect")
+    run.set_defaults(func=cmd_run)
     return parser
 
 
