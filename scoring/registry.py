@@ -8,6 +8,8 @@ from scoring.base import Engine
 
 # game id -> "module:Class"; imported on first use so one engine's import cost is not paid by all.
 _ENGINES: dict[str, str] = {
+    "high-society": "scoring.high_society:HighSocietyEngine",
+    "animalement-votre": "scoring.high_society:HighSocietyEngine",
     "stupide-vautour": "scoring.stupide_vautour:StupideVautourEngine",
 }
 
