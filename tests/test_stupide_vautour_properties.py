@@ -1,0 +1,165 @@
+"""Property tests over random legal Stupide Vautour games."""
+
+from collections import Counter
+
+from hypothesis import HealthCheck, event, given, settings, strategies as st
+
+from models.i18n import LANGUAGES, Msg
+from models.record import SV_POINT_CARDS, SVPlay, SVReveal, parse_record_data
+from scoring.base import RuleViolation
+from scoring.stupide_vautour import StupideVautourEngine
+
+NAMES = ["Alex", "Chloé", "Camille", "Léo", "Nina"]
+
+
+@st.composite
+def games(draw):
+    count = draw(st.integers(min_value=2, max_value=5))
+    players = NAMES[:count]
+    ties = draw(st.sampled_from([None, "one-level", "highest-unique"]))
+    points = draw(st.permutations(list(SV_POINT_CARDS)))
+    if draw(st.booleans()):
+        hands = {p: draw(st.permutations(list(range(1, 16)))) for p in players}
+    else:
+        # Everyone follows one order with a few swaps of their own: ties, carries and lost
+        # cards become frequent.
+        base = draw(st.permutations(list(range(1, 16))))
+        hands = {}
+        for p in players:
+            order = list(base)
+            for i, j in draw(st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)), max_size=3)):
+                order[i], order[j] = order[j], order[i]
+            hands[p] = order
+    return players, ties, points, hands
+
+
+def new_engine(players, ties):
+    data = {"format": "table-record/1", "game": "stupide-vautour", "players": players, "actions": []}
+    if ties:
+        data["variant"] = {"ties": ties}
+    return StupideVautourEngine(parse_record_data(data))
+
+
+def renders(messages):
+    for message in messages:
+        assert isinstance(message, Msg)
+        for lang in LANGUAGES:
+            assert message.render(lang).strip()
+
+
+def expected_taker(cards, high, ties):
+    """An independent statement of both readings, on the sorted list of cards."""
+    ordered = sorted(cards.values(), reverse=high)
+    counts = Counter(ordered)
+    if ties == "highest-unique":
+        once = [v for v in ordered if counts[v] == 1]
+        value = once[0] if once else None
+    else:
+        rest = [v for v in ordered if v != ordered[0]] if counts[ordered[0]] > 1 else ordered
+        value = rest[0] if rest and counts[rest[0]] == 1 else None
+    return None if value is None else next(p for p, v in cards.items() if v == value)
+
+
+def places_of_every_point_card(eng):
+    """Every revealed card sits in exactly one place: a player's pile, the carry or the lost pile."""
+    places = [card for cards in eng.taken.values() for card in cards] + list(eng.pending) + list(eng.lost)
+    assert sorted(places) == sorted(eng.revealed)
+    assert len(set(places)) == len(places)
+    assert eng.deck_left == 15 - len(eng.revealed)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_random_legal_games(game):
+    players, ties, points, hands = game
+    eng = new_engine(players, ties)
+    reading = ties or "one-level"
+    for rnd in range(15):
+        prompt = eng.expected()
+        assert prompt.types == ("reveal",) and prompt.players == ()
+        renders([prompt.prompt])
+        renders(eng.apply(SVReveal(type="reveal", card=points[rnd])))
+        places_of_every_point_card(eng)
+        assert eng.round == rnd + 1 and eng.round_open
+        prompt = eng.expected()
+        assert prompt.types == ("play",) and prompt.players == tuple(players)
+        renders([prompt.prompt])
+
+        cards = {p: hands[p][rnd] for p in players}
+        pending, high = eng.pending, eng.pending_sum >= 0
+        assert eng.pending_mode == ("suricate" if high else "vulture")
+        before = eng.taken
+        renders(eng.apply(SVPlay(type="play", cards=cards)))
+        renders(eng.last_award)
+        places_of_every_point_card(eng)
+        assert eng.last_played == cards
+        taker = expected_taker(cards, high, reading)
+        if taker is not None:
+            assert eng.taken[taker] == before[taker] + pending
+            assert eng.pending == ()
+        elif rnd < 14:
+            assert eng.pending == pending and eng.taken == before
+        else:
+            assert eng.lost == pending
+        assert (eng.outcome() is None) == (rnd < 14)
+
+    assert eng.rounds_played == 15 and eng.finished
+    assert all(hand == () for hand in eng.hands.values())
+    assert all(sorted(eng.played_in[p]) == list(range(1, 16)) for p in players)
+    assert all(eng.played_in[p][hands[p][r]] == r + 1 for p in players for r in range(15))
+    assert eng.pending == ()
+    assert sorted(eng.revealed) == sorted(SV_POINT_CARDS)
+    places_of_every_point_card(eng)
+
+    outcome = eng.outcome()
+    event(f"lost cards: {bool(eng.lost)}")
+    renders(outcome.explanation)
+    assert dict(outcome.scores) == {p: sum(eng.taken[p]) for p in players}
+    assert sum(outcome.scores.values()) + sum(eng.lost) == sum(SV_POINT_CARDS)
+    assert sorted(p for p, _ in outcome.ranking) == sorted(players)
+    scores = outcome.scores
+    levels = sorted(set(scores.values()), reverse=True)
+    top = [p for p in players if scores[p] == levels[0]]
+    if len(top) == 1:
+        assert outcome.winners == tuple(top)
+    elif len(levels) == 1:
+        assert outcome.winners == tuple(players)
+    else:
+        assert outcome.winners == tuple(p for p in players if scores[p] == levels[1])
+    assert {p for p, r in outcome.ranking if r == 1} == set(outcome.winners)
+    ranks = [r for _, r in outcome.ranking]
+    assert ranks == sorted(ranks)
+
+    try:
+        eng.apply(SVReveal(type="reveal", card=points[0]))
+    except RuleViolation as err:
+        assert err.rule == "SV-GAME-OVER"
+    else:
+        raise AssertionError("a reveal after the 15th round was accepted")
+
+
+@settings(max_examples=40, deadline=None)
+@given(games(), st.data())
+def test_replaying_a_used_card_is_refused_with_the_round_it_was_played_in(game, data):
+    players, ties, points, hands = game
+    eng = new_engine(players, ties)
+    stop = data.draw(st.integers(min_value=1, max_value=14))
+    for rnd in range(stop):
+        eng.apply(SVReveal(type="reveal", card=points[rnd]))
+        eng.apply(SVPlay(type="play", cards={p: hands[p][rnd] for p in players}))
+    eng.apply(SVReveal(type="reveal", card=points[stop]))
+    cheater = data.draw(st.sampled_from(players))
+    old_round = data.draw(st.integers(min_value=0, max_value=stop - 1))
+    cards = {p: hands[p][stop] for p in players}
+    cards[cheater] = hands[cheater][old_round]
+    view = eng.player_view()
+    try:
+        eng.apply(SVPlay(type="play", cards=cards))
+    except RuleViolation as err:
+        assert err.rule == "SV-PLAY-USED"
+        assert err.msg.params["round"] == old_round + 1
+        for lang in LANGUAGES:
+            assert str(old_round + 1) in err.message(lang)
+    else:
+        raise AssertionError("a used card was accepted")
+    assert eng.player_view() == view
