@@ -416,7 +416,8 @@ def settle(players: Sequence[str], scores: Mapping[str, int]
             win = _m("end.second_wins", player=second[0], score=levels[1])
         else:
             win = _m("end.second_shared", players=second, score=levels[1])
-        explain = (first, win, _m("end.ranking_note", players=top, rank=len(second) + 1))
+        note = "end.ranking_note" if len(levels) > 2 else "end.ranking_note_short"
+        explain = (first, win, _m(note, players=top, rank=len(second) + 1))
     ranking: list[tuple[str, int]] = []
     place = 1
     for group in groups:

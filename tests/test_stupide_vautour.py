@@ -379,6 +379,9 @@ def test_settle_first_place_tie_gives_the_win_to_the_second_best():
     text = en(why)
     assert text[0].startswith("A and B tie for first place with 12")
     assert text[1] == "C has the second best score (7) and wins."
+    assert text[2] == "Ranking: the winners first, then A and B, tied at the top, sharing rank 2, then the others by score."
+    _, _, why = settle(["A", "B", "C"], {"A": 12, "B": 12, "C": 7})
+    assert en(why)[2] == "Ranking: the winners first, then A and B, tied at the top, sharing rank 2."
 
 
 def test_settle_second_best_tied_too_shares_the_win():
