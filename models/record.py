@@ -347,13 +347,34 @@ def parse_record_data(data: Any) -> TableRecord:
     return record
 
 
-def parse_record(text: str | bytes) -> TableRecord:
-    """Parse the text of a table record (JSON)."""
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two equal keys: {"Nina": 3, "Nina": 5} would silently become
+    # Nina's 5. A repeated key is ambiguous, so the record is malformed.
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _RepeatedKey(key)
+        out[key] = value
+    return out
+
+
+def load_json(text: str | bytes) -> Any:
+    """Decode JSON text, refusing repeated keys in an object (MalformedRecord)."""
     try:
-        data = json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_repeated_keys)
+    except _RepeatedKey as err:
+        raise MalformedRecord(f"record: the key {err.args[0]!r} appears twice in the same object") from None
     except (ValueError, UnicodeDecodeError) as err:
         raise MalformedRecord(f"record: not valid JSON ({err})") from None
-    return parse_record_data(data)
+
+
+def parse_record(text: str | bytes) -> TableRecord:
+    """Parse the text of a table record (JSON)."""
+    return parse_record_data(load_json(text))
 
 
 def parse_action(game: str, data: Any, players: list[str]) -> AnyAction:

@@ -85,7 +85,9 @@ class Engine(ABC):
     ``outcome``; ``apply`` makes each action all-or-nothing."""
 
     games: ClassVar[tuple[str, ...]]
-    rules: ClassVar[tuple[str, ...]]  # every rule id this engine can refuse with
+    # every rule id of this game in the rules reference: the ones it refuses with, and the rulings
+    # it applies without refusing anything (ties, end of game…)
+    rules: ClassVar[tuple[str, ...]]
 
     def __init__(self, record: Any):
         self.game: str = record.game

@@ -188,3 +188,10 @@ def test_malformed_verdict_keeps_the_game_and_the_action_index(make_record):
     assert status == 2
     assert (verdict.game, verdict.applied, verdict.result) == ("stupide-vautour", 0, None)
     assert verdict.error.index == 1
+
+
+def test_a_repeated_key_is_malformed():
+    text = ('{"format": "table-record/1", "game": "stupide-vautour", "players": ["Nina", "Omar"], "actions": ['
+            '{"type": "reveal", "card": 3}, {"type": "play", "cards": {"Nina": 3, "Nina": 5}}]}')
+    with pytest.raises(MalformedRecord, match="'Nina' appears twice"):
+        parse_record(text)
