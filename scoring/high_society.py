@@ -96,6 +96,7 @@ class HighSocietyEngine(Engine):
     - ``theft_pending``: the player whose theft waits for their next possession, or None.
     - ``discard_required``: the player who must choose a possession to discard now, or None.
     - ``scores()``: ``{player: exact current score}`` (int, or Fraction for halves).
+    - ``score_breakdown(player)``: the score's computation as a Msg ("3 + 9 − 5 = 7, ×2 = 14, ×½ = 7").
     - ``card_label(card)``: the card's name in this edition, as a Msg.
     - ``player_view()``: all of the above in one dict.
 
@@ -283,7 +284,7 @@ class HighSocietyEngine(Engine):
             explanation.append(Msg("hs.explain.poorest_many", {"players": list(poorest), "money": least}))
 
         for p in self.players:
-            explanation.append(Msg("hs.explain.score", {"player": p, "calc": self._calc_msg(p)}))
+            explanation.append(Msg("hs.explain.score", {"player": p, "calc": self.score_breakdown(p)}))
 
         remaining = [p for p in self.players if p not in poorest]
         winners: tuple[str, ...] = ()
@@ -521,7 +522,7 @@ class HighSocietyEngine(Engine):
             steps.append(("half", value, 0))
         return steps
 
-    def _calc_msg(self, player: str) -> Msg:
+    def score_breakdown(self, player: str) -> Msg:
         """'3 + 9 − 5 = 7, ×2 = 14, ×½ = 7' as nested catalogue messages (numbers stay localised)."""
         calc: Msg | None = None
         terms = 0  # terms added or subtracted since the last '='
