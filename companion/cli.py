@@ -36,6 +36,59 @@ def cmd_run(args: argparse.Namespace) -> int:
     return serve(resolve_db_path(getattr(args, "db", None)), host=args.host, port=args.port, lan=args.lan)
 
 
+def _open_service(args: argparse.Namespace):
+    from companion.paths import resolve_db_path
+    from companion.service import SessionService
+    from companion.store import Store
+
+    return SessionService(Store(resolve_db_path(getattr(args, "db", None))))
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    import json
+
+    from companion.service import ServiceError
+    from models.i18n import Msg
+
+    try:
+        records = _open_service(args).export(args.session)
+    except ServiceError as err:
+        sys.stderr.write(err.msg.render(args.lang) + "\n")
+        return 2
+    out = json.dumps(records[0] if args.session is not None else records, ensure_ascii=False, indent=2) + "\n"
+    if not args.output or args.output == "-":
+        sys.stdout.write(out)
+        return 0
+    target = Path(args.output).expanduser().resolve()
+    partial = target.with_name(target.name + ".partial")
+    try:
+        partial.write_text(out, encoding="utf-8")
+        partial.replace(target)  # a reader never sees half a file
+    except OSError as err:
+        sys.stderr.write(Msg("service.export.unwritable", {"path": str(target), "detail": err.strerror}).render(args.lang) + "\n")
+        return 2
+    sys.stdout.write(Msg("service.export.done", {"count": len(records), "path": str(target)}).render(args.lang) + "\n")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from companion.service import ServiceError
+    from models.i18n import Msg
+
+    try:
+        text = _read_input(args.file)
+    except OSError as err:
+        sys.stderr.write(Msg("service.import.unreadable", {"path": args.file, "detail": err.strerror}).render(args.lang) + "\n")
+        return 2
+    try:
+        ids = _open_service(args).import_records(text)
+    except ServiceError as err:
+        sys.stderr.write(err.msg.render(args.lang) + "\n")
+        return 2
+    sys.stdout.write(Msg("service.import.done", {"count": len(ids), "ids": [str(i) for i in ids]}).render(args.lang) + "\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: the referee beside your card game.")
     parser.add_argument("--db", default=None, help="database file (default: COMPANION_DB, then the user data directory)")
@@ -51,6 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=int, default=8550, help="TCP port (default 8550)")
     run.add_argument("--lan", action="store_true", help="serve the local network too, so a tablet can connect")
     run.set_defaults(func=cmd_run)
+
+    export = sub.add_parser("export", help="write table records from the database (one object with --session, else a list)")
+    export.add_argument("--session", type=int, default=None, help="the game to export (default: every game)")
+    export.add_argument("-o", "--output", default=None, help="file to write (default: standard output)")
+    export.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the messages")
+    export.set_defaults(func=cmd_export)
+
+    import_ = sub.add_parser("import", help="check table records (one, or a list) and add them all to the database, or none")
+    import_.add_argument("file", help="the records' path, or - for standard input")
+    import_.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the messages")
+    import_.set_defaults(func=cmd_import)
     return parser
 
 

@@ -319,6 +319,8 @@ class SessionService:
         except MalformedRecord as err:
             raise Malformed(Msg("service.setup.malformed", {"detail": err.message})) from None
         stored_variant = record_to_data(record).get("variant", {})
+        # the same canonical envelope as a session read back from the database
+        record = parse_record_data(_envelope(game, stored_variant, record.players, record.starting_player))
         now = self._now()
         with self._lock:
             try:
@@ -540,6 +542,8 @@ class SessionService:
         items = [data] if isinstance(data, dict) else data
         if not isinstance(items, list):
             raise Malformed(Msg("service.import.not_records"))
+        if not items:
+            raise Malformed(Msg("service.import.empty"))
         checked = []
         for number, item in enumerate(items):
             try:
@@ -636,8 +640,7 @@ class SessionService:
             actions = self.store.active_actions(db, session_id)
             last_seq = self.store.last_seq(db, session_id)
             player_ids = {n: self.store.player_by_name(db, n).id for n in names}
-        envelope = {"format": RECORD_FORMAT, "game": row.game, "variant": json.loads(row.variant),
-                    "players": names, "first_player": row.first_player, "actions": []}
+        envelope = _envelope(row.game, json.loads(row.variant), names, row.first_player)
         live = _Live(session_id=session_id, game=row.game, variant=json.loads(row.variant), players=tuple(names),
                      player_ids=player_ids, first_player=row.first_player, assist=bool(row.assist),
                      started_at=row.started_at, updated_at=row.updated_at, base=None, last_seq=last_seq,
@@ -731,6 +734,12 @@ class SessionService:
     def _storage_error(err: Exception) -> ServiceError:
         detail = str(getattr(err, "orig", None) or err).splitlines()[0]
         return ServiceError(Msg("service.storage.failed", {"detail": detail}))
+
+
+def _envelope(game: str, variant: dict, players: Sequence[str], first_player: str) -> dict:
+    """A session's record with no actions, as the store keeps it: first player explicit."""
+    return {"format": RECORD_FORMAT, "game": game, "variant": variant, "players": list(players),
+            "first_player": first_player, "actions": []}
 
 
 def _human(index: Any) -> Any:
