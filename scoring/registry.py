@@ -11,6 +11,7 @@ _ENGINES: dict[str, str] = {
     "high-society": "scoring.high_society:HighSocietyEngine",
     "animalement-votre": "scoring.high_society:HighSocietyEngine",
     "stupide-vautour": "scoring.stupide_vautour:StupideVautourEngine",
+    "boursicocotte": "scoring.boursicocotte:BoursicocotteEngine",
 }
 
 
