@@ -275,9 +275,33 @@ class SessionService:
         self._clock = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()
         self._cache: OrderedDict[int, _Live] = OrderedDict()
+        self.repair_results()
 
     def _now(self) -> datetime:
         return _utc(self._clock())
+
+    def repair_results(self) -> list[int]:
+        """Write the missing results rows of finished games (a database from before migration
+        0002 has none) by replaying them once. Returns the sessions repaired."""
+        with self.store.read() as db:
+            missing = self.store.finished_without_results(db)
+        repaired = []
+        for session_id in missing:
+            with self._lock:
+                try:
+                    live = self._live(session_id)
+                except ServiceError:
+                    continue  # not replayable here: opening it will say why
+                outcome = live.engine.outcome()
+                if outcome is None:
+                    continue
+                try:
+                    with self.store.write() as db:
+                        self.store.write_results(db, session_id, self._result_rows(outcome, live.player_ids))
+                except SQLAlchemyError:
+                    continue
+                repaired.append(session_id)
+        return repaired
 
     # -- players --------------------------------------------------------------------------------
 

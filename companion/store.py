@@ -227,6 +227,12 @@ class Store:
                           winner=row.winner, eliminated=row.eliminated))
         db.flush()
 
+    def finished_without_results(self, db: Session) -> list[int]:
+        """Finished sessions with no results rows (a database older than migration 0002)."""
+        return [r[0] for r in db.execute(text(
+            "SELECT s.id FROM sessions s WHERE s.status = 'finished' "
+            "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = s.id) ORDER BY s.id"))]
+
     def clear_results(self, db: Session, session_id: int) -> None:
         db.execute(delete(Result).where(Result.session_id == session_id))
 

@@ -1,0 +1,199 @@
+"""The store: connection settings, Alembic migrations (models and migrations agree; an old
+database is upgraded with its data intact), the append-only log, and where the database lives."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from companion.paths import ENV_VAR, default_db_path, resolve_db_path
+from companion.service import SessionService
+from companion.store import Store, migrations_location
+from models.tables import metadata
+from tests.test_store_games import hs_designed, hs_long
+
+PLAYERS = ["Anne", "Bruno", "Chloé"]
+
+
+def test_every_connection_is_durable_and_checks_foreign_keys(tmp_path):
+    store = Store(tmp_path / "a.db")
+    try:
+        for _ in range(2):  # a pooled connection as well as a new one
+            with store.read() as db:
+                values = [db.execute(text(f"PRAGMA {p}")).scalar() for p in
+                          ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")]
+            assert values == ["wal", 2, 1, 10000]  # synchronous 2 = FULL
+        with pytest.raises(IntegrityError):
+            with store.write() as db:
+                db.execute(text("INSERT INTO seats (session_id, position, player_id) VALUES (42, 0, 42)"))
+    finally:
+        store.close()
+
+
+def test_write_rolls_back_on_error(tmp_path):
+    store = Store(tmp_path / "a.db")
+    try:
+        with pytest.raises(RuntimeError):
+            with store.write() as db:
+                store.add_player(db, "Anne", datetime.now(timezone.utc))
+                raise RuntimeError("boom")
+        assert store.table_counts()["players"] == 0
+    finally:
+        store.close()
+
+
+def test_new_database_is_at_head_and_matches_the_models(tmp_path):
+    store = Store(tmp_path / "a.db")
+    try:
+        assert store.revision() == "0002"
+        with store.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert diff == [], diff
+    finally:
+        store.close()
+
+
+def test_migrations_are_found_inside_the_package():
+    location = Path(migrations_location())
+    assert (location / "env.py").is_file()
+    assert (location / "script.py.mako").is_file()
+    assert sorted(p.name for p in (location / "versions").glob("0*.py")) == ["0001_core.py", "0002_results.py"]
+
+
+def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
+    path = tmp_path / "old.db"
+    old = Store(path, upgrade=False)
+    old.upgrade("0001")
+    assert old.revision() == "0001"
+    old.close()
+    # the data an 0001-era app wrote: a finished game and an unfinished one
+    record = hs_designed(PLAYERS, "Anne")
+    going = hs_long(PLAYERS, final=False)
+    con = sqlite3.connect(path)
+    with con:
+        assert "results" not in {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        stamp = "2025-12-24 19:00:00.000000"
+        for i, name in enumerate(PLAYERS, 1):
+            con.execute("INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)", (i, name, stamp))
+        for sid, rec, status in ((1, record, "finished"), (2, going, "in_progress")):
+            con.execute("INSERT INTO sessions (id, game, variant, first_player, assist, status, started_at, "
+                        "finished_at, updated_at) VALUES (?, 'high-society', '{}', 'Anne', 0, ?, ?, ?, ?)",
+                        (sid, status, stamp, stamp if status == "finished" else None, stamp))
+            for pos in range(3):
+                con.execute("INSERT INTO seats VALUES (?, ?, ?)", (sid, pos, pos + 1))
+            for seq, action in enumerate(rec["actions"], 1):
+                con.execute("INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+                            (sid, seq, json.dumps(action), stamp))
+        # an undone entry, as 0001 already kept them
+        con.execute("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
+                    "(2, 999, '{\"type\": \"pass\", \"player\": \"Anne\"}', ?, ?)", (stamp, stamp))
+    before = {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+              for t in ("players", "sessions", "seats", "actions")}
+    con.close()
+
+    store = Store(path)  # what the app does on start
+    try:
+        assert store.revision() == "0002"
+        con = sqlite3.connect(path)
+        after = {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                 for t in ("players", "sessions", "seats", "actions")}
+        indexes = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        con.close()
+        assert after == before
+        assert {"ix_results_player", "ix_sessions_status_game", "ix_seats_player"} <= indexes
+        service = SessionService(store)  # writes the results of the game finished before 0002
+        assert {s.name: (s.games, s.wins) for s in service.player_stats()} == {
+            "Anne": (1, 1), "Bruno": (1, 0), "Chloé": (1, 0)}
+        finished = service.open(1)
+        assert finished.status == "finished" and finished.outcome.winners == ("Anne",)
+        assert finished.started_at == datetime(2025, 12, 24, 19, tzinfo=timezone.utc)
+        resumed = service.open(2)
+        assert [e.action for e in resumed.log] == going["actions"]
+        # the upgraded database takes new entries and results
+        service.submit(2, {"type": "reveal", "card": "half"})
+        assert service.open(2).status == "finished"
+        assert {s.name: s.games for s in service.player_stats()} == {"Anne": 2, "Bruno": 2, "Chloé": 2}
+        assert service.repair_results() == []
+        assert len(service.entries_history(2)) == len(going["actions"]) + 2
+    finally:
+        store.close()
+
+
+def test_upgrading_twice_changes_nothing(tmp_path):
+    path = tmp_path / "a.db"
+    Store(path).close()
+    store = Store(path)
+    try:
+        assert store.revision() == "0002"
+    finally:
+        store.close()
+
+
+def test_the_log_keeps_every_row_in_seq_order(tmp_path):
+    store = Store(tmp_path / "a.db")
+    try:
+        service = SessionService(store)
+        state = service.start("high-society", PLAYERS)
+        sid = state.session_id
+        for action in hs_long(PLAYERS, final=False)["actions"][:6]:
+            service.submit(sid, action)
+        service.undo(sid)
+        service.undo(sid)
+        with store.read() as db:
+            every = store.all_actions(db, sid)
+            active = store.active_actions(db, sid)
+            assert store.last_seq(db, sid) == 6
+            assert store.last_active_seq(db, sid) == 4
+        assert [a.seq for a in every] == [1, 2, 3, 4, 5, 6]
+        assert [a.seq for a in active] == [1, 2, 3, 4]
+        assert all(a.created_at.tzinfo is not None for a in every)
+        with pytest.raises(IntegrityError):  # a seq is never used twice
+            with store.write() as db:
+                db.execute(text("INSERT INTO actions (session_id, seq, action, created_at) "
+                                "VALUES (:s, 5, '{}', '2026-01-01 00:00:00')"), {"s": sid})
+    finally:
+        store.close()
+
+
+def test_database_path_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    env = {ENV_VAR: "from-env.db"}
+    assert resolve_db_path("cli.db", env) == tmp_path / "cli.db"
+    assert resolve_db_path(None, env) == tmp_path / "from-env.db"
+    assert resolve_db_path(None, {ENV_VAR: "  "}) == default_db_path()
+    assert resolve_db_path(None, {}) == default_db_path()
+    assert default_db_path().is_absolute() and default_db_path().parent.name == "table-companion"
+    assert resolve_db_path("~/x.db", {}) == Path.home() / "x.db"
+    assert resolve_db_path(str(tmp_path / "abs.db"), env) == tmp_path / "abs.db"
+
+
+def test_a_relative_path_stays_put_when_the_working_directory_changes(tmp_path, monkeypatch):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+    store = Store("games.db")
+    try:
+        monkeypatch.chdir(tmp_path / "b")  # what Flet may do
+        SessionService(store).add_player("Anne")
+        assert store.path == tmp_path / "a" / "games.db"
+        assert (tmp_path / "a" / "games.db").exists() and not (tmp_path / "b" / "games.db").exists()
+    finally:
+        store.close()
+
+
+def test_odd_characters_in_the_path(tmp_path):
+    path = tmp_path / "dossier #1 ?x=%20 é" / "parties.db"
+    store = Store(path)
+    try:
+        SessionService(store).add_player("Anne")
+        assert path.exists()
+    finally:
+        store.close()
