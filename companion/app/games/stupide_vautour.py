@@ -1,0 +1,270 @@
+"""Stupide Vautour at the table.
+
+The pot (the point cards in play or carried over, their sum and which way it goes: zero or more,
+the highest card takes — a suricate; below zero, the lowest card takes — a vulture) is always in
+view. Reveal: tap the point card turned over, among the fifteen (those already out are dimmed).
+Play: one row per player with the fifteen hand values, ONE tap per player, then confirm; the
+screen then says who took what and why (the engine's ``last_award`` sentences).
+
+Table-fair: at the table only each player's last played card can be seen; remembering the rest is
+the game's skill, so nothing here greys out or lists what a player already played, and the taken
+point cards (face down at the table) are not totted up. The engine refuses a card its owner
+already used and says in which round. With the assist setting (chosen when the game is set up)
+every player's remaining hand, taken cards and score are shown, and used cards are greyed out.
+
+Everything shown comes from the engine's documented public state (scoring/stupide_vautour.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.app import ui
+from companion.app.format import number
+from models.record import SV_HAND, SV_POINT_CARDS
+from scoring.stupide_vautour import ROUNDS
+
+POINT_W, POINT_H = 84, 104
+HAND_H = 62
+
+
+def build(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    parts: list[ft.Control] = [_pot_block(state, ctx)]
+    if engine.rounds_played and not engine.round_open and engine.last_award:
+        parts.append(_award_block(state, ctx))
+    if not ctx.readonly and state.outcome is None:
+        types = tuple(state.expected.types)
+        if "reveal" in types:
+            parts.append(_reveal_block(state, ctx))
+        elif "play" in types:
+            parts.append(_play_block(state, ctx))
+    parts.append(_players_block(state, ctx))
+    return ft.Column(parts, spacing=ui.GAP)
+
+
+# -- cards -----------------------------------------------------------------------------------------
+
+
+def _point_colours(card: int) -> tuple[str, str, str]:
+    """(border, background, text) of a point card: suricates warm, vultures dark. Fixed colours,
+    readable on the light and the dark theme alike."""
+    if card < 0:
+        return ft.Colors.RED_400, ft.Colors.BLUE_GREY_900, ft.Colors.WHITE
+    return ft.Colors.AMBER_800, ft.Colors.AMBER_100, ft.Colors.BLACK
+
+
+def point_card(ctx: Any, card: int, *, scale: float = 1.0) -> ft.Control:
+    border, bg, fg = _point_colours(card)
+    kind = ctx.t("app.sv.card.vulture" if card < 0 else "app.sv.card.suricate")
+    return ft.Container(
+        ft.Column([
+            ft.Text(number(ctx, card), size=40 * scale, weight=ft.FontWeight.BOLD, color=fg,
+                    text_align=ft.TextAlign.CENTER),
+            ft.Text(kind, size=max(12, 14 * scale), color=fg, text_align=ft.TextAlign.CENTER, max_lines=1),
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER,
+            spacing=0, tight=True),
+        width=POINT_W * scale, height=POINT_H * scale, bgcolor=bg, border=ft.Border.all(max(2, 4 * scale), border),
+        border_radius=10 * scale, alignment=ft.Alignment.CENTER, padding=2)
+
+
+def _small_point(ctx: Any, card: int) -> ft.Control:
+    border, bg, fg = _point_colours(card)
+    return ft.Container(ft.Text(number(ctx, card), size=18, weight=ft.FontWeight.BOLD, color=fg),
+                        width=44, height=40, bgcolor=bg, border=ft.Border.all(2, border), border_radius=6,
+                        alignment=ft.Alignment.CENTER)
+
+
+def _hand_face(ctx: Any, card: int | None, *, size: float = 30) -> ft.Control:
+    """A player's hand card as the table sees it (blank before the first round)."""
+    shown = number(ctx, card) if card is not None else ""
+    return ft.Container(ft.Text(shown, size=size, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SECONDARY_CONTAINER),
+                        width=size * 2, height=size * 2.3, bgcolor=ft.Colors.SECONDARY_CONTAINER,
+                        border=ft.Border.all(2, ft.Colors.SECONDARY), border_radius=8, alignment=ft.Alignment.CENTER)
+
+
+# -- the pot ---------------------------------------------------------------------------------------
+
+
+def _pot_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    pending = tuple(engine.pending)
+    if pending:
+        scale = 1.0 if len(pending) <= 2 else 0.75
+        cards: ft.Control = ft.Row([point_card(ctx, c, scale=scale) for c in pending], wrap=True, spacing=8,
+                                   run_spacing=8)
+    else:
+        cards = ft.Container(ft.Icon(ft.Icons.STYLE, size=48, color=ft.Colors.ON_SURFACE_VARIANT),
+                             width=POINT_W, height=POINT_H, border=ft.Border.all(3, ft.Colors.OUTLINE),
+                             border_radius=10, alignment=ft.Alignment.CENTER)
+
+    info: list[ft.Control] = [
+        ui.text(ctx.t("app.sv.round", n=engine.round, of=ROUNDS), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                ident=ctx.ident("sv-round")),
+    ]
+    if pending:
+        vulture = engine.pending_mode == "vulture"
+        colour = ft.Colors.ERROR if vulture else ft.Colors.PRIMARY
+        info.append(ui.text(ctx.t("app.sv.pot_sum", sum=number(ctx, engine.pending_sum)), ui.FONT_HUGE,
+                            weight=ft.FontWeight.BOLD, color=colour, ident=ctx.ident("sv-pot-sum")))
+        info.append(ui.tid(ctx.ident("sv-pot-mode"), ft.Row([
+            ft.Icon(ft.Icons.ARROW_DOWNWARD if vulture else ft.Icons.ARROW_UPWARD, size=34, color=colour),
+            ft.Text(ctx.t(f"app.sv.mode.{engine.pending_mode}"), size=ui.FONT_LABEL, weight=ft.FontWeight.W_600,
+                    color=colour, expand=True),
+        ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)))
+        if not engine.round_open and state.outcome is None:
+            info.append(ui.muted(ctx.t("app.sv.pot_waiting"), ident=ctx.ident("sv-pot-waiting")))
+    else:
+        info.append(ui.text(ctx.t("app.sv.pot_empty"), ui.FONT_LABEL, ident=ctx.ident("sv-pot-empty")))
+    if engine.lost:
+        info.append(ui.text(ctx.t("app.sv.lost", cards=tuple(engine.lost)), ui.FONT_BODY,
+                            ident=ctx.ident("sv-lost")))
+    info.append(ui.muted(ctx.t("app.sv.deck_left", n=engine.deck_left), ident=ctx.ident("sv-deck-left")))
+    return ui.panel(ft.Row([cards, ft.Column(info, spacing=6, expand=True)], spacing=24,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("sv-pot"))
+
+
+def _award_block(state: Any, ctx: Any) -> ft.Control:
+    """Who took what in the round just played, and why (or where the points went)."""
+    engine = state.engine
+    lines: list[ft.Control] = [
+        ui.subtitle(ctx.t("app.sv.last_round", n=engine.rounds_played)),
+        *[ft.Text(ctx.say(m), size=ui.FONT_LABEL, color=ft.Colors.ON_TERTIARY_CONTAINER)
+          for m in engine.last_award],
+    ]
+    return ui.panel(ft.Column(lines, spacing=8), bgcolor=ft.Colors.TERTIARY_CONTAINER,
+                    ident=ctx.ident("sv-award"))
+
+
+# -- the players -----------------------------------------------------------------------------------
+
+
+def _players_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    last = engine.last_played
+    scores = engine.scores if state.assist else {}
+    taken = engine.taken if state.assist else {}
+    hands = engine.hands if state.assist else {}
+    tiles = []
+    for player in state.players:
+        card = last.get(player)
+        head = ft.Row([
+            _hand_face(ctx, card, size=26),
+            ft.Column([
+                ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
+                ui.muted(ctx.t("app.sv.last_card") if card is not None else ctx.t("app.sv.not_played")),
+            ], spacing=0, tight=True, expand=True),
+        ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        lines: list[ft.Control] = [head]
+        if state.assist:
+            lines.append(ui.text(ctx.t("app.sv.score", score=number(ctx, scores[player])), ui.FONT_LABEL,
+                                 weight=ft.FontWeight.BOLD, ident=ctx.ident(f"sv-score-{player}")))
+            if taken[player]:
+                lines.append(ft.Row([_small_point(ctx, c) for c in taken[player]], wrap=True, spacing=4,
+                                    run_spacing=4))
+            else:
+                lines.append(ui.muted(ctx.t("app.sv.taken_none")))
+            lines.append(ui.muted(ctx.t("app.sv.hand_left", cards=tuple(hands[player])) if hands[player]
+                                  else ctx.t("app.sv.hand_empty"), ident=ctx.ident(f"sv-hand-left-{player}")))
+        box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=250, border_radius=ui.RADIUS,
+                           bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
+        tiles.append(ui.tid(ctx.ident(f"sv-player-{player}"), box))
+    parts: list[ft.Control] = [ft.Row(tiles, wrap=True, spacing=12, run_spacing=12)]
+    if not state.assist and state.outcome is None:
+        parts.append(ui.muted(ctx.t("app.sv.scores_hidden"), ident=ctx.ident("sv-scores-hidden")))
+    parts.append(ui.muted(ctx.t(f"variant.stupide-vautour.ties.{engine.ties}"), ident=ctx.ident("sv-ties")))
+    return ft.Column(parts, spacing=8)
+
+
+# -- entries ---------------------------------------------------------------------------------------
+
+
+def _reveal_block(state: Any, ctx: Any) -> ft.Control:
+    out = set(state.engine.revealed)
+
+    def reveal(card: int):
+        return lambda _: ctx.submit({"type": "reveal", "card": card})
+
+    def tile(card: int) -> ft.Control:
+        gone = card in out
+        face = ft.Container(point_card(ctx, card, scale=0.85), on_click=None if gone else reveal(card),
+                            border_radius=10, ink=not gone, opacity=0.25 if gone else 1.0)
+        label = ctx.t("app.sv.point_card_out" if gone else "app.sv.point_card", card=card)
+        return ui.tid(ctx.ident(f"sv-reveal-{card}"), face, button=not gone, label=label)
+
+    positive = [c for c in SV_POINT_CARDS if c > 0]
+    negative = [c for c in SV_POINT_CARDS if c < 0]
+    return ui.panel(ft.Column([
+        ui.subtitle(ctx.t("app.sv.which_card")),
+        ft.Row([tile(c) for c in positive], wrap=True, spacing=8, run_spacing=8),
+        ft.Row([tile(c) for c in negative], wrap=True, spacing=8, run_spacing=8),
+    ], spacing=12), ident=ctx.ident("sv-reveal"))
+
+
+def _play_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    players = tuple(state.players)
+    chosen: dict[str, int] = ctx.draft.setdefault("cards", {})
+    if ctx.draft.get("round") != engine.round:  # a new round starts with nothing picked
+        chosen.clear()
+        ctx.draft["round"] = engine.round
+    hands = engine.hands if state.assist else None
+
+    def pick(player: str, card: int):
+        def handler(_: Any) -> None:
+            if chosen.get(player) == card:
+                del chosen[player]
+            else:
+                chosen[player] = card
+            ctx.refresh()
+        return handler
+
+    def clear(_: Any) -> None:
+        chosen.clear()
+        ctx.refresh()
+
+    def confirm(_: Any) -> None:
+        ctx.submit({"type": "play", "cards": {p: chosen[p] for p in players if p in chosen}})
+
+    rows: list[ft.Control] = []
+    for player in players:
+        mine = chosen.get(player)
+        holds = set(hands[player]) if hands is not None else None
+        tiles = []
+        for card in SV_HAND:
+            used = holds is not None and card not in holds
+            selected = mine == card
+            box = ft.Container(
+                ft.Text(number(ctx, card), size=24, weight=ft.FontWeight.BOLD,
+                        color=ft.Colors.ON_PRIMARY if selected else None),
+                on_click=None if used else pick(player, card), height=HAND_H, alignment=ft.Alignment.CENTER,
+                border_radius=10, ink=not used, opacity=0.3 if used else 1.0,
+                bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
+            tiles.append(ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, expand=1, button=not used,
+                                selected=selected, label=ctx.t("app.sv.hand_card", player=player, card=card)))
+        status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None else ctx.t("app.sv.to_pick"))
+        head = ft.Row([
+            ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
+            ui.text(status, ui.FONT_LABEL, weight=ft.FontWeight.BOLD if mine is not None else None,
+                    color=ft.Colors.PRIMARY if mine is not None else ft.Colors.ON_SURFACE_VARIANT,
+                    ident=ctx.ident(f"sv-picked-{player}")),
+        ], spacing=14, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        rows.append(ui.tid(ctx.ident(f"sv-row-{player}"), ft.Column([head, ft.Row(tiles, spacing=4)], spacing=6)))
+
+    missing = [p for p in players if p not in chosen]
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.sv.play_title", n=engine.round))]
+    if not state.assist:
+        lines.append(ui.muted(ctx.t("app.sv.fair_hint")))
+    lines.extend(rows)
+    if missing:
+        lines.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
+    lines.append(ft.Row([
+        ui.button(ctx.t("app.sv.confirm", n=engine.round), confirm, ident=ctx.ident("sv-confirm"),
+                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), height=72),
+        ui.button(ctx.t("app.sv.clear"), clear, ident=ctx.ident("sv-clear"), icon=ft.Icons.BACKSPACE,
+                  kind="outlined", disabled=not chosen, height=72),
+    ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP))
+    return ui.panel(ft.Column(lines, spacing=14), ident=ctx.ident("sv-play"))

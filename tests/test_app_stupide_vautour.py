@@ -1,0 +1,399 @@
+"""Stupide Vautour table screen: built from a replayed engine state, driven through its handlers.
+
+The screen holds no rules: these tests check what it shows from the engine's public state, the
+actions it hands to ``ctx.submit``, and that a whole game entered through it is refereed as the
+engine says (refusals included), both through a bare engine and through the session service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+import pytest
+
+from companion.app import ui
+from companion.app.games import TableContext, TableState, playable_games, screen_for, state_from_session
+from companion.app.games import stupide_vautour as screen
+from models.i18n import LANGUAGES, catalogue
+from models.record import SV_HAND, SV_POINT_CARDS, parse_action, parse_record_data
+from scoring.base import RuleViolation
+from scoring.referee import replay
+
+GAME = "stupide-vautour"
+TABLE = ("Anne", "Bruno", "Chloé")
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+def reveal(card: int) -> dict:
+    return {"type": "reveal", "card": card}
+
+
+def play(**cards: int) -> dict:
+    return {"type": "play", "cards": cards}
+
+
+def state_of(actions=(), players=TABLE, *, assist=False, ties=None) -> TableState:
+    data: dict[str, Any] = {"format": "table-record/1", "game": GAME, "players": list(players),
+                            "actions": list(actions)}
+    if ties:
+        data["variant"] = {"ties": ties}
+    done = replay(parse_record_data(data))
+    assert done.violation is None, done.violation
+    engine = done.engine
+    return TableState(game=GAME, variant=dict(data.get("variant", {})), players=tuple(players),
+                      first_player=players[0], assist=assist, engine=engine, expected=engine.expected(),
+                      outcome=engine.outcome(), entries=done.applied)
+
+
+class Table:
+    """The screen plus what a frame would do: collect submissions, keep the draft, re-render."""
+
+    def __init__(self, state: TableState, lang: str = "en", readonly: bool = False, prefix: str = ""):
+        self.state = state
+        self.submitted: list[dict] = []
+        self.refreshes = 0
+        self.ctx = TableContext(lang=lang, submit=self.submitted.append, refresh=self._refresh, draft={},
+                                readonly=readonly, id_prefix=prefix)
+        self.root = screen.build(state, self.ctx)
+
+    def _refresh(self) -> None:
+        self.refreshes += 1
+        self.root = screen.build(self.state, self.ctx)
+
+    def find(self, ident: str) -> ft.Semantics:
+        found = [c for c in ui.walk(self.root) if isinstance(c, ft.Semantics) and c.identifier == ident]
+        assert len(found) == 1, (ident, len(found))
+        return found[0]
+
+    def has(self, ident: str) -> bool:
+        return any(isinstance(c, ft.Semantics) and c.identifier == ident for c in ui.walk(self.root))
+
+    def tap(self, ident: str) -> None:
+        node = self.find(ident).content
+        handler = getattr(node, "on_click", None)
+        assert handler is not None, f"{ident} is not tappable"
+        handler(None)
+
+    def enabled(self, ident: str) -> bool:
+        node = self.find(ident).content
+        return getattr(node, "on_click", None) is not None and not getattr(node, "disabled", False)
+
+    def text(self, ident: str | None = None) -> str:
+        node = self.find(ident) if ident else self.root
+        return " | ".join(c.value for c in ui.walk(node) if isinstance(c, ft.Text) and c.value)
+
+
+def en(key: str, **params: Any) -> str:
+    from models.i18n import Msg
+
+    return Msg(key, params).render("en")
+
+
+# -- registration and catalogues -------------------------------------------------------------------
+
+
+def test_the_game_is_offered_with_this_screen():
+    assert GAME in playable_games()
+    assert screen_for(GAME) is screen
+
+
+def test_every_app_sv_key_exists_in_both_languages_and_is_used():
+    import pathlib
+
+    source = pathlib.Path(screen.__file__).read_text(encoding="utf-8")
+    for lang in LANGUAGES:
+        keys = [k for k in catalogue(lang) if k.startswith("app.sv.")]
+        assert keys, lang
+        unused = [k for k in keys if k not in source and k.rsplit(".", 1)[0] + ".{" not in source]
+        assert unused == [], unused
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("assist", [False, True])
+def test_every_phase_builds_in_both_languages(lang, assist):
+    """Start, round open, after a carry-over, after an award, finished (read-only): no missing text."""
+    actions = [reveal(5), play(Anne=3, Bruno=3, Chloé=3), reveal(-2), play(Anne=1, Bruno=9, Chloé=4)]
+    for upto in range(len(actions) + 1):
+        Table(state_of(actions[:upto], assist=assist), lang=lang).text()
+    Table(state_of(full_game(), assist=assist), lang=lang, readonly=True).text()
+
+
+# -- the pot ---------------------------------------------------------------------------------------
+
+
+def test_start_shows_an_empty_pot_the_round_and_the_fifteen_point_cards():
+    table = Table(state_of())
+    assert table.text("sv-round") == en("app.sv.round", n=1, of=15)
+    assert table.has("sv-pot-empty") and not table.has("sv-pot-sum")
+    assert table.text("sv-deck-left") == en("app.sv.deck_left", n=15)
+    for card in SV_POINT_CARDS:
+        assert table.enabled(f"sv-reveal-{card}")
+    assert not table.has("sv-play")
+
+
+def test_tapping_a_point_card_reveals_it_in_one_tap():
+    table = Table(state_of())
+    table.tap("sv-reveal--3")
+    table.tap("sv-reveal-7")
+    assert table.submitted == [reveal(-3), reveal(7)]
+
+
+def test_cards_already_out_are_dimmed_and_not_offered_again():
+    table = Table(state_of([reveal(4), play(Anne=1, Bruno=2, Chloé=3), reveal(-5), play(Anne=5, Bruno=6, Chloé=7)]))
+    assert not table.enabled("sv-reveal-4") and not table.enabled("sv-reveal--5")
+    assert table.find("sv-reveal-4").label == en("app.sv.point_card_out", card=4)
+    assert table.enabled("sv-reveal-10")
+    assert table.text("sv-deck-left") == en("app.sv.deck_left", n=13)
+
+
+def test_a_suricate_pot_says_the_highest_card_takes():
+    table = Table(state_of([reveal(6)]))
+    assert table.text("sv-pot-sum") == en("app.sv.pot_sum", sum="6")
+    assert table.text("sv-pot-mode") == en("app.sv.mode.suricate")
+
+
+def test_a_vulture_pot_says_the_lowest_card_takes():
+    table = Table(state_of([reveal(-4)]))
+    assert table.text("sv-pot-sum") == en("app.sv.pot_sum", sum="-4")
+    assert table.text("sv-pot-mode") == en("app.sv.mode.vulture")
+
+
+def test_a_carried_pot_stays_in_view_and_its_sign_follows_the_sum():
+    # 3 tied on the 2 (one-level: all tied, nobody takes): the 2 waits; then -5 joins: sum -3, vulture
+    actions = [reveal(2), play(Anne=8, Bruno=8, Chloé=8)]
+    table = Table(state_of(actions))
+    assert table.text("sv-pot-sum") == en("app.sv.pot_sum", sum="2")
+    assert table.has("sv-pot-waiting")
+    assert en("app.sv.card.suricate") in table.text("sv-pot")
+    table = Table(state_of(actions + [reveal(-5)]))
+    assert table.text("sv-pot-sum") == en("app.sv.pot_sum", sum="-3")
+    assert table.text("sv-pot-mode") == en("app.sv.mode.vulture")
+    assert not table.has("sv-pot-waiting")
+    pot = table.text("sv-pot")
+    assert "2" in pot and "-5" in pot
+
+
+# -- entering a round ------------------------------------------------------------------------------
+
+
+def test_one_tap_per_player_then_confirm_submits_every_card():
+    table = Table(state_of([reveal(3)]))
+    assert table.text("sv-confirm") == en("app.sv.confirm", n=1)
+    assert not table.enabled("sv-confirm")
+    table.tap("sv-card-Anne-14")
+    table.tap("sv-card-Bruno-2")
+    assert not table.enabled("sv-confirm")
+    assert table.text("sv-missing") == en("app.sv.still_missing", players=("Chloé",))
+    table.tap("sv-card-Chloé-14")
+    assert table.enabled("sv-confirm") and not table.has("sv-missing")
+    assert table.text("sv-picked-Anne") == en("app.sv.picked", card="14")
+    table.tap("sv-confirm")
+    assert table.submitted == [play(Anne=14, Bruno=2, Chloé=14)]
+    assert list(table.submitted[0]["cards"]) == list(TABLE), "cards in seating order"
+
+
+def test_a_second_tap_changes_or_withdraws_a_players_card():
+    table = Table(state_of([reveal(3)]))
+    table.tap("sv-card-Anne-14")
+    table.tap("sv-card-Anne-9")
+    assert table.find("sv-card-Anne-9").selected and not table.find("sv-card-Anne-14").selected
+    table.tap("sv-card-Anne-9")
+    assert table.text("sv-picked-Anne") == en("app.sv.to_pick")
+    table.tap("sv-card-Bruno-1")
+    table.tap("sv-clear")
+    assert table.ctx.draft["cards"] == {}
+    assert not table.enabled("sv-clear")
+    assert table.submitted == []
+
+
+def test_the_draft_of_a_past_round_is_not_carried_into_the_next():
+    table = Table(state_of([reveal(3)]))
+    table.tap("sv-card-Anne-14")
+    later = state_of([reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)])
+    rebuilt = screen.build(later, table.ctx)
+    picked = [c for c in ui.walk(rebuilt) if isinstance(c, ft.Semantics) and c.identifier == "sv-picked-Anne"]
+    assert picked[0].content.value == en("app.sv.to_pick")
+
+
+def test_table_fair_by_default_every_value_is_offered_and_nothing_used_is_listed():
+    actions = [reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)]
+    table = Table(state_of(actions))
+    for player in TABLE:
+        for card in SV_HAND:
+            assert table.enabled(f"sv-card-{player}-{card}")
+    everything = table.text()
+    assert not any(table.has(f"sv-hand-left-{p}") or table.has(f"sv-score-{p}") for p in TABLE)
+    assert table.has("sv-scores-hidden")
+    assert en("app.sv.fair_hint") in everything
+    # the table can see each player's last card, and only that
+    assert "14" in table.text("sv-player-Anne")
+
+
+def test_assist_greys_out_used_cards_and_shows_hands_and_scores():
+    actions = [reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)]
+    table = Table(state_of(actions, assist=True))
+    assert not table.enabled("sv-card-Anne-14") and table.enabled("sv-card-Bruno-14")
+    assert not table.enabled("sv-card-Bruno-1") and not table.enabled("sv-card-Chloé-2")
+    assert table.text("sv-score-Anne") == en("app.sv.score", score="3")
+    assert table.text("sv-score-Bruno") == en("app.sv.score", score="0")
+    hand = table.text("sv-hand-left-Anne")
+    assert hand == en("app.sv.hand_left", cards=tuple(c for c in SV_HAND if c != 14))
+    assert not table.has("sv-scores-hidden")
+    assert en("app.sv.fair_hint") not in table.text()
+
+
+def test_a_used_card_is_refused_by_the_engine_with_the_round_it_was_played_in():
+    """The screen lets the table enter it (table-fair); the engine refuses with SV-PLAY-USED."""
+    actions = [reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)]
+    state = state_of(actions)
+    table = Table(state)
+    for ident in ("sv-card-Anne-14", "sv-card-Bruno-4", "sv-card-Chloé-6", "sv-confirm"):
+        table.tap(ident)
+    action = parse_action(GAME, table.submitted[-1], list(TABLE))
+    with pytest.raises(RuleViolation) as info:
+        state.engine.apply(action)
+    assert info.value.rule == "SV-PLAY-USED"
+    assert "round 1" in info.value.message("en")
+
+
+def test_after_a_play_the_screen_says_who_took_what_and_why():
+    table = Table(state_of([reveal(6), play(Anne=14, Bruno=9, Chloé=14)]))
+    award = table.text("sv-award")
+    assert en("app.sv.last_round", n=1) in award
+    for message in table.state.engine.last_award:
+        assert message.render("en") in award
+    assert "Bruno" in award  # one-level: the 14s cancel, the 9 takes
+    assert table.has("sv-reveal")
+    # while the next round is being played the award gives way to the entry rows
+    assert not Table(state_of([reveal(6), play(Anne=14, Bruno=9, Chloé=14), reveal(2)])).has("sv-award")
+
+
+def test_the_ties_reading_in_force_is_shown():
+    assert Table(state_of()).text("sv-ties") == en("variant.stupide-vautour.ties.one-level")
+    assert Table(state_of(ties="highest-unique")).text("sv-ties") == en("variant.stupide-vautour.ties.highest-unique")
+
+
+def test_french_is_the_default_language_of_the_screen():
+    table = Table(state_of([reveal(3)]), lang="fr")
+    assert table.text("sv-confirm") == "Valider la manche 1"
+    assert table.text("sv-pot-mode") == catalogue("fr")["app.sv.mode.suricate"]
+
+
+def test_read_only_and_correction_modes():
+    replayed = Table(state_of([reveal(3)]), readonly=True)
+    assert not replayed.has("sv-play") and not replayed.has("sv-reveal") and replayed.has("sv-pot")
+    fixing = Table(state_of([reveal(3)]), prefix="fix-")
+    assert fixing.has("fix-sv-play") and not fixing.has("sv-play")
+    fixing.tap("fix-sv-card-Anne-1")
+    fixing.tap("fix-sv-card-Bruno-2")
+    fixing.tap("fix-sv-card-Chloé-3")
+    fixing.tap("fix-sv-confirm")
+    assert fixing.submitted == [play(Anne=1, Bruno=2, Chloé=3)]
+
+
+def test_touch_targets_are_big_enough_for_a_tablet():
+    table = Table(state_of([reveal(3)]))
+    for card in SV_HAND:
+        node = table.find(f"sv-card-Anne-{card}")
+        assert node.expand == 1 and node.content.height >= 56
+    node = table.find("sv-confirm").content
+    assert node.height >= ui.TOUCH
+
+
+# -- whole games through the screen ----------------------------------------------------------------
+
+
+def full_game() -> list[dict]:
+    """15 rounds: point cards 10 … -5 in order; Anne plays 15 … 1, Bruno 1 … 15, Chloé 8 first."""
+    actions = []
+    chloe = [8, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15]
+    for i, point in enumerate(list(range(10, 0, -1)) + [-1, -2, -3, -4, -5]):
+        actions.append(reveal(point))
+        actions.append(play(Anne=15 - i, Bruno=i + 1, Chloé=chloe[i]))
+    return actions
+
+
+def drive(actions: list[dict]) -> tuple[list[dict], Any]:
+    """Enter ``actions`` only by tapping the screen, each submission applied like the frame does."""
+    data = {"format": "table-record/1", "game": GAME, "players": list(TABLE), "actions": []}
+    accepted: list[dict] = []
+    for action in actions:
+        state = state_of(accepted)
+        table = Table(state)
+        if action["type"] == "reveal":
+            table.tap(f"sv-reveal-{action['card']}")
+        else:
+            for player, card in action["cards"].items():
+                table.tap(f"sv-card-{player}-{card}")
+            table.tap("sv-confirm")
+        assert table.submitted == [action]
+        parse_action(GAME, table.submitted[0], list(TABLE))
+        accepted.append(table.submitted[0])
+    data["actions"] = accepted
+    return accepted, replay(parse_record_data(data)).engine
+
+
+def test_a_whole_game_entered_by_taps_is_refereed_to_the_end():
+    accepted, engine = drive(full_game())
+    outcome = engine.outcome()
+    assert outcome is not None and engine.rounds_played == 15
+    final = state_of(accepted)
+    table = Table(final, readonly=True)
+    assert not table.has("sv-play") and not table.has("sv-reveal")
+    for lang in LANGUAGES:
+        for message in outcome.explanation:
+            assert message.render(lang)
+
+
+def test_through_the_session_service_refusal_then_accepted_entry(tmp_path):
+    """The real path: the service parses the screen's actions; a used card comes back refused
+    with SV-PLAY-USED and nothing is saved; the same round re-entered is accepted."""
+    from companion.service import Refused, SessionService
+    from companion.store import Store
+
+    service = SessionService(Store(tmp_path / "sv.db"))
+    session = service.start(GAME, list(TABLE), variant={"ties": "highest-unique"}, assist=False)
+    sid = session.session_id
+    refusals: list[Refused] = []
+    ctx_draft: dict = {}
+
+    def current() -> Table:
+        table = Table(state_from_session(service.open(sid)))
+        table.ctx.draft = ctx_draft
+        table.ctx.submit = submit
+        table.root = screen.build(table.state, table.ctx)
+        return table
+
+    def submit(action: dict) -> None:
+        try:
+            service.submit(sid, action)
+        except Refused as err:
+            refusals.append(err)
+            return
+        ctx_draft.clear()
+
+    current().tap("sv-reveal-7")
+    table = current()
+    for ident in ("sv-card-Anne-15", "sv-card-Bruno-15", "sv-card-Chloé-3", "sv-confirm"):
+        table.tap(ident)
+        table = current()
+    # highest-unique: the two 15s are set aside, Chloé's 3 takes the 7
+    assert service.open(sid).engine.scores["Chloé"] == 7
+    assert current().has("sv-award")
+    current().tap("sv-reveal-1")
+    table = current()
+    for ident in ("sv-card-Anne-15", "sv-card-Bruno-2", "sv-card-Chloé-4", "sv-confirm"):
+        table.tap(ident)
+        table = current()
+    assert [r.rule for r in refusals] == ["SV-PLAY-USED"]
+    assert len(service.open(sid).log) == 3, "the refused play is not saved"
+    # the draft survived the refusal: fix Anne's card only
+    assert table.text("sv-picked-Bruno") == en("app.sv.picked", card="2")
+    table.tap("sv-card-Anne-14")
+    table = current()
+    table.tap("sv-confirm")
+    assert len(service.open(sid).log) == 4
+    assert service.open(sid).engine.scores["Anne"] == 1
