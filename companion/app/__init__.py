@@ -1,0 +1,73 @@
+"""The tablet app (Flet 1.0, web mode): home, new game, table, results, history, players, rules,
+statistics. Screens only talk to the session service (companion.service) and render its state.
+
+``serve()`` is what ``companion run`` calls; ``make_main()`` builds the per-browser-session entry
+point (one :class:`~companion.app.shell.App` per connected page, one service per process).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent.parent / "assets"
+DEFAULT_PORT = 8550
+
+log = logging.getLogger("companion.app")
+
+
+def open_service(db_path: Path) -> Any:
+    """The session service on the database at ``db_path`` (created and migrated if needed)."""
+    from companion.service import SessionService
+    from companion.store import Store
+
+    return SessionService(Store(db_path))
+
+
+def export_dir_for(db_path: Path) -> Path:
+    """Exports go beside the database, in the user's data directory (or the --db directory)."""
+    return db_path.parent / "exports"
+
+
+def make_main(service: Any, export_dir: Path | None = None) -> Callable[[Any], None]:
+    def main(page: Any) -> None:
+        from companion.app.shell import App
+
+        app = App(service, page, export_dir=export_dir)
+        app.render()
+
+    return main
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan: bool = False) -> int:
+    """Serve the app in web mode until interrupted. Loopback only unless ``lan``."""
+    import flet as ft
+
+    bind = host or ("0.0.0.0" if lan else "127.0.0.1")
+    service = open_service(db_path)
+    # A server without a display must not try to open a browser or a desktop window.
+    os.environ["FLET_FORCE_WEB_SERVER"] = "1"
+    os.environ.pop("FLET_SERVER_IP", None)
+    os.environ.pop("FLET_SERVER_PORT", None)
+    shown = lan_address() if bind == "0.0.0.0" else bind
+    print(f"http://{shown}:{port}/", flush=True)
+    print(f"database: {db_path}", file=sys.stderr, flush=True)
+    ft.run(make_main(service, export_dir_for(db_path)), host=bind, port=port,
+           view=ft.AppView.WEB_BROWSER, assets_dir=str(ASSETS_DIR), no_cdn=True)
+    return 0

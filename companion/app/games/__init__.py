@@ -1,0 +1,134 @@
+"""Game screens: the part of the table screen that belongs to one game.
+
+Adding a game to the app = adding ONE module here and one line in ``SCREENS``. The module
+exposes::
+
+    def build(state: TableState, ctx: TableContext) -> ft.Control
+
+``state`` is read-only: the engine (``state.engine``, whose documented public attributes are the
+screen's only source of game facts), what is expected next (``state.expected``), the players, the
+variant, the assist setting and the outcome once finished. ``ctx`` gives the screen its language
+(``ctx.t``, ``ctx.say``), a draft dict that survives re-renders (``ctx.draft``: e.g. the money
+cards tapped before a bid is confirmed; it is cleared whenever an entry is accepted),
+``ctx.refresh()`` to re-render after changing the draft, and ``ctx.submit(action_dict)`` which
+sends a table-record action through the session service: accepted → the screen is rebuilt from
+the new state; refused → the table frame shows the rule id and the rule's text; nothing is saved.
+When ``ctx.readonly`` is true (a finished game replayed step by step) the screen shows the state
+and offers no input. The same builder serves a correction: the frame passes the state as it was
+before the entry being corrected and ``submit`` then previews the correction.
+
+Screens hold no rules logic: whatever is legal or not is the engine's business (a screen may
+grey out what the engine's public state says is impossible only when ``state.assist`` is on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Callable, Mapping, Protocol
+
+import flet as ft
+
+from models.i18n import Msg
+
+# game id -> module with build(state, ctx)
+SCREENS: Mapping[str, str] = {
+    "high-society": "companion.app.games.high_society",
+    "animalement-votre": "companion.app.games.high_society",
+    "stupide-vautour": "companion.app.games.stupide_vautour",
+}
+
+
+@dataclass(frozen=True)
+class TableState:
+    """What a game screen may read. Built from the service's SessionState, or from a replay of the
+    record up to some entry (corrections, past games)."""
+
+    game: str
+    variant: Mapping[str, Any]
+    players: tuple[str, ...]
+    first_player: str
+    assist: bool
+    engine: Any
+    expected: Any          # scoring.base.Expectation
+    outcome: Any = None    # scoring.base.Outcome | None
+    entries: int = 0       # how many entries the state is built from
+
+
+@dataclass
+class TableContext:
+    lang: str
+    submit: Callable[[dict[str, Any]], None]
+    refresh: Callable[[], None]
+    draft: dict[str, Any] = field(default_factory=dict)
+    readonly: bool = False
+    id_prefix: str = ""
+
+    def t(self, key: str, **params: Any) -> str:
+        return Msg(key, params).render(self.lang)
+
+    def say(self, message: Msg) -> str:
+        return message.render(self.lang)
+
+    def ident(self, name: str) -> str:
+        """A test identifier, prefixed in a correction so both editors never clash."""
+        return f"{self.id_prefix}{name}"
+
+
+class GameScreen(Protocol):
+    def build(self, state: TableState, ctx: TableContext) -> ft.Control: ...
+
+
+def screen_for(game: str) -> GameScreen | None:
+    target = SCREENS.get(game)
+    return import_module(target) if target else None  # type: ignore[return-value]
+
+
+def playable_games() -> tuple[str, ...]:
+    """Games the app can offer: a registered engine AND a table screen."""
+    from scoring.registry import refereed_games
+
+    return tuple(game for game in refereed_games() if game in SCREENS)
+
+
+def variant_dict(variant: Any) -> dict[str, Any]:
+    if variant is None:
+        return {}
+    if isinstance(variant, Mapping):
+        return dict(variant)
+    dump = getattr(variant, "model_dump", None)
+    return dict(dump(exclude_none=True)) if dump else {}
+
+
+def state_from_session(session: Any) -> TableState:
+    return TableState(
+        game=session.game,
+        variant=variant_dict(session.variant),
+        players=tuple(session.players),
+        first_player=session.first_player,
+        assist=bool(session.assist),
+        engine=session.engine,
+        expected=session.expected,
+        outcome=session.outcome,
+        entries=len(session.log),
+    )
+
+
+def state_at(session: Any, upto: int) -> TableState:
+    """The table as it was before entry ``upto`` (0-based): a replay of the first ``upto``
+    entries of the session's record."""
+    from scoring.referee import replay
+
+    done = replay(session.record, upto=upto)
+    engine = done.engine
+    return TableState(
+        game=session.game,
+        variant=variant_dict(session.variant),
+        players=tuple(session.players),
+        first_player=session.first_player,
+        assist=bool(session.assist),
+        engine=engine,
+        expected=engine.expected(),
+        outcome=engine.outcome(),
+        entries=done.applied,
+    )

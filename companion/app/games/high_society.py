@@ -1,0 +1,287 @@
+"""High Society / Animalement Vôtre at the table.
+
+Reveal: tap the card turned over, among those left in the deck. Bid: the player whose turn it is
+taps the money cards laid down (running total and bid to beat always in view), then confirms.
+Pass. Theft: tap the possession to discard.
+
+Table-fair: the money a player still holds is private at the table, so nothing here shows it and all
+eleven values are always offered; the engine refuses a value its owner no longer holds, with its
+reason. With the assist setting (chosen when the game is set up) the screen shows every player's
+money left and greys out the values they no longer hold.
+
+Everything shown comes from the engine's documented public state (scoring/high_society.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.app import ui
+from companion.app.format import number
+from scoring.high_society import MISFORTUNE, MONEY, POSSESSIONS, RED, REDS_TO_END
+
+CARD_W, CARD_H = 118, 160
+
+
+def build(state: Any, ctx: Any) -> ft.Control:
+    # What the table must enter comes right under the card on auction; the players' public
+    # state (open bids, passes, cards won) follows.
+    parts: list[ft.Control] = [_auction_block(state, ctx)]
+    if not ctx.readonly and state.outcome is None:
+        types = tuple(state.expected.types)
+        if "discard" in types:
+            parts.append(_discard_block(state, ctx))
+        elif "reveal" in types:
+            parts.append(_reveal_block(state, ctx))
+        elif "bid" in types or "pass" in types:
+            parts.append(_bid_block(state, ctx))
+    parts.append(_players_block(state, ctx))
+    return ft.Column(parts, spacing=ui.GAP)
+
+
+# -- cards -----------------------------------------------------------------------------------------
+
+
+def _face(ctx: Any, card: str) -> str:
+    if card in POSSESSIONS:
+        return card[1:]
+    return ctx.t(f"app.hs.face.{card}")
+
+
+def _face_control(ctx: Any, card: str, size: float) -> ft.Control:
+    if card == "theft":
+        return ft.Icon(ft.Icons.BACK_HAND, size=size, color=ft.Colors.BLACK)
+    return ft.Text(_face(ctx, card), size=size, weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
+                   text_align=ft.TextAlign.CENTER)
+
+
+def _card_colours(card: str) -> tuple[str, str]:
+    """(border, background) of a status card: red cards stand out, misfortunes are dark."""
+    if card in RED and card in MISFORTUNE:
+        return ft.Colors.RED_700, ft.Colors.BLUE_GREY_100
+    if card in RED:
+        return ft.Colors.RED_700, ft.Colors.AMBER_50
+    if card in MISFORTUNE:
+        return ft.Colors.BLUE_GREY_700, ft.Colors.BLUE_GREY_100
+    return ft.Colors.AMBER_700, ft.Colors.AMBER_50
+
+
+def card_face(state: Any, ctx: Any, card: str, *, scale: float = 1.0, copies: int | None = None) -> ft.Control:
+    border, bg = _card_colours(card)
+    label = ctx.say(state.engine.card_label(card))
+    lines: list[ft.Control] = [
+        _face_control(ctx, card, 44 * scale),
+        ft.Text(label, size=max(13, 15 * scale), color=ft.Colors.BLACK_87, text_align=ft.TextAlign.CENTER,
+                max_lines=2),
+    ]
+    if copies is not None and copies > 1:
+        lines.append(ft.Text(ctx.t("app.hs.copies", n=copies), size=14, color=ft.Colors.BLACK_54,
+                             text_align=ft.TextAlign.CENTER))
+    return ft.Container(
+        ft.Column(lines, horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER,
+                  spacing=2, tight=True),
+        width=CARD_W * scale, height=CARD_H * scale, bgcolor=bg, border=ft.Border.all(5 * scale, border),
+        border_radius=12 * scale, alignment=ft.Alignment.CENTER, padding=4)
+
+
+def _small_card(state: Any, ctx: Any, card: str) -> ft.Control:
+    border, bg = _card_colours(card)
+    return ft.Container(
+        _face_control(ctx, card, 20),
+        width=46, height=56, bgcolor=bg, border=ft.Border.all(3, border), border_radius=8,
+        alignment=ft.Alignment.CENTER, tooltip=ctx.say(state.engine.card_label(card)))
+
+
+def _money_chip(value: int, size: float = 18) -> ft.Control:
+    return ft.Container(ft.Text(str(value), size=size, weight=ft.FontWeight.BOLD, color=ft.Colors.GREEN_900),
+                        bgcolor=ft.Colors.GREEN_100, border=ft.Border.all(2, ft.Colors.GREEN_700),
+                        border_radius=6, padding=ft.Padding.symmetric(horizontal=8, vertical=2))
+
+
+# -- the auction -----------------------------------------------------------------------------------
+
+
+def _auction_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    shown = engine.card or engine.ending_card
+    if shown is not None:
+        card = card_face(state, ctx, shown)
+    else:
+        card = ft.Container(ft.Icon(ft.Icons.STYLE, size=60, color=ft.Colors.ON_SURFACE_VARIANT),
+                            width=CARD_W, height=CARD_H, border=ft.Border.all(3, ft.Colors.OUTLINE),
+                            border_radius=12, alignment=ft.Alignment.CENTER)
+    reds = [ft.Container(width=26, height=26, border_radius=13,
+                         bgcolor=ft.Colors.RED_700 if i < engine.reds_revealed else None,
+                         border=ft.Border.all(3, ft.Colors.RED_700)) for i in range(REDS_TO_END)]
+    info: list[ft.Control] = []
+    if engine.round:
+        info.append(ui.text(ctx.t("app.hs.round", n=engine.round), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                            ident=ctx.ident("hs-round")))
+    if engine.card is not None:
+        info.append(ui.text(ctx.t("app.hs.on_auction", card=ctx.say(engine.card_label(engine.card))),
+                            ui.FONT_LABEL, ident=ctx.ident("hs-card")))
+        if engine.turn is not None:
+            info.append(ui.text(ctx.t("app.hs.to_beat", amount=engine.bid_to_beat), ui.FONT_LABEL,
+                                weight=ft.FontWeight.BOLD, ident=ctx.ident("hs-to-beat")))
+    elif engine.ending_card is not None:
+        info.append(ui.text(ctx.t("app.hs.ended_by", card=ctx.say(engine.card_label(engine.ending_card))),
+                            ui.FONT_LABEL))
+    info.append(ft.Row([ui.text(ctx.t("app.hs.reds", n=engine.reds_revealed, of=REDS_TO_END), ui.FONT_BODY),
+                        *reds], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    info.append(ui.muted(ctx.t("app.hs.deck_left", n=sum(engine.deck_left.values()))))
+    return ui.panel(ft.Row([card, ft.Column(info, spacing=8, expand=True)], spacing=24,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER))
+
+
+def _players_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    tiles = []
+    for player in state.players:
+        is_turn = engine.turn == player or engine.discard_required == player
+        out = player in engine.passed
+        head: list[ft.Control] = []
+        if is_turn:
+            head.append(ft.Icon(ft.Icons.PLAY_ARROW, color=ft.Colors.PRIMARY, size=30))
+        head.append(ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True,
+                            color=ft.Colors.ON_SURFACE_VARIANT if out else None))
+        if engine.starter == player and engine.card is None and state.outcome is None:
+            head.append(ft.Icon(ft.Icons.STYLE, size=24, tooltip=ctx.t("app.hs.reveals_next")))
+        lines: list[ft.Control] = [ft.Row(head, spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+        bid = engine.bids[player]
+        if engine.card is not None:
+            if out:
+                lines.append(ui.muted(ctx.t("app.hs.passed")))
+            elif bid:
+                lines.append(ft.Row([ui.text(ctx.t("app.hs.open_bid", total=sum(bid)), ui.FONT_BODY,
+                                             weight=ft.FontWeight.W_600)]
+                                    + [_money_chip(v, 15) for v in bid], wrap=True, spacing=4))
+            else:
+                lines.append(ui.muted(ctx.t("app.hs.no_bid")))
+        owned = engine.collections[player]
+        if owned:
+            lines.append(ft.Row([_small_card(state, ctx, c) for c in owned], wrap=True, spacing=4, run_spacing=4))
+        if engine.theft_pending == player:
+            lines.append(ui.muted(ctx.t("app.hs.theft_waits")))
+        if state.assist:
+            lines.append(ui.text(ctx.t("app.hs.money_left", amount=engine.money_left[player]), ui.FONT_BODY,
+                                 color=ft.Colors.GREEN_800, ident=ctx.ident(f"hs-money-left-{player}")))
+        box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=196,
+                           border_radius=ui.RADIUS,
+                           bgcolor=ft.Colors.PRIMARY_CONTAINER if is_turn else ft.Colors.SURFACE_CONTAINER_HIGH,
+                           border=ft.Border.all(3 if is_turn else 1,
+                                                ft.Colors.PRIMARY if is_turn else ft.Colors.OUTLINE_VARIANT),
+                           opacity=0.6 if out else 1.0)
+        tiles.append(ui.tid(ctx.ident(f"hs-player-{player}"), box))
+    return ft.Row(tiles, wrap=True, spacing=12, run_spacing=12)
+
+
+# -- entries ---------------------------------------------------------------------------------------
+
+
+def _reveal_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+
+    def reveal(card: str):
+        return lambda _: ctx.submit({"type": "reveal", "card": card})
+
+    tiles = [ui.tid(ctx.ident(f"reveal-{card}"),
+                    ft.Container(card_face(state, ctx, card, scale=0.8, copies=copies), on_click=reveal(card),
+                                 border_radius=12, ink=True),
+                    button=True, label=ctx.say(engine.card_label(card)))
+             for card, copies in engine.deck_left.items()]
+    return ui.panel(ft.Column([
+        ui.subtitle(ctx.t("app.hs.which_card", player=engine.starter)),
+        ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
+    ], spacing=12), ident=ctx.ident("hs-reveal"))
+
+
+def _bid_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    player = engine.turn
+    chosen: list[int] = ctx.draft.setdefault("add", [])
+    if ctx.draft.get("player") != player:  # a new turn starts with nothing picked
+        chosen.clear()
+        ctx.draft["player"] = player
+    open_bid = engine.bid_totals[player]
+    total = open_bid + sum(chosen)
+    holds = set(engine.hands[player]) if state.assist else None
+
+    def toggle(value: int):
+        def handler(_: Any) -> None:
+            if value in chosen:
+                chosen.remove(value)
+            else:
+                chosen.append(value)
+            ctx.refresh()
+        return handler
+
+    def clear(_: Any) -> None:
+        chosen.clear()
+        ctx.refresh()
+
+    def confirm(_: Any) -> None:
+        ctx.submit({"type": "bid", "player": player, "add": sorted(chosen)})
+
+    def pass_(_: Any) -> None:
+        ctx.submit({"type": "pass", "player": player})
+
+    money = []
+    for value in MONEY:
+        unavailable = holds is not None and value not in holds
+        money.append(ui.tile(
+            ft.Text(str(value), size=30, weight=ft.FontWeight.BOLD), toggle(value),
+            ident=ctx.ident(f"money-{value}"), selected=value in chosen, disabled=unavailable,
+            width=84, height=84, padding=4, label=ctx.t("app.hs.money_card", value=value)))
+
+    summary = ft.Row([
+        _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open")),
+        _figure(ctx.t("app.hs.figure_adding"), number(ctx, sum(chosen)), ctx.ident("bid-adding")),
+        _figure(ctx.t("app.hs.figure_total"), number(ctx, total), ctx.ident("bid-total"), strong=True),
+        _figure(ctx.t("app.hs.figure_to_beat"), number(ctx, engine.bid_to_beat), ctx.ident("bid-to-beat")),
+    ], wrap=True, spacing=12, run_spacing=12)
+
+    buttons = ft.Row([
+        ui.button(ctx.t("app.hs.bid_confirm", total=total), confirm, ident=ctx.ident("bid-confirm"),
+                  icon=ft.Icons.GAVEL, kind="primary", disabled=not chosen, height=72),
+        ui.button(ctx.t("app.hs.bid_clear"), clear, ident=ctx.ident("bid-clear"), icon=ft.Icons.BACKSPACE,
+                  kind="outlined", disabled=not chosen, height=72),
+        ui.button(ctx.t("app.hs.pass", player=player), pass_, ident=ctx.ident("pass"), icon=ft.Icons.DO_NOT_TOUCH,
+                  kind="tonal", height=72),
+    ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP)
+
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.hs.lays", player=player)),
+                               ft.Row(money, wrap=True, spacing=10, run_spacing=10), summary, buttons]
+    if not state.assist:
+        lines.insert(1, ui.muted(ctx.t("app.hs.fair_hint")))
+    return ui.panel(ft.Column(lines, spacing=14), ident=ctx.ident("hs-bid"))
+
+
+def _figure(caption: str, value: str, ident: str, strong: bool = False) -> ft.Control:
+    return ui.tid(ident, ft.Container(ft.Column([
+        ft.Text(caption, size=ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(value, size=ui.FONT_HUGE if strong else ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                color=ft.Colors.PRIMARY if strong else None),
+    ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        padding=ft.Padding.symmetric(horizontal=18, vertical=8), border_radius=ui.RADIUS,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=150))
+
+
+def _discard_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    player = engine.discard_required
+
+    def discard(card: str):
+        return lambda _: ctx.submit({"type": "discard", "player": player, "card": card})
+
+    owned = [c for c in engine.collections[player] if c in POSSESSIONS]
+    tiles = [ui.tid(ctx.ident(f"discard-{card}"),
+                    ft.Container(card_face(state, ctx, card, scale=0.8), on_click=discard(card), border_radius=12,
+                                 ink=True),
+                    button=True, label=ctx.say(engine.card_label(card)))
+             for card in owned]
+    return ui.panel(ft.Column([
+        ui.subtitle(ctx.t("app.hs.discard_which", player=player)),
+        ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
+    ], spacing=12), ident=ctx.ident("hs-discard"))

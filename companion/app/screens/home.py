@@ -1,0 +1,52 @@
+"""Home: the games in progress (resume any of them) and the way to everything else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.app import ui
+from companion.app.format import when, names
+
+
+def build(app, **_: Any) -> tuple[str, ft.Control]:
+    sections: list[ft.Control] = []
+    unfinished = app.guard(app.service.unfinished) or []
+    if unfinished:
+        tiles = [_resume_tile(app, summary) for summary in unfinished]
+        sections.append(ui.panel(ft.Column([
+            ui.subtitle(app.t("app.home.unfinished", count=len(unfinished)), ident="home-unfinished-title"),
+            ui.wrap(tiles, spacing=ui.GAP),
+        ], spacing=ui.GAP), ident="home-unfinished"))
+
+    actions = [
+        ("home-new", "app.home.new_game", ft.Icons.PLAY_ARROW, lambda _: app.go("setup"), "primary"),
+        ("home-history", "app.home.history", ft.Icons.HISTORY, lambda _: app.go("history"), "tonal"),
+        ("home-players", "app.home.players", ft.Icons.GROUP, lambda _: app.go("players"), "tonal"),
+        ("home-stats", "app.home.stats", ft.Icons.INSIGHTS, lambda _: app.go("stats"), "tonal"),
+        ("home-rules", "app.home.rules", ft.Icons.MENU_BOOK, lambda _: app.go("rules"), "tonal"),
+    ]
+    buttons = [
+        ft.Container(ui.button(app.t(key), handler, ident=ident, icon=icon, kind=kind, height=96,
+                               size=ui.FONT_TITLE - 4, expand=True),
+                     col={"xs": 12, "sm": 6, "lg": 4})
+        for ident, key, icon, handler, kind in actions
+    ]
+    sections.append(ft.ResponsiveRow(buttons, spacing=ui.GAP, run_spacing=ui.GAP))
+    if not unfinished:
+        sections.append(ui.muted(app.t("app.home.no_unfinished"), ident="home-no-unfinished"))
+    return app.t("app.name"), ft.Column(sections, spacing=ui.GAP * 1.5)
+
+
+def _resume_tile(app, summary: Any) -> ft.Control:
+    sid = summary.session_id
+    body = ft.Column([
+        ft.Row([ft.Icon(ft.Icons.PLAY_CIRCLE, size=34, color=ft.Colors.PRIMARY),
+                ui.text(app.t(f"game.{summary.game}.name"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD)],
+               spacing=10),
+        ui.text(names(app, summary.players), ui.FONT_BODY),
+        ui.muted(app.t("app.home.progress", count=summary.entries, when=when(app, summary.updated_at))),
+    ], spacing=6, tight=True)
+    return ui.tile(body, lambda _: app.go("table", session_id=sid), ident=f"resume-{sid}", width=360,
+                   padding=18)

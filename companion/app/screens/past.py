@@ -1,0 +1,100 @@
+"""One game from the history: its result, and the game replayed step by step (a fold of the
+record's first k entries through the engine), plus export, delete and resume."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+from companion.app import ui
+from companion.app.format import names, when
+from companion.app.games import TableContext, screen_for, state_at
+from companion.app.screens.results import outcome_view
+
+
+def build(app, session_id: int, step: int | None = None, **_: Any) -> tuple[str, ft.Control]:
+    session = app.service.open(session_id)
+    total = len(session.log)
+    step = total if step is None else max(0, min(step, total))
+    heading = app.t("app.past.title", game=app.t(f"game.{session.game}.name"))
+
+    def go_step(k: int):
+        def handler(_: Any) -> None:
+            app.here.params["step"] = max(0, min(k, total))
+            app.render()
+        return handler
+
+    def export_one(_: Any) -> None:
+        from companion.app.screens.history import write_export
+
+        records = app.guard(lambda: app.service.export(session_id))
+        if records:
+            try:
+                path = write_export(app, records[0], f"table-companion-{session_id}")
+            except OSError as err:
+                app.tell(app.t("app.history.export_failed", detail=err.strerror or str(err)), "error")
+            else:
+                app.tell(app.t("app.history.exported", count=1, path=str(path)), "ok")
+        app.render()
+
+    def delete(_: Any) -> None:
+        def really() -> None:
+            if app.guard(lambda: app.service.delete(session_id)) is None and app.notice is not None:
+                app.render()
+                return
+            app.back()
+            app.tell(app.t("app.past.deleted"), "ok")
+            app.render()
+        app.confirm(app.t("app.past.delete_question"), really, ident="delete-confirm",
+                    yes_key="app.past.delete", danger=True)
+
+    parts: list[ft.Control] = [ui.panel(ft.Column([
+        ui.text(names(app, session.players), ui.FONT_LABEL, weight=ft.FontWeight.W_600),
+        ui.muted(app.t("app.past.when", start=when(app, session.started_at), last=when(app, session.updated_at))),
+        ft.Row([
+            *([ui.button(app.t("app.past.resume"), lambda _: app.go("table", session_id=session_id),
+                         ident="past-resume", icon=ft.Icons.PLAY_ARROW, kind="primary")]
+              if session.outcome is None else []),
+            ui.button(app.t("app.past.export"), export_one, ident="export-one", icon=ft.Icons.DOWNLOAD),
+            ui.button(app.t("app.past.delete"), delete, ident="past-delete", icon=ft.Icons.DELETE, kind="danger"),
+        ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP),
+    ], spacing=10), ident="past-header")]
+
+    if session.outcome is not None:
+        parts.append(outcome_view(app, session.outcome, session.players, prefix="past-"))
+    else:
+        parts.append(ui.banner(app.t("app.past.unfinished"), ident="past-unfinished", kind="info"))
+
+    # -- step by step ----------------------------------------------------------------------------
+    state = state_at(session, step)
+    if step == 0:
+        happened = app.t("app.past.step_start")
+    else:
+        entry = session.log[step - 1]
+        happened = " ".join(app.say(m) for m in entry.events) or app.t("app.table.entry_plain",
+                                                                         type=entry.action.get("type", "?"))
+    controls = ft.Row([
+        ui.icon_button(ft.Icons.FIRST_PAGE, go_step(0), ident="step-first", tooltip=app.t("app.past.first"),
+                       disabled=step == 0),
+        ui.icon_button(ft.Icons.CHEVRON_LEFT, go_step(step - 1), ident="step-prev", tooltip=app.t("app.past.prev"),
+                       disabled=step == 0),
+        ui.text(app.t("app.past.step", k=step, n=total), ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
+                ident="step-label"),
+        ui.icon_button(ft.Icons.CHEVRON_RIGHT, go_step(step + 1), ident="step-next", tooltip=app.t("app.past.next"),
+                       disabled=step >= total),
+        ui.icon_button(ft.Icons.LAST_PAGE, go_step(total), ident="step-last", tooltip=app.t("app.past.last"),
+                       disabled=step >= total),
+    ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
+    replay_parts: list[ft.Control] = [
+        ui.subtitle(app.t("app.past.replay")), controls,
+        ui.text(happened, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident="step-events"),
+        ui.muted(app.say(state.expected.prompt), ui.FONT_BODY, ident="step-prompt"),
+    ]
+    screen = screen_for(session.game)
+    if screen is not None:
+        ctx = TableContext(lang=app.lang, submit=lambda _action: None, refresh=lambda: app.render(),
+                           readonly=True, id_prefix="past-")
+        replay_parts.append(screen.build(state, ctx))
+    parts.append(ui.panel(ft.Column(replay_parts, spacing=12), ident="past-replay"))
+    return heading, ft.Column(parts, spacing=ui.GAP)

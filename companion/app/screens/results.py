@@ -1,0 +1,153 @@
+"""Results: scores, ranking with equal places, who is out and why, the winners (or the replay the
+rules call for), every explanation sentence, and a "why?" on each player's score."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import flet as ft
+
+from companion.app import ui
+from companion.app.format import names, number
+from models.i18n import Msg
+
+
+def mentions(message: Msg, player: str) -> bool:
+    """Does a sentence name ``player`` (as a parameter, in a list, or in a nested sentence)?"""
+    def found(value: Any) -> bool:
+        if isinstance(value, str):
+            return value == player
+        if isinstance(value, Msg):
+            return mentions(value, player)
+        if isinstance(value, (list, tuple)):
+            return any(found(v) for v in value)
+        return False
+    return any(found(v) for v in message.params.values())
+
+
+def headline(app, outcome: Any) -> str:
+    if outcome.replay_required:
+        return app.t("app.results.replay", players=names(app, _tied_best(outcome)))
+    if not outcome.winners:
+        return app.t("app.results.nobody")
+    if len(outcome.winners) == 1:
+        return app.t("app.results.winner", player=outcome.winners[0])
+    return app.t("app.results.winners", players=names(app, outcome.winners))
+
+
+def _tied_best(outcome: Any) -> list[str]:
+    ranks = dict(outcome.ranking)
+    best = min(ranks.values()) if ranks else 1
+    return [p for p, r in outcome.ranking if r == best and p not in outcome.eliminated]
+
+
+def outcome_view(app, outcome: Any, players: Iterable[str], *, prefix: str = "") -> ft.Control:
+    """The result block, shared by the results screen and the history."""
+    parts: list[ft.Control] = []
+    kind_icon = ft.Icons.REPLAY if outcome.replay_required else ft.Icons.EMOJI_EVENTS
+    parts.append(ui.tid(f"{prefix}result-headline", ft.Container(
+        ft.Row([ft.Icon(kind_icon, size=52, color=ft.Colors.ON_TERTIARY_CONTAINER),
+                ft.Text(headline(app, outcome), size=ui.FONT_HUGE - 6, weight=ft.FontWeight.BOLD,
+                        color=ft.Colors.ON_TERTIARY_CONTAINER, expand=True)],
+               spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=22, border_radius=ui.RADIUS + 4)))
+
+    def why(player: str):
+        def handler(_: Any) -> None:
+            lines = [app.say(m) for m in outcome.explanation if mentions(m, player)]
+            if not lines:
+                lines = [app.say(m) for m in outcome.explanation]
+            app.show_dialog(ft.AlertDialog(
+                title=ft.Text(app.t("app.results.why_title", player=player), size=ui.FONT_TITLE),
+                content=ui.tid("why-text", ft.Column([ft.Text(line, size=ui.FONT_BODY) for line in lines],
+                                                     tight=True, spacing=10, scroll=ft.ScrollMode.AUTO)),
+                actions=[ui.button(app.t("app.common.close"), lambda _: app.close_dialog(), ident="why-close",
+                                   kind="text")],
+            ))
+        return handler
+
+    rows = []
+    for player, rank in outcome.ranking:
+        is_winner = player in outcome.winners
+        is_out = player in outcome.eliminated
+        status = []
+        if is_winner:
+            status.append(ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER_700, size=32))
+        if is_out:
+            status.append(ui.text(app.t("app.results.out"), ui.FONT_BODY, color=ft.Colors.ERROR,
+                                  weight=ft.FontWeight.BOLD))
+        score = outcome.scores.get(player)
+        rows.append(ui.tid(f"{prefix}rank-{player}", ft.Container(ft.Row([
+            ft.Text(app.t("app.results.place", rank=rank), size=ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                    width=90, color=ft.Colors.PRIMARY),
+            ft.Text(player, size=ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600, expand=True),
+            *status,
+            ft.Text(app.t("app.results.points", score=number(app, score)) if score is not None else "",
+                    size=ui.FONT_TITLE - 4, weight=ft.FontWeight.BOLD),
+            ui.button(app.t("app.results.why"), why(player), ident=f"{prefix}why-{player}", kind="outlined",
+                      icon=ft.Icons.HELP_OUTLINE, size=ui.FONT_BODY),
+        ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.symmetric(horizontal=16, vertical=10), border_radius=ui.RADIUS,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH if not is_out else ft.Colors.SURFACE_CONTAINER_LOW,
+            opacity=0.75 if is_out else 1.0)))
+    parts.append(ft.Column(rows, spacing=8))
+
+    if outcome.explanation:
+        parts.append(ui.panel(ft.Column([
+            ui.subtitle(app.t("app.results.explanation")),
+            *[ui.text(app.say(m), ui.FONT_BODY, ident=f"{prefix}explain-{i}")
+              for i, m in enumerate(outcome.explanation)],
+        ], spacing=8), ident=f"{prefix}explanation"))
+    return ft.Column(parts, spacing=ui.GAP)
+
+
+def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
+    session = app.service.open(session_id)
+    heading = app.t("app.results.title", game=app.t(f"game.{session.game}.name"))
+    if session.outcome is None:
+        return heading, ft.Column([
+            ui.banner(app.t("app.results.not_finished"), ident="not-finished", kind="info"),
+            ui.button(app.t("app.results.back_to_table"), lambda _: app.replace("table", session_id=session_id),
+                      ident="back-to-table", icon=ft.Icons.TABLE_RESTAURANT, kind="primary"),
+        ], spacing=ui.GAP)
+
+    def undo(_: Any) -> None:
+        from companion.app.screens.table import describe_entry
+
+        last = session.log[-1] if session.log else None
+        if app.guard(lambda: app.service.undo(session_id)) is not None:
+            app.replace("table", session_id=session_id)
+            if last is not None:
+                app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")
+                app.render()
+        else:
+            app.render()
+
+    def rematch(_: Any) -> None:
+        from companion.app.screens.setup import Draft
+
+        app.drafts["setup"] = Draft(game=session.game, seats=list(session.players),
+                                    variant=dict(_variant(session.variant)), assist=bool(session.assist))
+        app.go("setup")
+
+    story = [ui.text(" ".join(app.say(m) for m in entry.events), ui.FONT_SMALL)
+             for entry in session.log if entry.events]
+    body = ft.Column([
+        outcome_view(app, session.outcome, session.players),
+        ft.Row([
+            ui.button(app.t("app.results.rematch"), rematch, ident="rematch", icon=ft.Icons.REPLAY, kind="primary"),
+            ui.button(app.t("app.results.undo"), undo, ident="results-undo", icon=ft.Icons.UNDO, kind="outlined"),
+            ui.button(app.t("app.home.history"), lambda _: app.go("history"), ident="results-history",
+                      icon=ft.Icons.HISTORY),
+            ui.button(app.t("app.nav.home"), lambda _: app.home(), ident="results-home", icon=ft.Icons.HOME),
+        ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP),
+        ft.ExpansionTile(title=ft.Text(app.t("app.results.story", count=len(story)), size=ui.FONT_LABEL),
+                         controls=[ft.Column(story, spacing=4)]),
+    ], spacing=ui.GAP)
+    return heading, body
+
+
+def _variant(variant: Any) -> dict[str, Any]:
+    from companion.app.games import variant_dict
+
+    return variant_dict(variant)

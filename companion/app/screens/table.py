@@ -1,0 +1,317 @@
+"""The table: the frame common to every game around the game's own screen.
+
+The frame shows whose turn it is and what is expected (the engine's prompt), the latest entries as
+sentences, UNDO of the last entry and CORRECTION of an earlier one (previewed first: if a later
+entry would become illegal the frame says which one and why, and nothing is saved). A refused
+entry shows the rule's id, its title and its text in plain words, and the engine's sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import flet as ft
+
+from companion.app import ui
+from companion.app.games import TableContext, screen_for, state_at, state_from_session
+
+LOG_SHORT = 8
+
+
+@dataclass
+class TableDraft:
+    draft: dict[str, Any] = field(default_factory=dict)        # the game screen's own draft
+    refusal: tuple[str, Any, int | None] | None = None         # (rule id, Msg, entry index)
+    problem: Any = None                                        # a Msg: malformed input, service error
+    correcting: int | None = None                              # index of the entry being corrected
+    fix_draft: dict[str, Any] = field(default_factory=dict)
+    preview: tuple[dict[str, Any], Any] | None = None          # (action, preview result)
+    conflict: Any = None                                       # CorrectionConflict
+    full_log: bool = False
+
+
+def _table_draft(app, sid: int) -> TableDraft:
+    key = f"table:{sid}"
+    if key not in app.drafts:
+        app.drafts[key] = TableDraft()
+    return app.drafts[key]
+
+
+def refusal_view(app, rule: str, message: Any, *, ident: str = "refusal", index: int | None = None,
+                 on_close: Any = None) -> ft.Control:
+    """A refused entry: the engine's sentence, then the rule's id, title and text."""
+    details = [app.t("app.table.rule_line", rule=rule, title=app.t(f"rule.{rule}.title"))]
+    details.append(app.t(f"rule.{rule}.text"))
+    heading = app.say(message)
+    if index is not None:
+        heading = app.t("app.table.refused_at", n=index + 1, reason=heading)
+    return ui.banner(heading, ident=ident, kind="error", details=details, on_close=on_close,
+                     close_tooltip=app.t("app.common.close"))
+
+
+def describe_entry(app, entry: Any) -> str:
+    """An entry as one line: what it did (the engine's sentences)."""
+    if entry.events:
+        return " ".join(app.say(m) for m in entry.events)
+    return app.t("app.table.entry_plain", type=entry.action.get("type", "?"))
+
+
+def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
+    service = app.service
+    session = service.open(session_id)
+    draft = _table_draft(app, session_id)
+    heading = app.t(f"game.{session.game}.name")
+    game_screen = screen_for(session.game)
+    if game_screen is None:
+        return heading, ui.banner(app.t("app.table.no_screen"), ident="no-screen")
+
+    def rerender() -> None:
+        app.render()
+
+    def after_change(new_state: Any) -> None:
+        draft.draft = {}
+        draft.refusal = None
+        draft.problem = None
+        if new_state is not None and new_state.outcome is not None:
+            app.drafts.pop(f"table:{session_id}", None)
+            app.replace("results", session_id=session_id)
+            return
+        app.render()
+
+    def submit(action: dict[str, Any]) -> None:
+        from companion.service import Malformed, Refused, ServiceError
+
+        try:
+            new_state = service.submit(session_id, action)
+        except Refused as err:
+            draft.refusal = (err.rule, err.msg, None)
+            draft.problem = None
+            app.render()
+            return
+        except (Malformed, ServiceError) as err:
+            draft.problem = err.msg
+            draft.refusal = None
+            app.render()
+            return
+        after_change(new_state)
+
+    def undo(_: Any) -> None:
+        if not session.log:
+            return
+        last = session.log[-1]
+        new_state = app.guard(lambda: service.undo(session_id))
+        if new_state is not None:
+            app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")
+        draft.draft = {}
+        draft.refusal = None
+        draft.problem = None
+        app.render()
+
+    parts: list[ft.Control] = []
+
+    # -- what is expected ----------------------------------------------------------------------
+    if draft.correcting is None:
+        parts.append(_prompt(app, app.say(session.expected.prompt), "prompt"))
+    if draft.refusal is not None:
+        def close_refusal(_: Any) -> None:
+            draft.refusal = None
+            app.render()
+        parts.append(refusal_view(app, draft.refusal[0], draft.refusal[1], on_close=close_refusal))
+    if draft.problem is not None:
+        def close_problem(_: Any) -> None:
+            draft.problem = None
+            app.render()
+        parts.append(ui.banner(app.say(draft.problem), ident="problem", on_close=close_problem,
+                               close_tooltip=app.t("app.common.close")))
+
+    # -- the game's own screen (or the correction editor) ----------------------------------------
+    if draft.correcting is not None:
+        game_part = _correction(app, session, draft, game_screen)
+    elif session.outcome is not None:
+        game_part = _finished(app, session)
+    else:
+        ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft)
+        game_part = game_screen.build(state_from_session(session), ctx)
+
+    side = _side(app, session, draft, undo)
+    if app.wide:
+        layout = ft.ResponsiveRow([
+            ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
+            ft.Container(side, col={"xs": 12, "lg": 4}),
+        ], spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.START)
+    else:
+        layout = ft.Column([ui.tid("game-panel", game_part), side], spacing=ui.GAP)
+    parts.append(layout)
+    return heading, ft.Column(parts, spacing=ui.GAP)
+
+
+def _prompt(app, sentence: str, ident: str) -> ft.Control:
+    return ui.tid(ident, ft.Container(
+        ft.Row([ft.Icon(ft.Icons.CAMPAIGN, size=40, color=ft.Colors.ON_PRIMARY_CONTAINER),
+                ft.Text(sentence, size=ui.FONT_PROMPT, weight=ft.FontWeight.BOLD,
+                        color=ft.Colors.ON_PRIMARY_CONTAINER, expand=True)],
+               spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=20, border_radius=ui.RADIUS + 4))
+
+
+def _finished(app, session: Any) -> ft.Control:
+    return ui.panel(ft.Column([
+        ui.title(app.t("app.table.game_over")),
+        ui.button(app.t("app.table.see_results"), lambda _: app.replace("results", session_id=session.session_id),
+                  ident="see-results", icon=ft.Icons.EMOJI_EVENTS, kind="primary"),
+    ], spacing=ui.GAP))
+
+
+def _side(app, session: Any, draft: TableDraft, undo: Any) -> ft.Control:
+    entries = list(session.log)
+    shown = entries if draft.full_log else entries[-LOG_SHORT:]
+
+    def start_correction(index: int):
+        def handler(_: Any) -> None:
+            draft.correcting = index
+            draft.fix_draft = {}
+            draft.preview = None
+            draft.conflict = None
+            draft.refusal = None
+            draft.problem = None
+            app.render()
+        return handler
+
+    rows: list[ft.Control] = []
+    for entry in reversed(shown):
+        being_fixed = draft.correcting == entry.index
+        rows.append(ui.tid(f"entry-{entry.index}", ft.Container(ft.Row([
+            ui.text(app.t("app.table.entry_number", n=entry.index + 1), ui.FONT_BODY,
+                    weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),
+            ui.text(describe_entry(app, entry), ui.FONT_BODY, expand=True),
+            ui.icon_button(ft.Icons.EDIT, start_correction(entry.index), ident=f"correct-{entry.index}",
+                           tooltip=app.t("app.table.correct"), disabled=draft.correcting is not None),
+        ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.START),
+            padding=ft.Padding.symmetric(horizontal=10, vertical=6), border_radius=ui.RADIUS,
+            bgcolor=ft.Colors.TERTIARY_CONTAINER if being_fixed else None)))
+    if not rows:
+        rows.append(ui.muted(app.t("app.table.log_empty")))
+
+    controls: list[ft.Control] = [
+        ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
+                  disabled=not entries or draft.correcting is not None, expand=False),
+        ui.subtitle(app.t("app.table.log", count=len(entries))),
+        ft.Column(rows, spacing=4),
+    ]
+    if len(entries) > LOG_SHORT:
+        def toggle(_: Any) -> None:
+            draft.full_log = not draft.full_log
+            app.render()
+        controls.append(ui.button(app.t("app.table.log_less" if draft.full_log else "app.table.log_all"),
+                                  toggle, ident="log-toggle", kind="text", size=ui.FONT_BODY))
+    return ui.panel(ft.Column(controls, spacing=12), ident="table-side")
+
+
+def _correction(app, session: Any, draft: TableDraft, game_screen: Any) -> ft.Control:
+    """Re-enter entry ``draft.correcting`` with the game's own screen, as the table was then."""
+    from companion.service import CorrectionConflict, Malformed, Refused, ServiceError
+
+    index = draft.correcting
+    sid = session.session_id
+    original = session.log[index]
+
+    def cancel(_: Any) -> None:
+        draft.correcting = None
+        draft.preview = None
+        draft.conflict = None
+        draft.refusal = None
+        draft.problem = None
+        app.render()
+
+    def preview(action: dict[str, Any]) -> None:
+        draft.refusal = None
+        draft.problem = None
+        draft.conflict = None
+        draft.preview = None
+        try:
+            result = app.service.preview_correction(sid, index, action)
+        except CorrectionConflict as err:
+            draft.conflict = err
+        except Refused as err:
+            draft.refusal = (err.rule, err.msg, err.index)
+        except (Malformed, ServiceError) as err:
+            draft.problem = err.msg
+        else:
+            draft.preview = (action, result)
+        app.render()
+
+    def save(_: Any) -> None:
+        if draft.preview is None:
+            return
+        action = draft.preview[0]
+        try:
+            new_state = app.service.correct(sid, index, action)
+        except CorrectionConflict as err:
+            draft.conflict = err
+            draft.preview = None
+            app.render()
+            return
+        except Refused as err:
+            draft.refusal = (err.rule, err.msg, err.index)
+            draft.preview = None
+            app.render()
+            return
+        except ServiceError as err:
+            draft.problem = err.msg
+            draft.preview = None
+            app.render()
+            return
+        draft.correcting = None
+        draft.preview = None
+        draft.fix_draft = {}
+        app.tell(app.t("app.table.corrected", n=index + 1), "ok")
+        if new_state is not None and new_state.outcome is not None:
+            app.drafts.pop(f"table:{sid}", None)
+            app.replace("results", session_id=sid)
+            return
+        app.render()
+
+    parts: list[ft.Control] = [
+        ui.banner(app.t("app.table.correcting", n=index + 1), ident="correcting", kind="info",
+                  details=[app.t("app.table.was", what=describe_entry(app, original)),
+                           app.t("app.table.correcting_help")],
+                  actions=[ui.button(app.t("app.table.cancel_correction"), cancel, ident="correction-cancel",
+                                     icon=ft.Icons.CLOSE, kind="outlined")]),
+    ]
+    if draft.conflict is not None:
+        err = draft.conflict
+        later = session.log[err.index] if 0 <= err.index < len(session.log) else None
+        details = []
+        if later is not None:
+            details.append(app.t("app.table.conflict_entry", n=err.index + 1, what=describe_entry(app, later)))
+        details.append(app.t("app.table.rule_line", rule=err.rule, title=app.t(f"rule.{err.rule}.title")))
+        details.append(app.t(f"rule.{err.rule}.text"))
+        details.append(app.t("app.table.nothing_saved"))
+        parts.append(ui.banner(app.say(err.msg), ident="conflict", details=details))
+    if draft.preview is not None:
+        action, result = draft.preview
+        details = _preview_lines(app, result, index)
+        parts.append(ui.banner(app.t("app.table.preview_ok", n=index + 1), ident="preview", kind="ok",
+                               details=details,
+                               actions=[ui.button(app.t("app.table.save_correction"), save, ident="correction-save",
+                                                  icon=ft.Icons.SAVE, kind="primary")]))
+    state = state_at(session, index)
+    ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
+                       id_prefix="fix-")
+    parts.append(game_screen.build(state, ctx))
+    return ft.Column(parts, spacing=ui.GAP)
+
+
+def _preview_lines(app, result: Any, index: int) -> list[str]:
+    """What the corrected entry does, and what the table expects afterwards."""
+    lines: list[str] = []
+    log = getattr(result, "log", None)
+    if log is not None and index < len(log):
+        lines.append(app.t("app.table.becomes", what=describe_entry(app, log[index])))
+    expected = getattr(result, "expected", None)
+    if getattr(result, "outcome", None) is not None:
+        lines.append(app.t("app.table.game_over"))
+    elif expected is not None:
+        lines.append(app.t("app.table.then", prompt=app.say(expected.prompt)))
+    return lines

@@ -1,0 +1,240 @@
+"""The app's shell: navigation, language, theme, dialogs and error handling around the screens.
+
+A screen is a function ``build(app, **params) -> (heading, ft.Control)`` registered in
+:mod:`companion.app.screens`. Screens never hold rules logic: they call the session service and
+render what it returns. Every handler that changes something calls :meth:`App.render`, which
+rebuilds the current screen from the service's state (the tree is small; rebuilding keeps the
+screens stateless and the tests simple).
+
+The shell works without a Flet page too (``page=None``): the tests build screens, call their
+handlers and look at ``app.root`` / ``app.dialog``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import flet as ft
+
+from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg
+from companion.app import ui
+
+log = logging.getLogger("companion.app")
+
+
+@dataclass
+class Place:
+    """One entry of the navigation stack."""
+
+    screen: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+class App:
+    def __init__(self, service: Any, page: ft.Page | None = None, *, lang: str = DEFAULT_LANGUAGE,
+                 dark: bool = False, export_dir: Path | None = None):
+        self.service = service
+        self.page = page
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        self.dark = dark
+        self.export_dir = export_dir
+        self.stack: list[Place] = [Place("home")]
+        self.drafts: dict[str, Any] = {}   # screen-local state that must survive a re-render
+        self.notice: tuple[str, str] | None = None  # (kind, sentence) shown once at the top
+        self.root: ft.Control | None = None
+        self.dialog: ft.AlertDialog | None = None
+        self.wide = True
+        if page is not None:
+            self._setup_page(page)
+
+    # -- text ---------------------------------------------------------------------------------
+
+    def t(self, key: str, **params: Any) -> str:
+        return Msg(key, params).render(self.lang)
+
+    def say(self, message: Msg) -> str:
+        return message.render(self.lang)
+
+    # -- navigation ---------------------------------------------------------------------------
+
+    @property
+    def here(self) -> Place:
+        return self.stack[-1]
+
+    def go(self, screen: str, **params: Any) -> None:
+        self.notice = None
+        self.stack.append(Place(screen, params))
+        self.render()
+
+    def replace(self, screen: str, **params: Any) -> None:
+        """Go to a screen without keeping the current one in the back stack."""
+        self.notice = None
+        self.stack[-1] = Place(screen, params)
+        self.render()
+
+    def back(self) -> None:
+        self.notice = None
+        if len(self.stack) > 1:
+            self.stack.pop()
+        self.render()
+
+    def home(self) -> None:
+        self.notice = None
+        self.stack = [Place("home")]
+        self.render()
+
+    # -- settings -----------------------------------------------------------------------------
+
+    def set_lang(self, lang: str) -> None:
+        if lang in LANGUAGES:
+            self.lang = lang
+            if self.page is not None:
+                self.page.title = self.t("app.name")
+            self.render()
+
+    def toggle_theme(self) -> None:
+        self.dark = not self.dark
+        if self.page is not None:
+            self.page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
+        self.render()
+
+    # -- feedback -----------------------------------------------------------------------------
+
+    def tell(self, sentence: str, kind: str = "info") -> None:
+        """A sentence shown at the top of the current screen until the next navigation."""
+        self.notice = (kind, sentence)
+
+    def show_dialog(self, dialog: ft.AlertDialog) -> None:
+        self.close_dialog()
+        self.dialog = dialog
+        if self.page is not None:
+            self.page.show_dialog(dialog)
+
+    def close_dialog(self) -> None:
+        if self.dialog is not None and self.page is not None and self.dialog.open:
+            self.page.pop_dialog()
+        self.dialog = None
+
+    def confirm(self, question: str, on_yes: Callable[[], None], *, ident: str,
+                yes_key: str = "app.common.yes", danger: bool = False) -> None:
+        def yes(_: Any) -> None:
+            self.close_dialog()
+            on_yes()
+
+        def no(_: Any) -> None:
+            self.close_dialog()
+
+        self.show_dialog(ft.AlertDialog(
+            modal=True,
+            content=ui.tid(ident, ft.Text(question, size=ui.FONT_LABEL)),
+            actions=[
+                ui.button(self.t("app.common.cancel"), no, ident=f"{ident}-no", kind="text"),
+                ui.button(self.t(yes_key), yes, ident=f"{ident}-yes", kind="danger" if danger else "primary"),
+            ],
+        ))
+
+    def guard(self, action: Callable[[], Any]) -> Any:
+        """Run a service call; a ServiceError becomes a sentence on screen, never a crash.
+        Returns the call's result, or None when it failed."""
+        from companion.service import ServiceError
+
+        try:
+            return action()
+        except ServiceError as err:
+            self.tell(self.say(err.msg), "error")
+        except Exception:  # a defect: say so, keep the app usable; what was saved stays saved
+            log.exception("unexpected error in a handler")
+            self.tell(self.t("app.error.unexpected"), "error")
+        return None
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    def render(self) -> None:
+        from companion.app.screens import SCREENS
+
+        place = self.here
+        screen = SCREENS[place.screen]
+        try:
+            heading, body = screen.build(self, **place.params)
+        except Exception as err:
+            from companion.service import ServiceError
+
+            if isinstance(err, ServiceError):
+                sentence = self.say(err.msg)
+            else:
+                log.exception("cannot build screen %s", place.screen)
+                sentence = self.t("app.error.unexpected")
+            heading = self.t("app.name")
+            body = ft.Column([ui.banner(sentence, ident="screen-error"),
+                              ui.button(self.t("app.nav.home"), lambda _: self.home(), ident="go-home",
+                                        icon=ft.Icons.HOME)], spacing=ui.GAP)
+        self.root = self._frame(heading, body)
+        if self.page is not None:
+            self.page.controls = [self.root]
+            self.page.update()
+
+    def _frame(self, heading: str, body: ft.Control) -> ft.Control:
+        left: list[ft.Control] = []
+        if len(self.stack) > 1:
+            left.append(ui.icon_button(ft.Icons.ARROW_BACK, lambda _: self.back(), ident="nav-back",
+                                       tooltip=self.t("app.nav.back")))
+            left.append(ui.icon_button(ft.Icons.HOME, lambda _: self.home(), ident="nav-home",
+                                       tooltip=self.t("app.nav.home")))
+        other = "en" if self.lang == "fr" else "fr"
+        bar = ft.Container(
+            ft.Row([
+                *left,
+                ui.text(heading, ui.FONT_TITLE, weight=ft.FontWeight.BOLD, ident="screen-title", expand=True),
+                ui.button(self.t(f"app.lang.{other}"), lambda _: self.set_lang(other), ident="lang-switch",
+                          icon=ft.Icons.TRANSLATE, kind="text", size=ui.FONT_BODY),
+                ui.icon_button(ft.Icons.LIGHT_MODE if self.dark else ft.Icons.DARK_MODE,
+                               lambda _: self.toggle_theme(), ident="theme-switch",
+                               tooltip=self.t("app.theme.light" if self.dark else "app.theme.dark")),
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=8),
+            padding=ft.Padding.symmetric(horizontal=16, vertical=8),
+            bgcolor=ft.Colors.SURFACE_CONTAINER,
+        )
+        content: list[ft.Control] = []
+        if self.notice is not None:
+            kind, sentence = self.notice
+            content.append(ui.banner(sentence, ident="notice", kind=kind,
+                                     on_close=self._dismiss_notice, close_tooltip=self.t("app.common.close")))
+        content.append(body)
+        return ft.Column([
+            bar,
+            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=ft.ScrollMode.AUTO, expand=True),
+                         padding=ft.Padding.symmetric(horizontal=20, vertical=16), expand=True),
+        ], spacing=0, expand=True)
+
+    def _dismiss_notice(self, _: Any) -> None:
+        self.notice = None
+        self.render()
+
+    # -- page ---------------------------------------------------------------------------------
+
+    def _setup_page(self, page: ft.Page) -> None:
+        page.title = self.t("app.name")
+        page.padding = 0
+        page.spacing = 0
+        page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
+        page.theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
+        page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
+        page.on_resize = self._on_resize
+        self.wide = self._is_wide()
+
+    def _is_wide(self) -> bool:
+        if self.page is None:
+            return self.wide
+        width, height = self.page.width, self.page.height
+        if not width or not height:
+            return True
+        return width >= height
+
+    def _on_resize(self, _: Any) -> None:
+        wide = self._is_wide()
+        if wide != self.wide:
+            self.wide = wide
+            self.render()

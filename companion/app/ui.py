@@ -1,0 +1,179 @@
+"""Small building blocks shared by every screen: sizes readable across a table, big touch targets,
+stable test identifiers. No sentence is written here: every text a player reads is passed in,
+already rendered from the catalogues."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Iterator
+
+import flet as ft
+
+# Sizes for a 10-inch tablet read from across a table (logical pixels).
+TOUCH = 64          # minimum height of anything a finger taps
+GAP = 16
+RADIUS = 14
+FONT_BODY = 20
+FONT_SMALL = 17
+FONT_LABEL = 22
+FONT_TITLE = 30
+FONT_PROMPT = 32
+FONT_HUGE = 44
+
+Handler = Callable[[Any], None]
+
+
+def tid(identifier: str, control: ft.Control, **semantics: Any) -> ft.Semantics:
+    """Wrap a control with a stable identifier (the browser tests' selector:
+    ``[flt-semantics-identifier="…"]``). The wrapper takes over the child's ``expand`` and
+    ``col`` so that it sits in a Row or a ResponsiveRow exactly as the child would."""
+    for name in ("expand", "col"):
+        value = getattr(control, name, None)
+        if value is not None and name not in semantics:
+            semantics[name] = value
+    return ft.Semantics(identifier=identifier, content=control, **semantics)
+
+
+def text(value: str, size: float = FONT_BODY, *, weight: ft.FontWeight | None = None,
+         color: str | None = None, ident: str | None = None, selectable: bool = False,
+         align: ft.TextAlign | None = None, italic: bool = False, expand: bool | int | None = None) -> ft.Control:
+    control = ft.Text(value, size=size, weight=weight, color=color, selectable=selectable,
+                      text_align=align or ft.TextAlign.START, expand=expand, italic=italic)
+    return tid(ident, control) if ident else control
+
+
+def title(value: str, ident: str | None = None) -> ft.Control:
+    return text(value, FONT_TITLE, weight=ft.FontWeight.BOLD, ident=ident)
+
+
+def subtitle(value: str, ident: str | None = None) -> ft.Control:
+    return text(value, FONT_LABEL, weight=ft.FontWeight.W_600, ident=ident)
+
+
+def muted(value: str, size: float = FONT_SMALL, ident: str | None = None) -> ft.Control:
+    return text(value, size, color=ft.Colors.ON_SURFACE_VARIANT, ident=ident)
+
+
+def _shape() -> ft.RoundedRectangleBorder:
+    return ft.RoundedRectangleBorder(radius=RADIUS)
+
+
+def button(label: str, on_click: Handler | None, *, ident: str, icon: ft.IconData | None = None,
+           kind: str = "tonal", disabled: bool = False, expand: bool | int | None = None,
+           height: float = TOUCH, size: float = FONT_LABEL, tooltip: str | None = None) -> ft.Control:
+    """A big button. ``kind``: primary (filled), tonal, outlined, danger, text."""
+    style = ft.ButtonStyle(
+        shape=_shape(),
+        padding=ft.Padding.symmetric(horizontal=22, vertical=10),
+        text_style=ft.TextStyle(size=size, weight=ft.FontWeight.W_600),
+        icon_size=size + 6,
+    )
+    content = ft.Text(label, size=size, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
+    args = dict(content=content, icon=icon, on_click=on_click, disabled=disabled, style=style,
+                height=height, expand=expand, tooltip=tooltip)
+    if kind == "primary":
+        control: ft.Control = ft.FilledButton(**args)
+    elif kind == "outlined":
+        control = ft.OutlinedButton(**args)
+    elif kind == "text":
+        control = ft.TextButton(**args)
+    elif kind == "danger":
+        style.bgcolor = ft.Colors.ERROR_CONTAINER
+        style.color = ft.Colors.ON_ERROR_CONTAINER
+        control = ft.FilledButton(**args)
+    else:
+        control = ft.FilledTonalButton(**args)
+    return tid(ident, control)
+
+
+def icon_button(icon: ft.IconData, on_click: Handler | None, *, ident: str, tooltip: str,
+                disabled: bool = False, selected: bool | None = None) -> ft.Control:
+    control = ft.IconButton(icon=icon, on_click=on_click, tooltip=tooltip, disabled=disabled,
+                            icon_size=30, width=TOUCH, height=TOUCH, selected=selected)
+    return tid(ident, control)
+
+
+def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected: bool = False,
+         disabled: bool = False, width: float | None = None, height: float | None = None,
+         padding: Any = 14, bgcolor: str | None = None, label: str | None = None) -> ft.Control:
+    """A tappable card: a selectable chip, a money card, a game in a list."""
+    if selected:
+        bg = ft.Colors.PRIMARY_CONTAINER
+        border = ft.Border.all(3, ft.Colors.PRIMARY)
+    else:
+        bg = bgcolor or ft.Colors.SURFACE_CONTAINER_HIGH
+        border = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
+    box = ft.Container(
+        content=content, on_click=None if disabled else on_click, bgcolor=bg, border=border,
+        border_radius=RADIUS, padding=padding, width=width, height=height,
+        alignment=ft.Alignment.CENTER if width else None, opacity=0.45 if disabled else 1.0, ink=True,
+    )
+    return tid(ident, box, button=True, selected=selected, label=label)
+
+
+def chip(label: str, on_click: Handler | None, *, ident: str, selected: bool = False,
+         disabled: bool = False, icon: ft.IconData | None = None) -> ft.Control:
+    parts: list[ft.Control] = []
+    if icon is not None:
+        parts.append(ft.Icon(icon, size=26))
+    elif selected:
+        parts.append(ft.Icon(ft.Icons.CHECK, size=26))
+    parts.append(ft.Text(label, size=FONT_LABEL, weight=ft.FontWeight.W_600 if selected else None))
+    return tile(ft.Row(parts, tight=True, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                on_click, ident=ident, selected=selected, disabled=disabled,
+                padding=ft.Padding.symmetric(horizontal=18, vertical=17))
+
+
+def panel(content: ft.Control, *, ident: str | None = None, padding: float = 18,
+          bgcolor: str | None = None, expand: bool | int | None = None, col: Any = None) -> ft.Control:
+    box = ft.Container(content=content, padding=padding, border_radius=RADIUS + 4,
+                       bgcolor=bgcolor or ft.Colors.SURFACE_CONTAINER_LOW, expand=expand, col=col,
+                       border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
+    return tid(ident, box, col=col) if ident else box
+
+
+def banner(message: str, *, ident: str, kind: str = "error", details: Iterable[str] = (),
+           on_close: Handler | None = None, close_tooltip: str | None = None,
+           actions: Iterable[ft.Control] = ()) -> ft.Control:
+    """A coloured block that stays until dismissed: a refusal, a conflict, a notice."""
+    if kind == "error":
+        bg, fg, icon = ft.Colors.ERROR_CONTAINER, ft.Colors.ON_ERROR_CONTAINER, ft.Icons.GAVEL
+    elif kind == "ok":
+        bg, fg, icon = ft.Colors.TERTIARY_CONTAINER, ft.Colors.ON_TERTIARY_CONTAINER, ft.Icons.CHECK_CIRCLE
+    else:
+        bg, fg, icon = ft.Colors.SECONDARY_CONTAINER, ft.Colors.ON_SECONDARY_CONTAINER, ft.Icons.INFO
+    lines: list[ft.Control] = [ft.Text(message, size=FONT_LABEL, weight=ft.FontWeight.BOLD, color=fg)]
+    lines += [ft.Text(line, size=FONT_BODY, color=fg) for line in details]
+    acts = list(actions)
+    if acts:
+        lines.append(ft.Row(acts, wrap=True, spacing=GAP))
+    head: list[ft.Control] = [ft.Icon(icon, color=fg, size=36), ft.Column(lines, expand=True, spacing=6)]
+    if on_close is not None:
+        head.append(icon_button(ft.Icons.CLOSE, on_close, ident=f"{ident}-close", tooltip=close_tooltip or ""))
+    box = ft.Container(ft.Row(head, vertical_alignment=ft.CrossAxisAlignment.START, spacing=GAP),
+                       bgcolor=bg, padding=18, border_radius=RADIUS)
+    return tid(ident, box)
+
+
+def wrap(controls: Iterable[ft.Control], spacing: float = 12) -> ft.Row:
+    return ft.Row(list(controls), wrap=True, spacing=spacing, run_spacing=spacing)
+
+
+def walk(control: Any) -> Iterator[Any]:
+    """Every control below (and including) ``control``: for tests and for finding identifiers."""
+    stack = [control]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        if not isinstance(node, ft.BaseControl):
+            continue
+        for name in ("content", "controls", "actions", "title", "leading", "trailing", "subtitle",
+                     "label", "icon", "options", "segments", "tabs", "spans"):
+            value = getattr(node, name, None)
+            if isinstance(value, ft.BaseControl):
+                stack.append(value)
+            elif isinstance(value, (list, tuple)):
+                stack.extend(v for v in reversed(value) if isinstance(v, ft.BaseControl))

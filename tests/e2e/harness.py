@@ -1,0 +1,195 @@
+"""Driving the real app in headless Debian chromium (see ../../../shared/notes/flet.md).
+
+The app runs as a subprocess (`companion --db <tmp> run --port <free>`); Playwright for Python
+drives /usr/bin/chromium (never `playwright install`). Controls are found by their
+``ft.Semantics(identifier=…)``: ``[flt-semantics-identifier="…"]`` once Flutter's accessibility
+tree is switched on (a click dispatched on ``flt-semantics-placeholder``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class AppProcess:
+    """`companion --db DB run --port PORT` in the background, its output in a log file."""
+
+    def __init__(self, db: Path, log_path: Path):
+        self.db = db
+        self.log_path = log_path
+        self.port = 0
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> "AppProcess":
+        self.port = free_port()
+        env = dict(os.environ)
+        for knob in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB"):
+            env.pop(knob, None)
+        env["PYTHONUNBUFFERED"] = "1"
+        log = open(self.log_path, "a", encoding="utf-8")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "--db", str(self.db), "run", "--port", str(self.port)],
+            cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT, env=env)
+        log.close()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the app exited ({self.proc.returncode}):\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url, timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"the app did not answer on {self.url}:\n{self.log()}")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8")[-4000:]
+        except OSError:
+            return ""
+
+
+def sel(ident: str) -> str:
+    return f'[flt-semantics-identifier="{ident}"]'
+
+
+class Screen:
+    """One browser tab on the app, with waits that poll the accessibility tree."""
+
+    def __init__(self, page: Any):
+        self.page = page
+
+    def open(self, url: str, first: str = "home-new") -> None:
+        self.page.goto(url)
+        self.page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+        self.page.locator("flt-semantics-placeholder").dispatch_event("click")
+        self.wait_for(first, timeout=60)
+
+    # -- finding -------------------------------------------------------------------------------
+
+    def exists(self, ident: str) -> bool:
+        return self.page.locator(sel(ident)).count() > 0
+
+    def wait_for(self, ident: str, timeout: float = TIMEOUT) -> Any:
+        self.page.wait_for_selector(sel(ident), state="attached", timeout=timeout * 1000)
+        return self.page.locator(sel(ident)).first
+
+    def wait_gone(self, ident: str, timeout: float = TIMEOUT) -> None:
+        self.until(lambda: not self.exists(ident), f"{ident} still shown", timeout)
+
+    def text(self, ident: str) -> str:
+        node = self.wait_for(ident)
+        return " ".join((node.inner_text() or "").split()) + " " + (node.get_attribute("aria-label") or "")
+
+    def body_text(self) -> str:
+        return " ".join(self.page.evaluate(
+            "() => Array.from(document.querySelectorAll('flt-semantics')).map("
+            "e => (e.getAttribute('aria-label') || '') + ' ' + (e.childElementCount ? '' : e.textContent)).join(' ')"
+        ).split())
+
+    def until(self, check: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if check():
+                    return
+            except Exception:  # the tree is being rebuilt
+                pass
+            time.sleep(0.05)
+        raise AssertionError(f"timed out: {what}\n--- screen text ---\n{self.body_text()[:3000]}")
+
+    def wait_text(self, needle: str, ident: str | None = None, timeout: float = TIMEOUT) -> None:
+        if ident is None:
+            self.until(lambda: needle in self.body_text(), f"text {needle!r} on screen", timeout)
+        else:
+            self.until(lambda: needle in self.text(ident), f"text {needle!r} in {ident}", timeout)
+
+    def wait_match(self, pattern: str, ident: str, timeout: float = TIMEOUT) -> re.Match:
+        found: list[re.Match] = []
+
+        def check() -> bool:
+            m = re.search(pattern, self.text(ident))
+            if m:
+                found.append(m)
+            return bool(m)
+
+        self.until(check, f"{pattern!r} in {ident}", timeout)
+        return found[-1]
+
+    # -- acting --------------------------------------------------------------------------------
+
+    def click(self, ident: str, timeout: float = TIMEOUT) -> None:
+        """Click the control; if the tree is rebuilt under the pointer, find it again (3 tries)."""
+        from playwright.sync_api import Error
+
+        for attempt in range(3):
+            node = self.wait_for(ident, timeout)
+            try:
+                node.scroll_into_view_if_needed(timeout=timeout * 1000)
+                node.click(timeout=timeout * 1000)
+                return
+            except Error:
+                if attempt == 2:
+                    raise
+                time.sleep(0.2)
+
+    def type_into(self, ident: str, value: str) -> None:
+        """Click the field, wait for focus and two frames, type, check the value; retry once."""
+        for attempt in range(2):
+            field = self.wait_for(ident).locator("input, textarea").first
+            field.click()
+            self.page.wait_for_function("() => document.activeElement && "
+                                        "['INPUT', 'TEXTAREA'].includes(document.activeElement.tagName)",
+                                        timeout=TIMEOUT * 1000)
+            self.frames(2)
+            self.page.keyboard.press("Control+A")
+            self.page.keyboard.type(value)
+            self.frames(2)
+            if field.input_value() == value:
+                return
+        raise AssertionError(f"could not type {value!r} into {ident}")
+
+    def frames(self, n: int = 2) -> None:
+        for _ in range(n):
+            self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+
+    def screenshot(self, path: Path) -> None:
+        self.frames(2)
+        time.sleep(0.3)
+        self.frames(2)
+        self.page.screenshot(path=str(path))
