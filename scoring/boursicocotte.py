@@ -54,6 +54,15 @@ def _total(money: Mapping[int, int]) -> int:
     return sum(value * count for value, count in money.items())
 
 
+class _History(list):
+    """The accepted actions. They are frozen records, so a snapshot (``Engine.apply`` and ``check``
+    deep-copy the engine) can share them: copying the list alone keeps each action O(state), not
+    O(game length)."""
+
+    def __deepcopy__(self, memo: dict) -> "_History":
+        return _History(self)
+
+
 @dataclass
 class Auction:
     animal: str
@@ -128,6 +137,7 @@ class BoursicocotteEngine(Engine):
 
     def __init__(self, record: Any):
         super().__init__(record)
+        self.history = _History()
         variant = getattr(record, "variant", None)
         self.trade_tie: str = getattr(variant, "trade_tie", None) or "exchanged"
         if self.trade_tie not in ("exchanged", "returned"):
