@@ -378,7 +378,8 @@ class SessionService:
     def _submit(self, session_id: int, action: dict) -> SessionState:
         live = self._live(session_id)
         parsed = self._parse_action(live, action)
-        engine = copy.deepcopy(live.engine)
+        # The parsed actions the engine keeps are frozen models: share them instead of copying.
+        engine = copy.deepcopy(live.engine, {id(a): a for a in live.actions})
         index = len(live.actions)
         try:
             events = engine.apply(parsed)
@@ -390,7 +391,7 @@ class SessionService:
         try:
             with self.store.write() as db:
                 self._check_fresh(db, live)
-                seq = self.store.append(db, session_id, [dumps(data)], now)
+                seq = self.store.append(db, session_id, [dumps(data)], now, after=live.last_seq)
                 self._write_status(db, live, outcome, now)
         except (_Stale, ServiceError):
             raise
@@ -468,7 +469,8 @@ class SessionService:
             with self.store.write() as db:
                 self._check_fresh(db, live)
                 self.store.retract(db, live.seqs[index:], session_id, now)
-                last = self.store.append(db, session_id, [dumps(action_to_data(a)) for a in actions[index:]], now)
+                last = self.store.append(db, session_id, [dumps(action_to_data(a)) for a in actions[index:]], now,
+                                         after=live.last_seq)
                 self._write_status(db, live, folded.engine.outcome(), now)
         except (_Stale, ServiceError):
             raise
@@ -596,7 +598,7 @@ class SessionService:
                             db, game=record.game, variant=record_to_data(record).get("variant", {}),
                             first_player=record.starting_player, assist=False,
                             player_ids=[player_ids[n] for n in record.players], now=now)
-                        self.store.append(db, row.id, [dumps(action_to_data(a)) for a in record.actions], now)
+                        self.store.append(db, row.id, [dumps(action_to_data(a)) for a in record.actions], now, after=0)
                         outcome = folded.engine.outcome()
                         if outcome is not None:
                             self.store.write_results(db, row.id, self._result_rows(outcome, player_ids))
@@ -697,20 +699,25 @@ class SessionService:
     def _check_fresh(self, db: Any, live: _Live) -> None:
         """Inside a write transaction: the session still exists and nobody else appended or
         retracted since the cache was filled."""
-        if self.store.session(db, live.session_id) is None:
+        exists, last_seq, last_active = self.store.log_position(db, live.session_id)
+        if not exists:
             self._forget(live.session_id)
             raise self._unknown(live.session_id)
-        if self.store.last_seq(db, live.session_id) != live.last_seq:
+        if last_seq != live.last_seq:
             raise _Stale()  # an entry was appended elsewhere
-        if self.store.last_active_seq(db, live.session_id) != (live.seqs[-1] if live.seqs else 0):
+        if last_active != (live.seqs[-1] if live.seqs else 0):
             raise _Stale()  # an entry was undone elsewhere
 
     def _write_status(self, db: Any, live: _Live, outcome: Outcome | None, now: datetime) -> None:
+        """Status, results rows and updated_at after a change; ``live`` is still the state before it."""
         if outcome is not None:
             self.store.write_results(db, live.session_id, self._result_rows(outcome, live.player_ids))
-        else:
+            self.store.set_status(db, live.session_id, True, now)
+        elif live.engine.outcome() is not None:  # the change reopens a finished game
             self.store.clear_results(db, live.session_id)
-        self.store.set_status(db, live.session_id, outcome is not None, now)
+            self.store.set_status(db, live.session_id, False, now)
+        else:
+            self.store.touch(db, live.session_id, now)
 
     @staticmethod
     def _result_rows(outcome: Outcome, player_ids: dict[str, int]) -> list[ResultRow]:

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import URL, bindparam, create_engine, delete, event, func, text, update
+from sqlalchemy import URL, bindparam, create_engine, delete, event, func, insert, text, update
 from sqlalchemy.engine import Engine as SAEngine
 from sqlmodel import Session, select
 
@@ -166,11 +166,13 @@ class Store:
         return done.rowcount > 0
 
     def touch(self, db: Session, session_id: int, now: datetime) -> None:
-        db.execute(update(GameSession).where(GameSession.id == session_id).values(updated_at=now))
+        sessions = GameSession.__table__
+        db.execute(update(sessions).where(sessions.c.id == session_id).values(updated_at=now))
 
     def set_status(self, db: Session, session_id: int, finished: bool, now: datetime) -> None:
+        sessions = GameSession.__table__
         db.execute(
-            update(GameSession).where(GameSession.id == session_id).values(
+            update(sessions).where(sessions.c.id == session_id).values(
                 status=STATUS_FINISHED if finished else STATUS_IN_PROGRESS,
                 finished_at=now if finished else None,
                 updated_at=now,
@@ -199,22 +201,35 @@ class Store:
             ActionRow.session_id == session_id, ActionRow.retracted_at.is_(None))).one()
         return value or 0
 
-    def append(self, db: Session, session_id: int, actions: Iterable[str], now: datetime) -> int:
-        """Append actions (JSON texts) after the last seq; returns the new last seq."""
-        seq = self.last_seq(db, session_id)
+    def append(self, db: Session, session_id: int, actions: Iterable[str], now: datetime,
+               after: int | None = None) -> int:
+        """Append actions (JSON texts) after seq ``after`` (default: the last seq used); returns
+        the new last seq. One INSERT statement, no ORM unit of work: this is the hot path."""
+        seq = self.last_seq(db, session_id) if after is None else after
+        rows = []
         for action in actions:
             seq += 1
-            db.add(ActionRow(session_id=session_id, seq=seq, action=action, created_at=now))
-        db.flush()
+            rows.append({"session_id": session_id, "seq": seq, "action": action, "created_at": now})
+        if rows:
+            db.execute(insert(ActionRow.__table__), rows)
         return seq
+
+    def log_position(self, db: Session, session_id: int) -> tuple[bool, int, int]:
+        """(session exists, last seq used, last active seq) in one query."""
+        row = db.execute(text(
+            "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = :s), "
+            "(SELECT MAX(seq) FROM actions WHERE session_id = :s), "
+            "(SELECT MAX(seq) FROM actions WHERE session_id = :s AND retracted_at IS NULL)"
+        ), {"s": session_id}).one()
+        return bool(row[0]), row[1] or 0, row[2] or 0
 
     def retract(self, db: Session, seqs: Sequence[int], session_id: int, now: datetime) -> None:
         if not seqs:
             return
+        actions = ActionRow.__table__
         db.execute(
-            update(ActionRow)
-            .where(ActionRow.session_id == session_id, ActionRow.seq.in_(list(seqs)),
-                   ActionRow.retracted_at.is_(None))
+            update(actions)
+            .where(actions.c.session_id == session_id, actions.c.seq.in_(list(seqs)), actions.c.retracted_at.is_(None))
             .values(retracted_at=now)
         )
 
@@ -234,7 +249,8 @@ class Store:
             "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = s.id) ORDER BY s.id"))]
 
     def clear_results(self, db: Session, session_id: int) -> None:
-        db.execute(delete(Result).where(Result.session_id == session_id))
+        results = Result.__table__
+        db.execute(delete(results).where(results.c.session_id == session_id))
 
     # -- reading many sessions at once --------------------------------------------------------
 
