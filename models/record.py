@@ -172,7 +172,7 @@ BCAction = Annotated[
 
 
 class BCVariant(_Strict):
-    pass
+    trade_tie: Literal["exchanged", "returned"] | None = None  # money on a tied trade (rules-decisions)
 
 
 # --- Envelopes -------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ Rulings where the rulebook is silent (each is also in the rules reference, with 
 - Money on a tied trade (``BC-RECHALLENGE``): the rulebook swaps the two face-down offers *before*
   they are counted, so on a tie the offers stay exchanged (each keeps what it received) and the
   challenger offers again from the money they now hold. Alternative reading: on a tie each player
-  takes their own offer back. An engine built from a record whose variant says
-  ``trade_tie: "returned"`` applies the alternative (the record model does not offer that key yet).
+  takes their own offer back: the record's variant ``trade_tie: "returned"`` (default
+  ``"exchanged"``).
   On a second tie the challenger takes the animals free; the money is handled the same way.
 - Skipped turns (``BC-TURN``): once the deck is empty, a player is skipped when they cannot trade:
   every animal they own is in a complete set, they own none, or they hold no money card at all

@@ -5,7 +5,6 @@ end (complete sets, blocked end, shared win) and the catalogue texts."""
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 from typing import Any, Iterable
 
 import pytest
@@ -454,18 +453,25 @@ def test_a_tie_then_a_decided_trade():
 
 
 def test_variant_where_tied_offers_go_back_to_their_owners():
-    rec = SimpleNamespace(game="boursicocotte", players=list(PLAYERS), starting_player="Anne",
-                          variant=SimpleNamespace(trade_tie="returned"), start_animals=TRADE_DEAL, actions=[])
-    eng = BoursicocotteEngine(rec)
+    eng = engine(start_animals=TRADE_DEAL, variant={"trade_tie": "returned"})
+    assert eng.trade_tie == "returned" and engine().trade_tie == "exchanged"
     act(eng, challenge("Anne", "Bruno", "dog", [10, 0]))
     events = act(eng, counter("Bruno", [10]))
     assert rendered(events[0]) == "The offers are equal: Anne and Bruno each take their own cards back."
     assert view(eng)["money"]["Anne"] == START and view(eng)["money"]["Bruno"] == START
     act(eng, challenge("Anne", "Bruno", "dog", [50]))
-    act(eng, counter("Bruno", [10, 10, 10, 10, 0, 0]))
-    assert rendered(eng.player_view()["last_trade"][0]).startswith("The offers are swapped")
-    with pytest.raises(ValueError):
-        BoursicocotteEngine(SimpleNamespace(**{**rec.__dict__, "variant": SimpleNamespace(trade_tie="split")}))
+    events = act(eng, counter("Bruno", [50]))  # second tie: the cards go back, Anne takes the dog free
+    assert [rendered(m) for m in events[:2]] == [
+        "The offers are equal: Anne and Bruno each take their own cards back.",
+        "The offers are equal a second time: Anne takes 1 × dog from Bruno for free."]
+    v = view(eng)
+    assert v["money"]["Anne"] == START and v["money"]["Bruno"] == START
+    assert v["animals"]["Anne"]["dog"] == 3 and "dog" not in v["animals"]["Bruno"]
+    text = as_record_text(eng, start_animals=TRADE_DEAL, variant={"trade_tie": "returned"})
+    verdict, status = verdict_for_text(text)
+    assert (status, verdict.status) == (0, "in_progress")
+    verdict, status = verdict_for_text(text.replace('"returned"', '"split"'))
+    assert (status, verdict.error.rule) == (2, "RECORD")
 
 
 def test_a_target_without_money_can_only_accept_and_empty_deck_skips_players():
@@ -681,6 +687,7 @@ def test_every_engine_text_exists_in_both_languages():
     keys |= {f"bc.animal.{a}" for a in ANIMALS}
     keys |= {f"rule.{r}.{part}" for r in BoursicocotteEngine.rules for part in ("title", "text")}
     keys |= {"game.boursicocotte.name", "game.boursicocotte.summary",
+             "variant.boursicocotte.trade_tie",
              "variant.boursicocotte.trade_tie.exchanged", "variant.boursicocotte.trade_tie.returned"}
     assert len(keys) > 100
     missing = [(k, lang) for k in sorted(keys) for lang in LANGUAGES if not has_text(k, lang)]

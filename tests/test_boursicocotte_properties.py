@@ -149,6 +149,8 @@ def play_random_game(seed: int, count: int, short: bool) -> tuple[BoursicocotteE
     players = list(NAMES[:count])
     data = {"format": "table-record/1", "game": "boursicocotte", "players": players,
             "first_player": rnd.choice(players), "actions": []}
+    if rnd.random() < 0.5:
+        data["variant"] = {"trade_tie": rnd.choice(["exchanged", "returned"])}
     if short:
         deck = [a for a in ANIMALS for _ in range(COPIES)]
         rnd.shuffle(deck)
