@@ -528,8 +528,41 @@ def test_every_service_message_has_both_languages():
     en = {k for k in catalogue("en") if k.startswith("service.")}
     fr = {k for k in catalogue("fr") if k.startswith("service.")}
     assert en == fr and len(en) > 10
-    source = open("companion/service.py", encoding="utf-8").read() + open("companion/cli.py", encoding="utf-8").read()
     import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    source = "".join((root / "companion" / name).read_text(encoding="utf-8") for name in ("service.py", "cli.py"))
 
     used = set(re.findall(r'"(service\.[a-z_.]+)"', source))
     assert used and used <= en, used - en
+
+
+def test_one_service_used_from_several_threads(service):
+    import threading
+
+    players = [["Anne", "Bruno", "Chloé"], ["Dario", "Eve", "Farid"], ["Anne", "Eve", "Gus"]]
+    errors: list[BaseException] = []
+    ids: list[int] = []
+
+    def table(names):
+        try:
+            state = service.start("high-society", names)
+            ids.append(state.session_id)
+            for action in hs_long(names)["actions"]:
+                service.submit(state.session_id, action)
+                service.history()
+        except BaseException as err:  # reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=table, args=(names,)) for names in players]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    fresh = SessionService(service.store)
+    assert len(ids) == 3
+    for sid in ids:
+        assert fresh.open(sid).status == "finished"
+    assert sorted(len(fresh.open(i).log) for i in ids) == [len(hs_long(n)["actions"]) for n in players]
