@@ -18,7 +18,7 @@ from models.record import parse_record, parse_record_data
 from scoring.referee import verdict_of
 from tests.test_store_games import hs_designed, hs_long, hs_nobody_wins, sv_game
 
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"  # shared/ lies beside the repository
 PLAYERS = ["Anne", "Bruno", "Chloé"]
 
 
