@@ -6,19 +6,19 @@ and the donkey money, and the record says which cards are paid in auctions and o
 
 Rulings where the rulebook is silent (each is also in the rules reference, with its alternative):
 
-- Money on a tied trade (``BC-RECHALLENGE``): the rulebook swaps the two face-down offers *before*
+- Money on a tied trade (``BC-TRADE-TIE``): the rulebook swaps the two face-down offers *before*
   they are counted, so on a tie the offers stay exchanged (each keeps what it received) and the
   challenger offers again from the money they now hold. Alternative reading: on a tie each player
   takes their own offer back: the record's variant ``trade_tie: "returned"`` (default
   ``"exchanged"``).
   On a second tie the challenger takes the animals free; the money is handled the same way.
-- Skipped turns (``BC-TURN``): once the deck is empty, a player is skipped when they cannot trade:
+- Skipped turns (``BC-SKIP``): once the deck is empty, a player is skipped when they cannot trade:
   every animal they own is in a complete set, they own none, or they hold no money card at all
   (an offer needs at least one card, and the rulebook says a player without money cannot play).
-- Blocked end (``BC-OVER``): when the deck is empty and nobody able to trade holds a money card,
+- Blocked end (``BC-END``): when the deck is empty and nobody able to trade holds a money card,
   the game ends there; animals outside complete sets score nothing. The game also ends, as the
   rulebook says, when every animal is in a complete set of four.
-- Equal best score: the win is shared (``BC-OVER``).
+- Equal best score: the win is shared (``BC-SCORE``).
 """
 
 from __future__ import annotations
@@ -38,6 +38,20 @@ MONEY_VALUES: tuple[int, ...] = BC_MONEY
 SUPPLY: Mapping[int, int] = {0: 10, 10: 20, 50: 10, 100: 5, 200: 5, 500: 5}  # all the money in the game
 START_MONEY: tuple[int, ...] = (0, 0, 10, 10, 10, 10, 50)
 DONKEY_MONEY: tuple[int, ...] = (50, 100, 200, 500)  # paid to every player by the 1st … 4th donkey
+
+# Every id the engine refuses with …
+REFUSALS: tuple[str, ...] = (
+    "BC-OVER", "BC-TURN", "BC-NO-AUCTION", "BC-NO-DEBT", "BC-NO-TRADE", "BC-AUCTION-OPEN",
+    "BC-PAYMENT-DUE", "BC-TRADE-OPEN", "BC-RECHALLENGE", "BC-DECK-EMPTY", "BC-DRAW-GONE",
+    "BC-BID-AUCTIONEER", "BC-BID-EXCLUDED", "BC-BID-POSITIVE", "BC-BID-RAISE",
+    "BC-CLOSE-NO-BID", "BC-BUYBACK-LOST", "BC-PAYER", "BC-CARDS-MISSING", "BC-PAY-SHORT",
+    "BC-CAN-PAY", "BC-CHALLENGE-SELF", "BC-CHALLENGE-COMPLETE", "BC-CHALLENGE-OWN",
+    "BC-CHALLENGE-TARGET", "BC-OFFER-EMPTY", "BC-ANSWER",
+)
+# … and the rules it applies without refusing anything, rulings included, for the rules reference.
+APPLIED_RULES: tuple[str, ...] = (
+    "BC-DONKEY", "BC-TRADE", "BC-TRADE-TIE", "BC-SKIP", "BC-END", "BC-SCORE",
+)
 
 PHASES = ("turn", "auction", "payment", "trade_answer", "second_challenge", "over")
 
@@ -126,14 +140,7 @@ class BoursicocotteEngine(Engine):
     """
 
     games = ("boursicocotte",)
-    rules = (
-        "BC-OVER", "BC-TURN", "BC-NO-AUCTION", "BC-NO-DEBT", "BC-NO-TRADE", "BC-AUCTION-OPEN",
-        "BC-PAYMENT-DUE", "BC-TRADE-OPEN", "BC-RECHALLENGE", "BC-DECK-EMPTY", "BC-DRAW-GONE",
-        "BC-BID-AUCTIONEER", "BC-BID-EXCLUDED", "BC-BID-POSITIVE", "BC-BID-RAISE",
-        "BC-CLOSE-NO-BID", "BC-BUYBACK-LOST", "BC-PAYER", "BC-CARDS-MISSING", "BC-PAY-SHORT",
-        "BC-CAN-PAY", "BC-CHALLENGE-SELF", "BC-CHALLENGE-COMPLETE", "BC-CHALLENGE-OWN",
-        "BC-CHALLENGE-TARGET", "BC-OFFER-EMPTY", "BC-ANSWER",
-    )
+    rules = REFUSALS + APPLIED_RULES
 
     def __init__(self, record: Any):
         super().__init__(record)

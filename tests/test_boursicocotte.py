@@ -12,7 +12,7 @@ import pytest
 from models.i18n import LANGUAGES, Msg, has_text
 from models.record import parse_action, parse_record
 from scoring.base import RuleViolation
-from scoring.boursicocotte import ANIMALS, BoursicocotteEngine
+from scoring.boursicocotte import ANIMALS, APPLIED_RULES, REFUSALS as ENGINE_REFUSALS, BoursicocotteEngine
 from scoring.referee import replay, verdict_for_text
 from scoring.registry import engine_class
 from tests.conftest import EXAMPLES
@@ -629,7 +629,7 @@ def test_refusal(rule, build, action, needle):
     with pytest.raises(RuleViolation) as refused:
         act(eng, action)
     assert refused.value.rule == rule
-    assert rule in BoursicocotteEngine.rules
+    assert rule in ENGINE_REFUSALS
     english = refused.value.message("en")
     assert needle in english, english
     assert refused.value.message("fr").strip()
@@ -637,8 +637,9 @@ def test_refusal(rule, build, action, needle):
     assert not eng.can(parse_action("boursicocotte", action, list(eng.players)))
 
 
-def test_every_rule_id_is_exercised_by_a_refusal_test():
-    assert {r[0] for r in REFUSALS} == set(BoursicocotteEngine.rules)
+def test_every_refusal_id_is_exercised_by_a_refusal_test():
+    assert {r[0] for r in REFUSALS} == set(ENGINE_REFUSALS)
+    assert BoursicocotteEngine.rules == ENGINE_REFUSALS + APPLIED_RULES
     assert len(set(BoursicocotteEngine.rules)) == len(BoursicocotteEngine.rules)
     assert all(r.startswith("BC-") for r in BoursicocotteEngine.rules)
 
@@ -700,8 +701,9 @@ def test_french_animal_names():
 
 
 def test_rule_texts_give_the_rulings_and_their_alternatives():
-    fr = Msg("rule.BC-RECHALLENGE.text").render("fr")
-    en = Msg("rule.BC-RECHALLENGE.text").render("en")
-    assert "Ruling" in en and "Alternative" in en and "Décision" in fr and "Autre lecture" in fr
-    for rule in ("BC-OVER", "BC-TURN"):
-        assert "Ruling" in Msg(f"rule.{rule}.text").render("en")
+    for rule in ("BC-TRADE-TIE", "BC-SKIP", "BC-END", "BC-SCORE"):
+        assert "Ruling" in Msg(f"rule.{rule}.text").render("en"), rule
+        assert "Décision" in Msg(f"rule.{rule}.text").render("fr"), rule
+    assert "Alternative reading (variant trade_tie: returned)" in Msg("rule.BC-TRADE-TIE.text").render("en")
+    assert "Autre lecture" in Msg("rule.BC-TRADE-TIE.text").render("fr")
+    assert "2460" in Msg("rule.BC-SCORE.text").render("en")

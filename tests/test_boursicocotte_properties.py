@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from models.i18n import LANGUAGES, Msg
 from models.record import parse_action, parse_record
 from scoring.base import RuleViolation
-from scoring.boursicocotte import ANIMALS, COPIES, SUPPLY, VALUES, BoursicocotteEngine
+from scoring.boursicocotte import ANIMALS, COPIES, REFUSALS, SUPPLY, VALUES, BoursicocotteEngine
 from scoring.referee import verdict_for_text
 from tests.test_boursicocotte import accept, bid, cannot_pay, challenge, close, counter, draw, pay
 
@@ -168,7 +168,7 @@ def play_random_game(seed: int, count: int, short: bool) -> tuple[BoursicocotteE
             try:
                 eng.check(probe)
             except RuleViolation as refused:
-                assert refused.rule in BoursicocotteEngine.rules
+                assert refused.rule in REFUSALS
                 renders(refused.msg)
         data_action = driver.next_action()
         events = eng.apply(parse_action("boursicocotte", data_action, players))
