@@ -240,7 +240,7 @@ def test_assist_greys_out_used_cards_and_shows_hands_and_scores():
     assert table.text("sv-score-Anne") == en("app.sv.score", score="3")
     assert table.text("sv-score-Bruno") == en("app.sv.score", score="0")
     hand = table.text("sv-hand-left-Anne")
-    assert hand == en("app.sv.hand_left", cards=tuple(c for c in SV_HAND if c != 14))
+    assert hand == en("app.sv.hand_left", count=14, cards=tuple(c for c in SV_HAND if c != 14))
     assert not table.has("sv-scores-hidden")
     assert en("app.sv.fair_hint") not in table.text()
 
@@ -397,3 +397,16 @@ def test_through_the_session_service_refusal_then_accepted_entry(tmp_path):
     table.tap("sv-confirm")
     assert len(service.open(sid).log) == 4
     assert service.open(sid).engine.scores["Anne"] == 1
+
+
+def test_the_new_game_screen_offers_both_tie_readings(tmp_path):
+    from companion.app.screens import setup
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+
+    app = App(SessionService(Store(tmp_path / "setup.db")), lang="fr")
+    app.drafts["setup"] = setup.Draft(game=GAME)
+    _, body = setup.build(app)
+    idents = {c.identifier for c in ui.walk(body) if isinstance(c, ft.Semantics)}
+    assert {"variant-ties-one-level", "variant-ties-highest-unique"} <= idents

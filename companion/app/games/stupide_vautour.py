@@ -42,7 +42,7 @@ def build(state: Any, ctx: Any) -> ft.Control:
         elif "play" in types:
             parts.append(_play_block(state, ctx))
     parts.append(_players_block(state, ctx))
-    return ft.Column(parts, spacing=ui.GAP)
+    return ft.Column(parts, spacing=ui.GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 # -- cards -----------------------------------------------------------------------------------------
@@ -100,20 +100,23 @@ def _pot_block(state: Any, ctx: Any) -> ft.Control:
                              width=POINT_W, height=POINT_H, border=ft.Border.all(3, ft.Colors.OUTLINE),
                              border_radius=10, alignment=ft.Alignment.CENTER)
 
-    info: list[ft.Control] = [
+    info: list[ft.Control] = [ft.Row([
         ui.text(ctx.t("app.sv.round", n=engine.round, of=ROUNDS), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
                 ident=ctx.ident("sv-round")),
-    ]
+        ui.muted(ctx.t("app.sv.deck_left", n=engine.deck_left), ident=ctx.ident("sv-deck-left")),
+    ], wrap=True, spacing=18, run_spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if pending:
         vulture = engine.pending_mode == "vulture"
         colour = ft.Colors.ERROR if vulture else ft.Colors.PRIMARY
-        info.append(ui.text(ctx.t("app.sv.pot_sum", sum=number(ctx, engine.pending_sum)), ui.FONT_HUGE,
-                            weight=ft.FontWeight.BOLD, color=colour, ident=ctx.ident("sv-pot-sum")))
-        info.append(ui.tid(ctx.ident("sv-pot-mode"), ft.Row([
-            ft.Icon(ft.Icons.ARROW_DOWNWARD if vulture else ft.Icons.ARROW_UPWARD, size=34, color=colour),
-            ft.Text(ctx.t(f"app.sv.mode.{engine.pending_mode}"), size=ui.FONT_LABEL, weight=ft.FontWeight.W_600,
-                    color=colour, expand=True),
-        ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)))
+        info.append(ft.Row([
+            ui.text(ctx.t("app.sv.pot_sum", sum=number(ctx, engine.pending_sum)), ui.FONT_HUGE,
+                    weight=ft.FontWeight.BOLD, color=colour, ident=ctx.ident("sv-pot-sum")),
+            ui.tid(ctx.ident("sv-pot-mode"), ft.Row([
+                ft.Icon(ft.Icons.ARROW_DOWNWARD if vulture else ft.Icons.ARROW_UPWARD, size=34, color=colour),
+                ft.Text(ctx.t(f"app.sv.mode.{engine.pending_mode}"), size=ui.FONT_LABEL,
+                        weight=ft.FontWeight.W_600, color=colour),
+            ], spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)),
+        ], wrap=True, spacing=20, run_spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER))
         if not engine.round_open and state.outcome is None:
             info.append(ui.muted(ctx.t("app.sv.pot_waiting"), ident=ctx.ident("sv-pot-waiting")))
     else:
@@ -121,7 +124,6 @@ def _pot_block(state: Any, ctx: Any) -> ft.Control:
     if engine.lost:
         info.append(ui.text(ctx.t("app.sv.lost", cards=tuple(engine.lost)), ui.FONT_BODY,
                             ident=ctx.ident("sv-lost")))
-    info.append(ui.muted(ctx.t("app.sv.deck_left", n=engine.deck_left), ident=ctx.ident("sv-deck-left")))
     return ui.panel(ft.Row([cards, ft.Column(info, spacing=6, expand=True)], spacing=24,
                            vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("sv-pot"))
 
@@ -166,12 +168,13 @@ def _players_block(state: Any, ctx: Any) -> ft.Control:
                                     run_spacing=4))
             else:
                 lines.append(ui.muted(ctx.t("app.sv.taken_none")))
-            lines.append(ui.muted(ctx.t("app.sv.hand_left", cards=tuple(hands[player])) if hands[player]
+            lines.append(ui.muted(ctx.t("app.sv.hand_left", count=len(hands[player]), cards=tuple(hands[player])) if hands[player]
                                   else ctx.t("app.sv.hand_empty"), ident=ctx.ident(f"sv-hand-left-{player}")))
         box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=250, border_radius=ui.RADIUS,
                            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
         tiles.append(ui.tid(ctx.ident(f"sv-player-{player}"), box))
-    parts: list[ft.Control] = [ft.Row(tiles, wrap=True, spacing=12, run_spacing=12)]
+    parts: list[ft.Control] = [ft.Row(tiles, wrap=True, spacing=12, run_spacing=12,
+                                      vertical_alignment=ft.CrossAxisAlignment.START)]
     if not state.assist and state.outcome is None:
         parts.append(ui.muted(ctx.t("app.sv.scores_hidden"), ident=ctx.ident("sv-scores-hidden")))
     parts.append(ui.muted(ctx.t(f"variant.stupide-vautour.ties.{engine.ties}"), ident=ctx.ident("sv-ties")))
@@ -189,7 +192,7 @@ def _reveal_block(state: Any, ctx: Any) -> ft.Control:
 
     def tile(card: int) -> ft.Control:
         gone = card in out
-        face = ft.Container(point_card(ctx, card, scale=0.85), on_click=None if gone else reveal(card),
+        face = ft.Container(point_card(ctx, card, scale=0.8), on_click=None if gone else reveal(card),
                             border_radius=10, ink=not gone, opacity=0.25 if gone else 1.0)
         label = ctx.t("app.sv.point_card_out" if gone else "app.sv.point_card", card=card)
         return ui.tid(ctx.ident(f"sv-reveal-{card}"), face, button=not gone, label=label)
@@ -255,10 +258,7 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
         rows.append(ui.tid(ctx.ident(f"sv-row-{player}"), ft.Column([head, ft.Row(tiles, spacing=4)], spacing=6)))
 
     missing = [p for p in players if p not in chosen]
-    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.sv.play_title", n=engine.round))]
-    if not state.assist:
-        lines.append(ui.muted(ctx.t("app.sv.fair_hint")))
-    lines.extend(rows)
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.sv.play_title", n=engine.round)), *rows]
     if missing:
         lines.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
     lines.append(ft.Row([
@@ -267,4 +267,6 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
         ui.button(ctx.t("app.sv.clear"), clear, ident=ctx.ident("sv-clear"), icon=ft.Icons.BACKSPACE,
                   kind="outlined", disabled=not chosen, height=72),
     ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP))
-    return ui.panel(ft.Column(lines, spacing=14), ident=ctx.ident("sv-play"))
+    if not state.assist:
+        lines.append(ui.muted(ctx.t("app.sv.fair_hint"), ident=ctx.ident("sv-fair-hint")))
+    return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("sv-play"))
