@@ -187,14 +187,14 @@ class App:
         bar = ft.Container(
             ft.Row([
                 *left,
-                ui.text(heading, ui.FONT_TITLE, weight=ft.FontWeight.BOLD, ident="screen-title", expand=True),
+                ui.text(heading, ui.FONT_TITLE - 2, weight=ft.FontWeight.BOLD, ident="screen-title", expand=True),
                 ui.button(self.t(f"app.lang.{other}"), lambda _: self.set_lang(other), ident="lang-switch",
                           icon=ft.Icons.TRANSLATE, kind="text", size=ui.FONT_BODY),
                 ui.icon_button(ft.Icons.LIGHT_MODE if self.dark else ft.Icons.DARK_MODE,
                                lambda _: self.toggle_theme(), ident="theme-switch",
                                tooltip=self.t("app.theme.light" if self.dark else "app.theme.dark")),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=8),
-            padding=ft.Padding.symmetric(horizontal=16, vertical=8),
+            padding=ft.Padding.symmetric(horizontal=12, vertical=2),
             bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
         content: list[ft.Control] = []
@@ -203,11 +203,13 @@ class App:
             content.append(ui.banner(sentence, ident="notice", kind=kind,
                                      on_close=self._dismiss_notice, close_tooltip=self.t("app.common.close")))
         content.append(body)
+        # The same key on every rebuilt root lets Flet reconcile the new tree with the one on
+        # screen (a property-level patch instead of a new tree): taps, focus and scroll survive.
         return ft.Column([
             bar,
             ft.Container(ft.Column(content, spacing=ui.GAP, scroll=ft.ScrollMode.AUTO, expand=True),
-                         padding=ft.Padding.symmetric(horizontal=20, vertical=16), expand=True),
-        ], spacing=0, expand=True)
+                         padding=ft.Padding.symmetric(horizontal=16, vertical=12), expand=True),
+        ], spacing=0, expand=True, key="companion-root")
 
     def _dismiss_notice(self, _: Any) -> None:
         self.notice = None

@@ -188,7 +188,17 @@ class Screen:
         for _ in range(n):
             self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
 
-    def screenshot(self, path: Path) -> None:
+    def scroll_top(self) -> None:
+        """Scroll the screen's content back to its top (the mouse wheel over the content)."""
+        size = self.page.viewport_size or {"width": 1280, "height": 800}
+        self.page.mouse.move(size["width"] / 2, size["height"] / 2)
+        for _ in range(4):
+            self.page.mouse.wheel(0, -3000)
+            self.frames(1)
+
+    def screenshot(self, path: Path, top: bool = True) -> None:
+        if top:
+            self.scroll_top()
         self.frames(2)
         time.sleep(0.3)
         self.frames(2)

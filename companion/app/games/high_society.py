@@ -104,35 +104,36 @@ def _money_chip(value: int, size: float = 18) -> ft.Control:
 
 
 def _auction_block(state: Any, ctx: Any) -> ft.Control:
+    """A compact strip: the card on auction, the round, how close the end is."""
     engine = state.engine
     shown = engine.card or engine.ending_card
+    scale = 0.72
     if shown is not None:
-        card = card_face(state, ctx, shown)
+        card = card_face(state, ctx, shown, scale=scale)
     else:
-        card = ft.Container(ft.Icon(ft.Icons.STYLE, size=60, color=ft.Colors.ON_SURFACE_VARIANT),
-                            width=CARD_W, height=CARD_H, border=ft.Border.all(3, ft.Colors.OUTLINE),
-                            border_radius=12, alignment=ft.Alignment.CENTER)
-    reds = [ft.Container(width=26, height=26, border_radius=13,
+        card = ft.Container(ft.Icon(ft.Icons.STYLE, size=44, color=ft.Colors.ON_SURFACE_VARIANT),
+                            width=CARD_W * scale, height=CARD_H * scale, border=ft.Border.all(3, ft.Colors.OUTLINE),
+                            border_radius=10, alignment=ft.Alignment.CENTER)
+    reds = [ft.Container(width=24, height=24, border_radius=12,
                          bgcolor=ft.Colors.RED_700 if i < engine.reds_revealed else None,
                          border=ft.Border.all(3, ft.Colors.RED_700)) for i in range(REDS_TO_END)]
-    info: list[ft.Control] = []
+    now: list[ft.Control] = []
     if engine.round:
-        info.append(ui.text(ctx.t("app.hs.round", n=engine.round), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                            ident=ctx.ident("hs-round")))
+        now.append(ui.text(ctx.t("app.hs.round", n=engine.round), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                           ident=ctx.ident("hs-round")))
     if engine.card is not None:
-        info.append(ui.text(ctx.t("app.hs.on_auction", card=ctx.say(engine.card_label(engine.card))),
-                            ui.FONT_LABEL, ident=ctx.ident("hs-card")))
-        if engine.turn is not None:
-            info.append(ui.text(ctx.t("app.hs.to_beat", amount=engine.bid_to_beat), ui.FONT_LABEL,
-                                weight=ft.FontWeight.BOLD, ident=ctx.ident("hs-to-beat")))
+        now.append(ui.text(ctx.t("app.hs.on_auction", card=ctx.say(engine.card_label(engine.card))),
+                           ui.FONT_LABEL, ident=ctx.ident("hs-card")))
     elif engine.ending_card is not None:
-        info.append(ui.text(ctx.t("app.hs.ended_by", card=ctx.say(engine.card_label(engine.ending_card))),
-                            ui.FONT_LABEL))
-    info.append(ft.Row([ui.text(ctx.t("app.hs.reds", n=engine.reds_revealed, of=REDS_TO_END), ui.FONT_BODY),
-                        *reds], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    info.append(ui.muted(ctx.t("app.hs.deck_left", n=sum(engine.deck_left.values()))))
-    return ui.panel(ft.Row([card, ft.Column(info, spacing=8, expand=True)], spacing=24,
-                           vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        now.append(ui.text(ctx.t("app.hs.ended_by", card=ctx.say(engine.card_label(engine.ending_card))),
+                           ui.FONT_LABEL))
+    ending = ft.Column([
+        ft.Row(reds, spacing=6),
+        ui.muted(ctx.t("app.hs.reds", n=engine.reds_revealed, of=REDS_TO_END)),
+        ui.muted(ctx.t("app.hs.deck_left", n=sum(engine.deck_left.values()))),
+    ], spacing=4, horizontal_alignment=ft.CrossAxisAlignment.END)
+    return ui.panel(ft.Row([card, ft.Column(now, spacing=4, expand=True), ending], spacing=20,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=12)
 
 
 def _players_block(state: Any, ctx: Any) -> ft.Control:
@@ -231,9 +232,9 @@ def _bid_block(state: Any, ctx: Any) -> ft.Control:
     for value in MONEY:
         unavailable = holds is not None and value not in holds
         money.append(ui.tile(
-            ft.Text(str(value), size=30, weight=ft.FontWeight.BOLD), toggle(value),
+            ft.Text(str(value), size=28, weight=ft.FontWeight.BOLD), toggle(value),
             ident=ctx.ident(f"money-{value}"), selected=value in chosen, disabled=unavailable,
-            width=84, height=84, padding=4, label=ctx.t("app.hs.money_card", value=value)))
+            width=64, height=72, padding=2, label=ctx.t("app.hs.money_card", value=value)))
 
     summary = ft.Row([
         _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open")),
@@ -244,28 +245,27 @@ def _bid_block(state: Any, ctx: Any) -> ft.Control:
 
     buttons = ft.Row([
         ui.button(ctx.t("app.hs.bid_confirm", total=total), confirm, ident=ctx.ident("bid-confirm"),
-                  icon=ft.Icons.GAVEL, kind="primary", disabled=not chosen, height=72),
+                  icon=ft.Icons.GAVEL, kind="primary", disabled=not chosen, height=68),
         ui.button(ctx.t("app.hs.bid_clear"), clear, ident=ctx.ident("bid-clear"), icon=ft.Icons.BACKSPACE,
-                  kind="outlined", disabled=not chosen, height=72),
+                  kind="outlined", disabled=not chosen, height=68),
         ui.button(ctx.t("app.hs.pass", player=player), pass_, ident=ctx.ident("pass"), icon=ft.Icons.DO_NOT_TOUCH,
-                  kind="tonal", height=72),
+                  kind="tonal", height=68),
     ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP)
 
-    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.hs.lays", player=player)),
-                               ft.Row(money, wrap=True, spacing=10, run_spacing=10), summary, buttons]
-    if not state.assist:
-        lines.insert(1, ui.muted(ctx.t("app.hs.fair_hint")))
-    return ui.panel(ft.Column(lines, spacing=14), ident=ctx.ident("hs-bid"))
+    hint = ctx.t("app.hs.lays_assist" if state.assist else "app.hs.lays", player=player)
+    lines: list[ft.Control] = [ui.muted(hint), ft.Row(money, wrap=True, spacing=7, run_spacing=7), summary,
+                               buttons]
+    return ui.panel(ft.Column(lines, spacing=10), ident=ctx.ident("hs-bid"), padding=14)
 
 
 def _figure(caption: str, value: str, ident: str, strong: bool = False) -> ft.Control:
     return ui.tid(ident, ft.Container(ft.Column([
         ft.Text(caption, size=ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text(value, size=ui.FONT_HUGE if strong else ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+        ft.Text(value, size=ui.FONT_TITLE + 6 if strong else ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
                 color=ft.Colors.PRIMARY if strong else None),
     ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        padding=ft.Padding.symmetric(horizontal=18, vertical=8), border_radius=ui.RADIUS,
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=150))
+        padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=ui.RADIUS,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=136))
 
 
 def _discard_block(state: Any, ctx: Any) -> ft.Control:

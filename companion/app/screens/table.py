@@ -148,11 +148,12 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
 
 def _prompt(app, sentence: str, ident: str) -> ft.Control:
     return ui.tid(ident, ft.Container(
-        ft.Row([ft.Icon(ft.Icons.CAMPAIGN, size=40, color=ft.Colors.ON_PRIMARY_CONTAINER),
-                ft.Text(sentence, size=ui.FONT_PROMPT, weight=ft.FontWeight.BOLD,
+        ft.Row([ft.Icon(ft.Icons.CAMPAIGN, size=38, color=ft.Colors.ON_PRIMARY_CONTAINER),
+                ft.Text(sentence, size=ui.FONT_PROMPT - 2, weight=ft.FontWeight.BOLD,
                         color=ft.Colors.ON_PRIMARY_CONTAINER, expand=True)],
                spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=20, border_radius=ui.RADIUS + 4))
+        bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=18, vertical=12),
+        border_radius=ui.RADIUS + 4))
 
 
 def _finished(app, session: Any) -> ft.Control:

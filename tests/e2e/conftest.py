@@ -1,0 +1,70 @@
+"""Browser fixtures: headless Debian chromium driven by Playwright, one browser per test module.
+
+Without chromium or Playwright the browser tests are skipped on a developer machine, but FAIL when
+the environment variable CI is set: a CI run must never pass without having driven the browser.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, AppProcess, Screen
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Module scope: the browser is reused by every test of a module, and no Playwright instance is
+    left running when another module drives its own."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright (python) is not installed")
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _offline(route) -> None:
+    # The app must work with no network at all: every request that is not to the app is refused.
+    if route.request.url.startswith("http://127.0.0.1"):
+        route.continue_()
+    else:
+        route.abort()
+
+
+@pytest.fixture
+def tablet(chromium):
+    """A fresh tab the size of a 10-inch tablet in landscape."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", _offline)
+    try:
+        yield Screen(page)
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def companion_app(tmp_path):
+    """`companion --db <tmp> run --port <free>`; ``.stop()`` then ``.start()`` restarts it on the
+    same database."""
+    server = AppProcess(tmp_path / "companion.db", tmp_path / "app.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
