@@ -14,8 +14,17 @@ cards tapped before a bid is confirmed; it is cleared whenever an entry is accep
 sends a table-record action through the session service: accepted → the screen is rebuilt from
 the new state; refused → the table frame shows the rule id and the rule's text; nothing is saved.
 When ``ctx.readonly`` is true (a finished game replayed step by step) the screen shows the state
-and offers no input. The same builder serves a correction: the frame passes the state as it was
-before the entry being corrected and ``submit`` then previews the correction.
+and offers no input.
+
+Optionally the module also exposes ``build_side(state, ctx) -> ft.Control``: the table frame then
+shows it at the top of its side column (beside the screen on a landscape tablet, below it in
+portrait), above undo and the log, and sets ``ctx.side_panel`` so that ``build`` leaves out what
+the side already shows (e.g. the players' open bids). Where there is no side column (a past game
+replayed) ``ctx.side_panel`` is false and ``build`` shows everything.
+
+The same builders serve a correction: the frame passes the state as it was before the entry
+being corrected, ``submit`` then previews the correction, and ``ctx.ident(name)`` prefixes the
+test identifiers so both never clash.
 
 Screens hold no rules logic: whatever is legal or not is the engine's business (a screen may
 grey out what the engine's public state says is impossible only when ``state.assist`` is on).
@@ -36,6 +45,7 @@ SCREENS: Mapping[str, str] = {
     "high-society": "companion.app.games.high_society",
     "animalement-votre": "companion.app.games.high_society",
     "stupide-vautour": "companion.app.games.stupide_vautour",
+    "boursicocotte": "companion.app.games.boursicocotte",
 }
 
 
@@ -63,6 +73,7 @@ class TableContext:
     draft: dict[str, Any] = field(default_factory=dict)
     readonly: bool = False
     id_prefix: str = ""
+    side_panel: bool = False
 
     def t(self, key: str, **params: Any) -> str:
         return Msg(key, params).render(self.lang)
@@ -77,6 +88,8 @@ class TableContext:
 
 class GameScreen(Protocol):
     def build(self, state: TableState, ctx: TableContext) -> ft.Control: ...
+
+    # optional: def build_side(self, state: TableState, ctx: TableContext) -> ft.Control: ...
 
 
 def screen_for(game: str) -> GameScreen | None:

@@ -37,8 +37,14 @@ def build(state: Any, ctx: Any) -> ft.Control:
             parts.append(_reveal_block(state, ctx))
         elif "bid" in types or "pass" in types:
             parts.append(_bid_block(state, ctx))
-    parts.append(_players_block(state, ctx))
+    if not ctx.side_panel:
+        parts.append(_players_block(state, ctx))
     return ft.Column(parts, spacing=ui.GAP)
+
+
+def build_side(state: Any, ctx: Any) -> ft.Control:
+    """The players, one compact row each, for the table frame's side column."""
+    return ft.Column([_player_row(state, ctx, p) for p in state.players], spacing=6)
 
 
 # -- cards -----------------------------------------------------------------------------------------
@@ -89,8 +95,8 @@ def card_face(state: Any, ctx: Any, card: str, *, scale: float = 1.0, copies: in
 def _small_card(state: Any, ctx: Any, card: str) -> ft.Control:
     border, bg = _card_colours(card)
     return ft.Container(
-        _face_control(ctx, card, 20),
-        width=46, height=56, bgcolor=bg, border=ft.Border.all(3, border), border_radius=8,
+        _face_control(ctx, card, 18),
+        width=40, height=50, bgcolor=bg, border=ft.Border.all(3, border), border_radius=8,
         alignment=ft.Alignment.CENTER, tooltip=ctx.say(state.engine.card_label(card)))
 
 
@@ -167,7 +173,8 @@ def _players_block(state: Any, ctx: Any) -> ft.Control:
             lines.append(ui.muted(ctx.t("app.hs.theft_waits")))
         if state.assist:
             lines.append(ui.text(ctx.t("app.hs.money_left", amount=engine.money_left[player]), ui.FONT_BODY,
-                                 color=ft.Colors.GREEN_800, ident=ctx.ident(f"hs-money-left-{player}")))
+                                 color=ft.Colors.PRIMARY, weight=ft.FontWeight.W_600,
+                                 ident=ctx.ident(f"hs-money-left-{player}")))
         box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=196,
                            border_radius=ui.RADIUS,
                            bgcolor=ft.Colors.PRIMARY_CONTAINER if is_turn else ft.Colors.SURFACE_CONTAINER_HIGH,
@@ -176,6 +183,47 @@ def _players_block(state: Any, ctx: Any) -> ft.Control:
                            opacity=0.6 if out else 1.0)
         tiles.append(ui.tid(ctx.ident(f"hs-player-{player}"), box))
     return ft.Row(tiles, wrap=True, spacing=12, run_spacing=12)
+
+
+def _player_row(state: Any, ctx: Any, player: str) -> ft.Control:
+    engine = state.engine
+    is_turn = engine.turn == player or engine.discard_required == player
+    out = player in engine.passed
+    head: list[ft.Control] = [
+        ft.Icon(ft.Icons.PLAY_ARROW if is_turn else ft.Icons.PERSON, size=26,
+                color=ft.Colors.PRIMARY if is_turn else ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True,
+                color=ft.Colors.ON_SURFACE_VARIANT if out else None),
+    ]
+    if engine.starter == player and engine.card is None and state.outcome is None:
+        head.append(ft.Icon(ft.Icons.STYLE, size=22, tooltip=ctx.t("app.hs.reveals_next")))
+    if engine.card is not None:
+        bid = engine.bids[player]
+        if out:
+            head.append(ui.muted(ctx.t("app.hs.passed"), ui.FONT_BODY))
+        elif bid:
+            head.append(ft.Text(ctx.t("app.hs.bid_total", total=sum(bid)), size=ui.FONT_LABEL,
+                                weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
+        else:
+            head.append(ui.muted(ctx.t("app.hs.no_bid"), ui.FONT_BODY))
+    lines: list[ft.Control] = [ft.Row(head, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    details: list[ft.Control] = [_small_card(state, ctx, c) for c in engine.collections[player]]
+    if engine.card is not None and engine.bids[player] and not out:
+        details += [_money_chip(v, 15) for v in engine.bids[player]]
+    if details:
+        lines.append(ft.Row(details, wrap=True, spacing=4, run_spacing=4))
+    if engine.theft_pending == player:
+        lines.append(ui.muted(ctx.t("app.hs.theft_waits")))
+    if state.assist:
+        lines.append(ui.text(ctx.t("app.hs.money_left", amount=engine.money_left[player]), ui.FONT_BODY,
+                             color=ft.Colors.PRIMARY, weight=ft.FontWeight.W_600,
+                                 ident=ctx.ident(f"hs-money-left-{player}")))
+    return ui.tid(ctx.ident(f"hs-player-{player}"), ft.Container(
+        ft.Column(lines, spacing=4), padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+        border_radius=ui.RADIUS,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if is_turn else ft.Colors.SURFACE_CONTAINER_HIGH,
+        border=ft.Border.all(3 if is_turn else 1, ft.Colors.PRIMARY if is_turn else ft.Colors.OUTLINE_VARIANT),
+        opacity=0.6 if out else 1.0))
 
 
 # -- entries ---------------------------------------------------------------------------------------
@@ -234,7 +282,7 @@ def _bid_block(state: Any, ctx: Any) -> ft.Control:
         money.append(ui.tile(
             ft.Text(str(value), size=28, weight=ft.FontWeight.BOLD), toggle(value),
             ident=ctx.ident(f"money-{value}"), selected=value in chosen, disabled=unavailable,
-            width=64, height=72, padding=2, label=ctx.t("app.hs.money_card", value=value)))
+            width=60, height=72, padding=2, label=ctx.t("app.hs.money_card", value=value)))
 
     summary = ft.Row([
         _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open")),
@@ -253,7 +301,7 @@ def _bid_block(state: Any, ctx: Any) -> ft.Control:
     ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP)
 
     hint = ctx.t("app.hs.lays_assist" if state.assist else "app.hs.lays", player=player)
-    lines: list[ft.Control] = [ui.muted(hint), ft.Row(money, wrap=True, spacing=7, run_spacing=7), summary,
+    lines: list[ft.Control] = [ui.muted(hint), ft.Row(money, wrap=True, spacing=6, run_spacing=6), summary,
                                buttons]
     return ui.panel(ft.Column(lines, spacing=10), ident=ctx.ident("hs-bid"), padding=14)
 

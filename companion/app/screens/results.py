@@ -77,13 +77,18 @@ def outcome_view(app, outcome: Any, players: Iterable[str], *, prefix: str = "")
             status.append(ui.text(app.t("app.results.out"), ui.FONT_BODY, color=ft.Colors.ERROR,
                                   weight=ft.FontWeight.BOLD))
         score = outcome.scores.get(player)
+        name: ft.Control = ft.Text(player, size=ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600)
+        if is_out:  # who is out, and why, without a tap
+            reasons = [app.say(m) for m in outcome.explanation if mentions(m, player)]
+            name = ft.Column([name, *[ft.Text(r, size=ui.FONT_SMALL, color=ft.Colors.ERROR) for r in reasons[:1]]],
+                             spacing=2, tight=True)
         rows.append(ui.tid(f"{prefix}rank-{player}", ft.Container(ft.Row([
             ft.Text(app.t("app.results.place", rank=rank), size=ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
                     width=90, color=ft.Colors.PRIMARY),
-            ft.Text(player, size=ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600, expand=True),
+            ft.Container(name, expand=True),
             *status,
-            ft.Text(app.t("app.results.points", score=number(app, score)) if score is not None else "",
-                    size=ui.FONT_TITLE - 4, weight=ft.FontWeight.BOLD),
+            *([ft.Text(app.t("app.results.points", score=number(app, score)), size=ui.FONT_TITLE - 4,
+                       weight=ft.FontWeight.BOLD)] if score is not None else []),
             ui.button(app.t("app.results.why"), why(player), ident=f"{prefix}why-{player}", kind="outlined",
                       icon=ft.Icons.HELP_OUTLINE, size=ui.FONT_BODY),
         ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),

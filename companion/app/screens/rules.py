@@ -48,8 +48,8 @@ def _results(app, query: str) -> list[ft.Control]:
                                          color=ft.Colors.ON_SECONDARY_CONTAINER),
                                  bgcolor=ft.Colors.SECONDARY_CONTAINER, border_radius=8,
                                  padding=ft.Padding.symmetric(horizontal=10, vertical=4)),
-                    ui.text(app.t(f"rule.{r}.title"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True)],
-                   spacing=12, wrap=True),
+                    ft.Text(app.t(f"rule.{r}.title"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True)],
+                   spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             ui.text(app.t(f"rule.{r}.text"), ui.FONT_BODY, selectable=True),
         ], spacing=6), padding=14, border_radius=ui.RADIUS, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
             for r in shown]
@@ -69,6 +69,6 @@ def build(app, query: str = "", **_: Any) -> tuple[str, ft.Control]:
         results.controls = _results(app, value)
 
     field = ui.tid("rules-search", ft.TextField(label=app.t("app.rules.search"), value=query, on_change=search,
-                                                prefix_icon=ft.Icons.SEARCH, text_size=ui.FONT_BODY,
+                                                prefix_icon=ft.Icons.SEARCH, text_size=ui.FONT_BODY, width=640,
                                                 hint_text=app.t("app.rules.search_hint")))
     return app.t("app.rules.title"), ft.Column([field, results], spacing=ui.GAP)

@@ -3,6 +3,7 @@ best score, head to head) and per game (games played, average winning score, rec
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import flet as ft
@@ -15,22 +16,38 @@ BAR_COLOURS = (ft.Colors.TEAL_400, ft.Colors.AMBER_600, ft.Colors.INDIGO_300, ft
                ft.Colors.GREEN_400, ft.Colors.PINK_300)
 
 
-def _chart(app, bars: list[tuple[str, float, str]], ident: str, max_y: float | None = None) -> ft.Control:
-    """A bar chart: one bar per (label, value, tooltip)."""
-    top = max_y if max_y is not None else max([v for _, v, _ in bars] + [1])
-    groups = [fch.BarChartGroup(x=i, rods=[fch.BarChartRod(from_y=0, to_y=value, width=34,
-                                                           color=BAR_COLOURS[i % len(BAR_COLOURS)],
-                                                           border_radius=6, tooltip=tip)])
-              for i, (_, value, tip) in enumerate(bars)]
+def _chart(app, groups: list[tuple[str, list[tuple[float, str]]]], ident: str, *,
+           legend: list[str] = (), percent_axis: bool = False) -> ft.Control:
+    """A bar chart: one group per label, one bar per (value, tooltip) in it; bars of the same rank
+    share a colour, named in ``legend``."""
+    top = max([v for _, bars in groups for v, _ in bars] + [1])
+    if percent_axis:
+        top, step = 100, 25
+    else:
+        step = max(1, math.ceil(top / 5))
+        top = step * math.ceil(top / step)
+    chart_groups = [
+        fch.BarChartGroup(x=i, rods=[fch.BarChartRod(from_y=0, to_y=value, width=26,
+                                                     color=BAR_COLOURS[j % len(BAR_COLOURS)],
+                                                     border_radius=6, tooltip=tip)
+                                     for j, (value, tip) in enumerate(bars)])
+        for i, (_, bars) in enumerate(groups)]
     chart = fch.BarChart(
-        groups=groups,
+        groups=chart_groups,
         bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(label, size=ui.FONT_SMALL))
-                                          for i, (label, _, _) in enumerate(bars)], label_size=40),
-        left_axis=fch.ChartAxis(label_size=44),
-        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
-        max_y=top * 1.15 if top else 1, min_y=0, interactive=True, height=260, expand=True,
+                                          for i, (label, _) in enumerate(groups)], label_size=36),
+        left_axis=fch.ChartAxis(label_size=48, label_spacing=step),
+        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step),
+        max_y=top, min_y=0, interactive=True, expand=True,
     )
-    return ui.tid(ident, ft.Container(chart, height=280, padding=ft.Padding.only(top=12, right=12)))
+    keys = ft.Row([ft.Row([ft.Container(width=18, height=18, border_radius=4,
+                                        bgcolor=BAR_COLOURS[j % len(BAR_COLOURS)]),
+                           ft.Text(name, size=ui.FONT_SMALL)], spacing=6, tight=True)
+                   for j, name in enumerate(legend)], spacing=ui.GAP, wrap=True)
+    width = min(1100, 160 + 120 * len(groups))
+    return ui.tid(ident, ft.Column([keys, ft.Container(chart, height=240, width=width,
+                                                       padding=ft.Padding.only(top=12, right=12))],
+                                   spacing=6))
 
 
 def build(app, **_: Any) -> tuple[str, ft.Control]:
@@ -57,15 +74,17 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
     parts.append(ui.subtitle(app.t("app.stats.per_game")))
     parts.append(ui.wrap(game_cards, spacing=ui.GAP))
     if games:
-        parts.append(_chart(app, [(app.t(f"game.{g.game}.name"), g.games, app.t("app.stats.games_played",
-                                                                               count=g.games)) for g in games],
-                            "chart-games"))
+        parts.append(_chart(app, [(app.t(f"game.{g.game}.name"),
+                                   [(g.games, app.t("app.stats.games_played", count=g.games))]) for g in games],
+                            "chart-games", legend=[app.t("app.stats.legend_games")]))
 
     # -- per player -------------------------------------------------------------------------------
     if players:
         parts.append(ui.subtitle(app.t("app.stats.per_player")))
-        parts.append(_chart(app, [(p.name, p.wins, app.t("app.stats.wins_of", wins=p.wins, games=p.games))
-                                  for p in players], "chart-wins"))
+        parts.append(_chart(app, [(p.name, [(p.games, app.t("app.stats.games_of", name=p.name, games=p.games)),
+                                            (p.wins, app.t("app.stats.wins_of", wins=p.wins, games=p.games))])
+                                  for p in players], "chart-players",
+                            legend=[app.t("app.stats.legend_games"), app.t("app.stats.legend_wins")]))
         selected = state.get("player") if state.get("player") in {p.name for p in players} else players[0].name
 
         def pick(name: str):
@@ -84,6 +103,10 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
             rows.append(ui.text(app.t("app.stats.player_game_line", game=app.t(f"game.{pg.game}.name"),
                                       games=pg.games, wins=pg.wins, rate=percent(app, pg.win_rate),
                                       best=number(app, pg.best_score)), ui.FONT_BODY))
+        if me.by_game:
+            rows.append(_chart(app, [(app.t(f"game.{pg.game}.name"),
+                                      [(round(pg.win_rate * 100), percent(app, pg.win_rate))]) for pg in me.by_game],
+                               "chart-win-rate", legend=[app.t("app.stats.legend_rate")], percent_axis=True))
         parts.append(ui.panel(ft.Column(rows, spacing=6), ident="stats-player"))
 
         # head to head

@@ -16,7 +16,7 @@ import flet as ft
 from companion.app import ui
 from companion.app.games import TableContext, screen_for, state_at, state_from_session
 
-LOG_SHORT = 8
+LOG_SHORT = 6
 
 
 @dataclass
@@ -73,6 +73,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         draft.draft = {}
         draft.refusal = None
         draft.problem = None
+        app.notice = None
         if new_state is not None and new_state.outcome is not None:
             app.drafts.pop(f"table:{session_id}", None)
             app.replace("results", session_id=session_id)
@@ -126,15 +127,17 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
                                close_tooltip=app.t("app.common.close")))
 
     # -- the game's own screen (or the correction editor) ----------------------------------------
+    has_side = hasattr(game_screen, "build_side")
     if draft.correcting is not None:
-        game_part = _correction(app, session, draft, game_screen)
-    elif session.outcome is not None:
-        game_part = _finished(app, session)
+        game_part, state, ctx = _correction(app, session, draft, game_screen, has_side)
     else:
-        ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft)
-        game_part = game_screen.build(state_from_session(session), ctx)
+        state = state_from_session(session)
+        ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft,
+                           side_panel=has_side)
+        game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
+    top = game_screen.build_side(state, ctx) if has_side else None
 
-    side = _side(app, session, draft, undo)
+    side = _side(app, session, draft, undo, top)
     if app.wide:
         layout = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
@@ -164,7 +167,7 @@ def _finished(app, session: Any) -> ft.Control:
     ], spacing=ui.GAP))
 
 
-def _side(app, session: Any, draft: TableDraft, undo: Any) -> ft.Control:
+def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | None) -> ft.Control:
     entries = list(session.log)
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
 
@@ -194,7 +197,8 @@ def _side(app, session: Any, draft: TableDraft, undo: Any) -> ft.Control:
     if not rows:
         rows.append(ui.muted(app.t("app.table.log_empty")))
 
-    controls: list[ft.Control] = [
+    controls: list[ft.Control] = [top] if top is not None else []
+    controls += [
         ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
                   disabled=not entries or draft.correcting is not None, expand=False),
         ui.subtitle(app.t("app.table.log", count=len(entries))),
@@ -209,7 +213,8 @@ def _side(app, session: Any, draft: TableDraft, undo: Any) -> ft.Control:
     return ui.panel(ft.Column(controls, spacing=12), ident="table-side")
 
 
-def _correction(app, session: Any, draft: TableDraft, game_screen: Any) -> ft.Control:
+def _correction(app, session: Any, draft: TableDraft, game_screen: Any,
+                has_side: bool) -> tuple[ft.Control, Any, TableContext]:
     """Re-enter entry ``draft.correcting`` with the game's own screen, as the table was then."""
     from companion.service import CorrectionConflict, Malformed, Refused, ServiceError
 
@@ -299,9 +304,9 @@ def _correction(app, session: Any, draft: TableDraft, game_screen: Any) -> ft.Co
                                                   icon=ft.Icons.SAVE, kind="primary")]))
     state = state_at(session, index)
     ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
-                       id_prefix="fix-")
+                       id_prefix="fix-", side_panel=has_side)
     parts.append(game_screen.build(state, ctx))
-    return ft.Column(parts, spacing=ui.GAP)
+    return ft.Column(parts, spacing=ui.GAP), state, ctx
 
 
 def _preview_lines(app, result: Any, index: int) -> list[str]:
