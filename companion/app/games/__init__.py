@@ -45,7 +45,6 @@ SCREENS: Mapping[str, str] = {
     "high-society": "companion.app.games.high_society",
     "animalement-votre": "companion.app.games.high_society",
     "stupide-vautour": "companion.app.games.stupide_vautour",
-    "boursicocotte": "companion.app.games.boursicocotte",
 }
 
 
