@@ -45,6 +45,7 @@ SCREENS: Mapping[str, str] = {
     "high-society": "companion.app.games.high_society",
     "animalement-votre": "companion.app.games.high_society",
     "stupide-vautour": "companion.app.games.stupide_vautour",
+    "boursicocotte": "companion.app.games.boursicocotte",
 }
 
 
@@ -73,6 +74,9 @@ class TableContext:
     readonly: bool = False
     id_prefix: str = ""
     side_panel: bool = False
+    # Takes the frame's refusal banner away: a screen calls it when it covers a private entry again,
+    # since a refusal may quote that player's hidden money (e.g. Boursicocotte's BC-CAN-PAY).
+    dismiss: Callable[[], None] | None = None
 
     def t(self, key: str, **params: Any) -> str:
         return Msg(key, params).render(self.lang)

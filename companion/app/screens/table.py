@@ -133,7 +133,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     else:
         state = state_from_session(session)
         ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft,
-                           side_panel=has_side)
+                           side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None))
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
