@@ -268,6 +268,19 @@ def test_donkey_count_and_next_payout_follow_the_engine():
     assert table.text("bc-donkeys") == en("app.bc.donkeys", n=1, of=4, amount=100)
 
 
+def test_with_the_frames_side_column_the_players_move_there():
+    state = state_of([draw("hen"), close(), draw("cow"), close()])
+    table = Table(state)
+    table.ctx.side_panel = True
+    table._refresh()
+    assert not table.has("bc-player-Anne") and table.has("bc-draw")
+    side = screen.build_side(state, table.ctx)
+    idents = {c.identifier for c in ui.walk(side) if isinstance(c, ft.Semantics)}
+    assert {"bc-player-Anne", "bc-player-Bruno", "bc-player-Chloé", "bc-money-private"} <= idents
+    assert "Cow ×1" in " ".join(texts(side)) and "Hen ×1" in " ".join(texts(side))
+    assert not [i for i in idents if i.startswith("bc-money-end-")]
+
+
 # -- auctions --------------------------------------------------------------------------------------
 
 

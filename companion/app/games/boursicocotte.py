@@ -75,8 +75,19 @@ def build(state: Any, ctx: Any) -> ft.Control:
             parts.append(_cover_block(state, ctx, view, player, kind))
     if view["last_trade"] and view["phase"] != "trade_answer":
         parts.append(_last_trade_block(ctx, view))
-    parts.append(_players_block(state, ctx, view))
+    if not ctx.side_panel:
+        parts.append(_players_block(state, ctx, view))
     return ft.Column(parts, spacing=ui.GAP)
+
+
+def build_side(state: Any, ctx: Any) -> ft.Control:
+    """The players' animals (public), one compact row each, for the table frame's side column."""
+    view = state.engine.player_view()
+    over = state.outcome is not None
+    rows: list[ft.Control] = [_player_tile(state, ctx, view, p, width=None) for p in state.players]
+    if not over:
+        rows.append(ui.muted(ctx.t("app.bc.money_private"), ident=ctx.ident("bc-money-private")))
+    return ft.Column(rows, spacing=6)
 
 
 # -- small pieces ----------------------------------------------------------------------------------
@@ -129,8 +140,8 @@ def _figure(caption: str, value: str, ident: str, strong: bool = False) -> ft.Co
         ft.Text(value, size=ui.FONT_HUGE if strong else ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
                 color=ft.Colors.PRIMARY if strong else None),
     ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        padding=ft.Padding.symmetric(horizontal=18, vertical=8), border_radius=ui.RADIUS,
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=150))
+        padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=ui.RADIUS,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, width=150))
 
 
 def _row(controls: list[ft.Control], spacing: float = ui.GAP) -> ft.Row:
@@ -147,20 +158,19 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
     info: list[ft.Control] = []
     if auction is not None:
         shown: ft.Control = animal_card(ctx, auction["animal"])
-        info.append(ui.text(ctx.t("app.bc.auction_of", animal=animal(auction["animal"]),
-                                  auctioneer=auction["auctioneer"]), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                            ident=ctx.ident("bc-auction")))
         if debt is not None:
             key = "app.bc.debt_buy_back" if debt["buy_back"] else "app.bc.debt_sold"
             info.append(ui.text(ctx.t(key, payer=debt["payer"], recipient=debt["recipient"],
-                                      amount=debt["amount"], animal=animal(debt["animal"])), ui.FONT_LABEL,
+                                      amount=debt["amount"], animal=animal(debt["animal"])), ui.FONT_TITLE - 4,
                                 weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, ident=ctx.ident("bc-debt")))
         elif auction["highest"] is not None:
             info.append(ui.text(ctx.t("app.bc.highest", amount=auction["highest"], player=auction["bidder"]),
-                                ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
+                                ui.FONT_TITLE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
                                 ident=ctx.ident("bc-highest")))
         else:
-            info.append(ui.text(ctx.t("app.bc.no_bid"), ui.FONT_LABEL, ident=ctx.ident("bc-highest")))
+            info.append(ui.text(ctx.t("app.bc.no_bid"), ui.FONT_TITLE, ident=ctx.ident("bc-highest")))
+        info.append(ui.text(ctx.t("app.bc.auction_of", animal=animal(auction["animal"]),
+                                  auctioneer=auction["auctioneer"]), ui.FONT_BODY, ident=ctx.ident("bc-auction")))
         if auction["bids"] and debt is None:
             calls = [ctx.t("app.bc.bid_item", player=p, amount=a) for p, a in auction["bids"]]
             info.append(ui.muted(ctx.t("app.bc.bids", bids=calls), ident=ctx.ident("bc-bids")))
@@ -216,42 +226,44 @@ def _last_trade_block(ctx: Any, view: Mapping[str, Any]) -> ft.Control:
 
 def _players_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
     """Each player's animals (face up at the table). Money only once the game is over."""
-    over = state.outcome is not None
-    tiles = []
-    for player in state.players:
-        is_turn = view["turn"] == player
-        head: list[ft.Control] = []
-        if is_turn:
-            head.append(ft.Icon(ft.Icons.PLAY_ARROW, color=ft.Colors.PRIMARY, size=30))
-        head.append(ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True))
-        lines: list[ft.Control] = [ft.Row(head, spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
-        owned = view["animals"][player]
-        complete = set(view["complete_sets"][player])
-        if owned:
-            lines.append(ui.tid(ctx.ident(f"bc-animals-{player}"), ft.Row(
-                [_animal_chip(ctx, kind, owned[kind], kind in complete) for kind in ANIMALS if kind in owned],
-                wrap=True, spacing=6, run_spacing=6)))
-        else:
-            lines.append(ui.muted(ctx.t("app.bc.no_animal"), ident=ctx.ident(f"bc-animals-{player}")))
-        if complete or over:
-            lines.append(ui.text(ctx.t("app.bc.score_so_far" if not over else "app.bc.score",
-                                       score=view["scores"][player], sets=len(complete)), ui.FONT_BODY,
-                                 weight=ft.FontWeight.W_600, ident=ctx.ident(f"bc-score-{player}")))
-        if over:
-            cards = view["money"][player]
-            lines.append(ui.tid(ctx.ident(f"bc-money-end-{player}"), ft.Row(
-                [ui.text(ctx.t("app.bc.money_end", total=view["money_total"][player]), ui.FONT_BODY)]
-                + [_money_chip(ctx, v) for v in cards], wrap=True, spacing=4, run_spacing=4)))
-        box = ft.Container(ft.Column(lines, spacing=8), padding=12, width=260, border_radius=ui.RADIUS,
-                           bgcolor=ft.Colors.PRIMARY_CONTAINER if is_turn else ft.Colors.SURFACE_CONTAINER_HIGH,
-                           border=ft.Border.all(3 if is_turn else 1,
-                                                ft.Colors.PRIMARY if is_turn else ft.Colors.OUTLINE_VARIANT))
-        tiles.append(ui.tid(ctx.ident(f"bc-player-{player}"), box))
+    tiles = [_player_tile(state, ctx, view, p, width=260) for p in state.players]
     parts: list[ft.Control] = [ft.Row(tiles, wrap=True, spacing=12, run_spacing=12,
                                       vertical_alignment=ft.CrossAxisAlignment.START)]
-    if not over:
+    if state.outcome is None:
         parts.append(ui.muted(ctx.t("app.bc.money_private"), ident=ctx.ident("bc-money-private")))
     return ft.Column(parts, spacing=8)
+
+
+def _player_tile(state: Any, ctx: Any, view: Mapping[str, Any], player: str, width: float | None) -> ft.Control:
+    over = state.outcome is not None
+    is_turn = view["turn"] == player
+    head: list[ft.Control] = [
+        ft.Icon(ft.Icons.PLAY_ARROW if is_turn else ft.Icons.PERSON, size=26,
+                color=ft.Colors.PRIMARY if is_turn else ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True),
+    ]
+    owned = view["animals"][player]
+    complete = set(view["complete_sets"][player])
+    lines: list[ft.Control] = [ft.Row(head, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    if complete or over:
+        lines.append(ui.text(ctx.t("app.bc.score_so_far" if not over else "app.bc.score",
+                                   score=view["scores"][player], sets=len(complete)), ui.FONT_BODY,
+                             weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY, ident=ctx.ident(f"bc-score-{player}")))
+    if owned:
+        lines.append(ui.tid(ctx.ident(f"bc-animals-{player}"), ft.Row(
+            [_animal_chip(ctx, kind, owned[kind], kind in complete) for kind in ANIMALS if kind in owned],
+            wrap=True, spacing=6, run_spacing=6)))
+    else:
+        lines.append(ui.muted(ctx.t("app.bc.no_animal"), ident=ctx.ident(f"bc-animals-{player}")))
+    if over:
+        lines.append(ui.tid(ctx.ident(f"bc-money-end-{player}"), ft.Row(
+            [ui.text(ctx.t("app.bc.money_end", total=view["money_total"][player]), ui.FONT_BODY)]
+            + [_money_chip(ctx, v) for v in view["money"][player]], wrap=True, spacing=4, run_spacing=4)))
+    return ui.tid(ctx.ident(f"bc-player-{player}"), ft.Container(
+        ft.Column(lines, spacing=6), padding=ft.Padding.symmetric(horizontal=10, vertical=8), width=width,
+        border_radius=ui.RADIUS,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if is_turn else ft.Colors.SURFACE_CONTAINER_HIGH,
+        border=ft.Border.all(3 if is_turn else 1, ft.Colors.PRIMARY if is_turn else ft.Colors.OUTLINE_VARIANT)))
 
 
 # -- public entries --------------------------------------------------------------------------------
@@ -384,15 +396,12 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
                              height=72)]
 
     return ui.panel(ft.Column([
-        ui.subtitle(ctx.t("app.bc.bid_title", auctioneer=auctioneer)),
         adjust,
-        ui.text(ctx.t("app.bc.who_bids", amount=amount), ui.FONT_LABEL, weight=ft.FontWeight.W_600,
-                ident=ctx.ident("bc-who-bids")),
-        _row(bidders, spacing=10),
-        ft.Divider(),
-        ui.subtitle(ctx.t("app.bc.close_title", auctioneer=auctioneer)),
+        _row([ui.text(ctx.t("app.bc.who_bids", amount=amount), ui.FONT_LABEL, weight=ft.FontWeight.W_600,
+                      ident=ctx.ident("bc-who-bids")), *bidders], spacing=10),
+        ft.Divider(height=8),
         _row(closing),
-    ], spacing=12), ident=ctx.ident("bc-auction-entry"))
+    ], spacing=12), ident=ctx.ident("bc-auction-entry"), padding=14)
 
 
 # -- private entries -------------------------------------------------------------------------------
@@ -520,8 +529,7 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
                      label=ctx.t("app.bc.money_card", value=value))
              for key, value in keys]
 
-    figures = [_figure(ctx.t("app.bc.figure_picked"), number(ctx, total), ctx.ident("bc-picked"), strong=True),
-               _figure(ctx.t("app.bc.figure_cards"), number(ctx, len(chosen)), ctx.ident("bc-picked-count"))]
+    figures = [_figure(ctx.t("app.bc.figure_picked"), number(ctx, total), ctx.ident("bc-picked"), strong=True)]
     if kind == "pay":
         figures.append(_figure(ctx.t("app.bc.figure_owed"), number(ctx, debt["amount"]), ctx.ident("bc-owed")))
 
@@ -560,18 +568,17 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
                                  icon=ft.Icons.FILE_DOWNLOAD_DONE, kind="primary", disabled=not chosen, height=72))
     buttons.append(ui.button(ctx.t("app.bc.clear"), clear, ident=ctx.ident("bc-clear"), icon=ft.Icons.BACKSPACE,
                              kind="outlined", disabled=not picked, height=72))
-    buttons.append(ui.button(ctx.t("app.bc.hide"), hide, ident=ctx.ident("bc-hide"), icon=ft.Icons.VISIBILITY_OFF,
-                             kind="outlined", height=72))
 
     held = (ctx.t("app.bc.your_money", total=total_held, n=len(cards)) if cards else ctx.t("app.bc.no_money"))
     return ui.panel(ft.Column([
         ft.Row([ft.Icon(ft.Icons.LOCK, size=40, color=ft.Colors.PRIMARY),
                 ui.text(ctx.t("app.bc.private_title", player=player), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                        ident=ctx.ident("bc-private-title"), expand=True)],
+                        ident=ctx.ident("bc-private-title"), expand=True),
+                ui.button(ctx.t("app.bc.hide"), hide, ident=ctx.ident("bc-hide"), icon=ft.Icons.VISIBILITY_OFF,
+                          kind="outlined")],
                spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        ui.text(intro, ui.FONT_LABEL, ident=ctx.ident("bc-private-intro")),
+        ui.text(intro, ui.FONT_BODY, ident=ctx.ident("bc-private-intro")),
         ui.text(held, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident=ctx.ident("bc-held")),
         ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
-        _row(figures, spacing=12),
-        _row(buttons),
-    ], spacing=14), ident=ctx.ident("bc-private"), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)
+        _row(figures + buttons, spacing=12),
+    ], spacing=12), ident=ctx.ident("bc-private"), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=14)
