@@ -118,7 +118,8 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         def close_refusal(_: Any) -> None:
             draft.refusal = None
             app.render()
-        parts.append(refusal_view(app, draft.refusal[0], draft.refusal[1], on_close=close_refusal))
+        parts.append(refusal_view(app, draft.refusal[0], draft.refusal[1], index=draft.refusal[2],
+                                  on_close=close_refusal))
     if draft.problem is not None:
         def close_problem(_: Any) -> None:
             draft.problem = None

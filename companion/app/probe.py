@@ -1,0 +1,91 @@
+"""Looking into a built control tree without a browser: find a control by its test identifier,
+read the text under it, tap it, type into it. Used by the pure-Python UI tests (no page needed:
+handlers are plain functions of the control tree)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, Iterator
+
+import flet as ft
+
+from companion.app.ui import walk
+
+
+def identified(root: Any) -> Iterator[ft.Semantics]:
+    for node in walk(root):
+        if isinstance(node, ft.Semantics) and node.identifier:
+            yield node
+
+
+def idents(root: Any) -> list[str]:
+    return [node.identifier for node in identified(root)]
+
+
+def find(root: Any, ident: str) -> ft.Semantics:
+    for node in identified(root):
+        if node.identifier == ident:
+            return node
+    raise LookupError(f"no control {ident!r}; present: {', '.join(idents(root))}")
+
+
+def has(root: Any, ident: str) -> bool:
+    return any(node.identifier == ident for node in identified(root))
+
+
+def texts(root: Any) -> list[str]:
+    """Every string a player reads under ``root``: Text values, button and field labels, tooltips."""
+    out: list[str] = []
+    for node in walk(root):
+        if isinstance(node, ft.Text) and node.value:
+            out.append(str(node.value))
+        for name in ("label", "tooltip", "hint_text", "helper_text", "error_text"):
+            value = getattr(node, name, None)
+            if isinstance(value, str) and value and not (isinstance(node, ft.Semantics) and name == "label"):
+                out.append(value)
+    return out
+
+
+def text_of(root: Any, ident: str | None = None) -> str:
+    return " ".join(texts(find(root, ident) if ident else root))
+
+
+def _target(node: Any, handler: str) -> Any:
+    """The first control at or below ``node`` that has ``handler`` set."""
+    for inner in walk(node):
+        if getattr(inner, handler, None) is not None:
+            return inner
+    raise LookupError(f"nothing under {getattr(node, 'identifier', node)!r} handles {handler}")
+
+
+def is_enabled(root: Any, ident: str) -> bool:
+    node = find(root, ident)
+    for inner in walk(node):
+        if getattr(inner, "disabled", False):
+            return False
+        if getattr(inner, "on_click", None) is not None:
+            return True
+    return False
+
+
+def tap(root: Any, ident: str) -> None:
+    """Call the tap handler of the control ``ident`` as Flet would (refusing a disabled one)."""
+    node = find(root, ident)
+    if not is_enabled(root, ident):
+        raise AssertionError(f"{ident} is disabled")
+    target = _target(node, "on_click")
+    target.on_click(SimpleNamespace(control=target, data=getattr(target, "data", None)))
+
+
+def type_into(root: Any, ident: str, value: str, submit: bool = False) -> None:
+    field = _target(find(root, ident), "on_change")
+    field.value = value
+    field.on_change(SimpleNamespace(control=field, data=value))
+    if submit and field.on_submit is not None:
+        field.on_submit(SimpleNamespace(control=field, data=value))
+
+
+def switch(root: Any, ident: str, value: bool) -> None:
+    control = _target(find(root, ident), "on_change")
+    control.value = value
+    control.on_change(SimpleNamespace(control=control, data=str(value).lower()))

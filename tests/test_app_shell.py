@@ -1,0 +1,211 @@
+"""The app's shell and its first screens, built without a browser against the real service on a
+temporary database: language, theme, navigation, errors shown as sentences, home, new game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.app import probe
+from companion.app.games import SCREENS, playable_games
+from companion.app.shell import App
+from companion.app.screens.setup import variant_choices
+from companion.service import SessionService
+from companion.store import Store
+from models.i18n import Msg
+from models.record import PLAYER_COUNTS
+from scoring.registry import engine_class
+
+
+def fr(key: str, **params) -> str:
+    return Msg(key, params).render("fr")
+
+
+def en(key: str, **params) -> str:
+    return Msg(key, params).render("en")
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> SessionService:
+    return SessionService(Store(tmp_path / "app.db"))
+
+
+@pytest.fixture
+def app(service: SessionService, tmp_path: Path) -> App:
+    app = App(service, None, export_dir=tmp_path / "exports")
+    app.render()
+    return app
+
+
+# -- language, theme, navigation ----------------------------------------------------------------
+
+
+def test_french_by_default_and_english_on_demand(app):
+    assert probe.text_of(app.root, "screen-title") == fr("app.name")
+    assert fr("app.home.new_game") in probe.text_of(app.root, "home-new")
+    probe.tap(app.root, "lang-switch")
+    assert app.lang == "en"
+    assert probe.text_of(app.root, "screen-title") == en("app.name")
+    assert en("app.home.new_game") in probe.text_of(app.root, "home-new")
+    probe.tap(app.root, "lang-switch")
+    assert app.lang == "fr"
+
+
+def test_light_and_dark_theme_toggle(app):
+    assert app.dark is False
+    probe.tap(app.root, "theme-switch")
+    assert app.dark is True
+    assert probe.find(app.root, "theme-switch").content.tooltip == fr("app.theme.light")
+    probe.tap(app.root, "theme-switch")
+    assert app.dark is False
+
+
+def test_navigation_back_and_home(app):
+    assert not probe.has(app.root, "nav-back")  # home has nowhere to go back to
+    probe.tap(app.root, "home-history")
+    assert app.here.screen == "history"
+    probe.tap(app.root, "nav-back")
+    assert app.here.screen == "home"
+    for target, screen in [("home-players", "players"), ("home-rules", "rules"), ("home-stats", "stats"),
+                           ("home-new", "setup")]:
+        probe.tap(app.root, target)
+        assert app.here.screen == screen
+        assert probe.has(app.root, "nav-home")
+        probe.tap(app.root, "nav-home")
+        assert [p.screen for p in app.stack] == ["home"]
+
+
+def test_touch_targets_are_big(app):
+    import flet as ft
+
+    for ident in ("home-new", "home-history", "home-players", "home-stats", "home-rules", "lang-switch",
+                  "theme-switch"):
+        control = probe.find(app.root, ident).content
+        assert (control.height or 0) >= 64, ident
+
+
+def test_a_service_error_becomes_a_sentence_not_a_crash(app, service):
+    probe.tap(app.root, "home-players")
+    probe.type_into(app.root, "player-name", "   ")
+    probe.tap(app.root, "player-add")
+    assert fr("app.players.name_empty") in probe.text_of(app.root, "notice")
+    service.add_player("Zoé")
+    probe.type_into(app.root, "player-name", "Zoé")
+    probe.tap(app.root, "player-add")  # the service refuses a duplicate: its sentence is shown
+    assert fr("service.player.duplicate", name="Zoé") in probe.text_of(app.root, "notice")
+    assert [p.name for p in service.players()] == ["Zoé"]
+
+
+def test_a_broken_screen_says_so_and_offers_the_way_home(app, service):
+    app.go("table", session_id=999)  # no such session: the service's sentence, and a way home
+    assert probe.has(app.root, "screen-error")
+    assert fr("service.session.unknown", session=999) in probe.text_of(app.root, "screen-error")
+    probe.tap(app.root, "go-home")
+    assert app.here.screen == "home"
+
+
+# -- home -----------------------------------------------------------------------------------------
+
+
+def test_home_lists_every_unfinished_game_and_resumes_one(app, service):
+    assert probe.has(app.root, "home-no-unfinished")
+    first = service.start("high-society", ["Anne", "Bruno", "Chloé"])
+    second = service.start("high-society", ["Lou", "Marc", "Nina", "Omar"])
+    service.submit(second.session_id, {"type": "reveal", "card": "p3"})
+    app.render()
+    assert fr("app.home.unfinished", count=2) in probe.text_of(app.root, "home-unfinished-title")
+    assert "Lou, Marc, Nina et Omar" in probe.text_of(app.root, f"resume-{second.session_id}")
+    assert probe.has(app.root, f"resume-{first.session_id}")
+    probe.tap(app.root, f"resume-{second.session_id}")
+    assert app.here.screen == "table" and app.here.params == {"session_id": second.session_id}
+    assert "Lou" in probe.text_of(app.root, "prompt")
+
+
+# -- new game -------------------------------------------------------------------------------------
+
+
+def test_only_games_with_an_engine_and_a_table_screen_are_offered(app):
+    probe.tap(app.root, "home-new")
+    offered = sorted(i[len("game-"):] for i in probe.idents(app.root) if i.startswith("game-"))
+    assert offered == sorted(playable_games())
+    for game in offered:
+        assert engine_class(game) is not None and game in SCREENS
+    assert "high-society" in offered
+    assert "animalia" not in offered  # no referee yet
+
+
+def test_each_variant_is_explained_in_one_line_with_the_editions_default(app):
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "game-animalement-votre")
+    (key, values, default), = variant_choices("animalement-votre")
+    assert (key, default) == ("final_tie", "shared")
+    for value in values:
+        line = probe.text_of(app.root, f"variant-{key}-{value}")
+        assert fr(f"variant.animalement-votre.{key}.{value}") in line
+        assert (fr("app.setup.variant_default") in line) == (value == default)
+    assert probe.find(app.root, "variant-final_tie-shared").selected is True
+
+
+def test_new_game_with_new_players_seating_first_player_variant_and_assist(app, service):
+    service.add_player("Anne")
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "game-high-society")
+    probe.tap(app.root, "variant-final_tie-shared")
+    probe.tap(app.root, "profile-Anne")
+    for name in ("Bruno", "Chloé", "David"):
+        probe.type_into(app.root, "new-player-name", name)
+        probe.tap(app.root, "new-player-add")
+    assert {p.name for p in service.players()} == {"Anne", "Bruno", "Chloé", "David"}
+    assert [probe.text_of(app.root, f"seat-{i}") for i in range(4)] == ["Anne", "Bruno", "Chloé", "David"]
+    probe.tap(app.root, "seat-up-David")           # David sits between Bruno and Chloé
+    assert [probe.text_of(app.root, f"seat-{i}") for i in range(4)] == ["Anne", "Bruno", "David", "Chloé"]
+    assert not probe.is_enabled(app.root, "seat-up-Anne")
+    probe.tap(app.root, "first-Bruno")
+    probe.switch(app.root, "assist-switch", True)
+    assert fr("app.setup.assist_on") in probe.text_of(app.root, "setup-options")
+    probe.tap(app.root, "setup-start")
+
+    assert app.here.screen == "table"
+    state = service.open(app.here.params["session_id"])
+    assert state.players == ("Anne", "Bruno", "David", "Chloé")
+    assert state.first_player == "Bruno"
+    assert state.assist is True
+    assert state.variant == {"final_tie": "shared"}
+    assert "Bruno" in probe.text_of(app.root, "prompt")
+    assert "setup" not in app.drafts  # a later new game starts afresh
+
+
+def test_a_new_player_can_be_added_by_pressing_enter_and_is_not_added_twice(app, service):
+    probe.tap(app.root, "home-new")
+    probe.type_into(app.root, "new-player-name", "  Inès ", submit=True)
+    assert [p.name for p in service.players()] == ["Inès"]
+    assert probe.has(app.root, "seat-remove-Inès")
+    probe.type_into(app.root, "new-player-name", "Inès")
+    probe.tap(app.root, "new-player-add")  # already saved: just seated, no error, no duplicate
+    assert [p.name for p in service.players()] == ["Inès"]
+    assert not probe.has(app.root, "notice")
+    probe.tap(app.root, "seat-remove-Inès")
+    assert not probe.has(app.root, "seat-remove-Inès")
+
+
+def test_too_few_players_is_refused_with_a_sentence_and_nothing_starts(app, service):
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "game-high-society")
+    for name in ("Anne", "Bruno"):
+        probe.type_into(app.root, "new-player-name", name)
+        probe.tap(app.root, "new-player-add")
+    low, high = PLAYER_COUNTS["high-society"]
+    assert fr("app.setup.player_count", count=2, low=low, high=high) in probe.text_of(app.root, "setup-count")
+    probe.tap(app.root, "setup-start")
+    assert app.here.screen == "setup"
+    assert probe.has(app.root, "notice")
+    assert service.unfinished() == [] and service.history() == []
+
+
+def test_no_game_chosen_is_said_plainly(app, service):
+    if len(playable_games()) == 1:
+        pytest.skip("a single game is chosen by default")
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "setup-start")
+    assert fr("app.setup.pick_game") in probe.text_of(app.root, "notice")

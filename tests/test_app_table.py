@@ -1,0 +1,326 @@
+"""The table frame and the High Society screen driven by taps, against the real session service:
+entries reach the service, refusals show the rule and save nothing, undo, corrections previewed
+(and refused when a later entry would become illegal), the end of the game and its results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.app import probe
+from companion.app.shell import App
+from companion.service import SessionService
+from companion.store import Store
+from models.i18n import Msg
+from models.record import HS_MONEY
+
+A, B, C, D = "Anne", "Bruno", "Chloé", "David"
+
+
+def fr(key: str, **params) -> str:
+    return Msg(key, params).render("fr")
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> SessionService:
+    return SessionService(Store(tmp_path / "app.db"))
+
+
+def table(service: SessionService, tmp_path: Path, *, assist: bool = False, players=(A, B, C, D),
+          variant=None) -> tuple[App, int]:
+    state = service.start("high-society", list(players), assist=assist, variant=variant)
+    app = App(service, None, export_dir=tmp_path / "exports")
+    app.go("table", session_id=state.session_id)
+    return app, state.session_id
+
+
+def actions(service: SessionService, sid: int) -> list[dict]:
+    return [entry.action for entry in service.open(sid).log]
+
+
+def bid(app: App, *values: int) -> None:
+    for value in values:
+        probe.tap(app.root, f"money-{value}")
+    probe.tap(app.root, "bid-confirm")
+
+
+# -- entering ---------------------------------------------------------------------------------
+
+
+def test_the_frame_shows_the_engines_prompt_and_the_latest_entries(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    assert probe.text_of(app.root, "prompt") == service.open(sid).expected.prompt.render("fr")
+    assert fr("app.table.log_empty") in probe.text_of(app.root, "table-side")
+    assert not probe.is_enabled(app.root, "undo")
+    probe.tap(app.root, "reveal-p7")
+    state = service.open(sid)
+    assert actions(service, sid) == [{"type": "reveal", "card": "p7"}]
+    assert probe.text_of(app.root, "prompt") == state.expected.prompt.render("fr")
+    assert state.log[0].events[0].render("fr") in probe.text_of(app.root, "entry-0")
+
+
+def test_reveal_offers_exactly_the_cards_left_in_the_deck(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    offered = {i[len("reveal-"):] for i in probe.idents(app.root) if i.startswith("reveal-")}
+    assert offered == {f"p{n}" for n in range(1, 11)} | {"x2", "half", "minus5", "theft"}
+    probe.tap(app.root, "reveal-x2")
+    bid(app, 1)
+    for _ in (B, C, D):
+        probe.tap(app.root, "pass")
+    # after the round: x2 still has two copies left, shown on its card
+    assert "reveal-x2" in probe.idents(app.root)
+    assert fr("app.hs.copies", n=2) in probe.text_of(app.root, "reveal-x2")
+
+
+def test_a_bid_is_built_by_taps_with_the_running_total_in_view(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p5")
+    assert not probe.is_enabled(app.root, "bid-confirm")  # nothing laid yet
+    probe.tap(app.root, "money-4")
+    probe.tap(app.root, "money-10")
+    assert probe.text_of(app.root, "bid-adding").endswith("14")
+    assert probe.text_of(app.root, "bid-total").endswith("14")
+    probe.tap(app.root, "money-4")  # a second tap takes the card back
+    assert probe.text_of(app.root, "bid-total").endswith("10")
+    probe.tap(app.root, "bid-confirm")
+    assert actions(service, sid)[-1] == {"type": "bid", "player": A, "add": [10]}
+    # Bruno's turn: his pad starts empty and shows what to beat
+    assert probe.text_of(app.root, "bid-adding").endswith("0")
+    assert probe.text_of(app.root, "bid-to-beat").endswith("10")
+    probe.tap(app.root, "money-12")
+    probe.tap(app.root, "bid-clear")
+    assert probe.text_of(app.root, "bid-adding").endswith("0")
+    probe.tap(app.root, "pass")
+    assert actions(service, sid)[-1] == {"type": "pass", "player": B}
+
+
+def test_a_refused_bid_shows_the_rule_and_saves_nothing(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 4)
+    before = actions(service, sid)
+    bid(app, 2)  # Bruno's 2 does not beat Anne's 4
+    assert actions(service, sid) == before
+    shown = probe.text_of(app.root, "refusal")
+    assert "HS-BID-RAISE" in shown
+    assert fr("rule.HS-BID-RAISE.title") in shown
+    assert fr("rule.HS-BID-RAISE.text") in shown
+    assert "Bruno" in shown  # the engine's own sentence names him
+    assert probe.text_of(app.root, "bid-adding").endswith("2")  # his selection is kept to be fixed
+    probe.tap(app.root, "money-2")
+    bid(app, 6)
+    assert actions(service, sid)[-1] == {"type": "bid", "player": B, "add": [6]}
+    assert not probe.has(app.root, "refusal")
+
+
+def test_table_fair_money_is_private_and_every_value_is_offered(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 4)
+    for who in (B, C, D):
+        probe.tap(app.root, "pass")  # Anne buys the 7 with her 4
+    probe.tap(app.root, "reveal-p1")
+    assert not any(i.startswith("hs-money-left-") for i in probe.idents(app.root))
+    assert all(probe.is_enabled(app.root, f"money-{v}") for v in HS_MONEY)  # her 4 is gone, still offered
+    bid(app, 4)
+    shown = probe.text_of(app.root, "refusal")
+    assert "HS-MONEY-SPENT" in shown and fr("rule.HS-MONEY-SPENT.text") in shown
+    assert len(actions(service, sid)) == 6  # the refused bid is not among them
+
+
+def test_assist_shows_money_left_and_greys_out_what_is_spent(service, tmp_path):
+    app, sid = table(service, tmp_path, assist=True)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 4)
+    for who in (B, C, D):
+        probe.tap(app.root, "pass")
+    probe.tap(app.root, "reveal-p1")
+    assert probe.text_of(app.root, "hs-money-left-Anne").endswith("102")
+    assert probe.text_of(app.root, "hs-money-left-Bruno").endswith("106")
+    assert not probe.is_enabled(app.root, "money-4")
+    assert probe.is_enabled(app.root, "money-3")
+
+
+def test_undo_takes_back_the_last_entry_only(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 8)
+    wrong = " ".join(m.render("fr") for m in service.open(sid).log[-1].events)
+    probe.tap(app.root, "undo")
+    assert actions(service, sid) == [{"type": "reveal", "card": "p7"}]
+    assert fr("app.table.undone", n=2, what=wrong) in probe.text_of(app.root, "notice")
+    assert A in probe.text_of(app.root, "prompt")
+    bid(app, 3)
+    assert actions(service, sid)[-1]["add"] == [3]
+    assert not probe.has(app.root, "notice")  # an accepted entry clears the old notice
+
+
+def test_a_theft_with_possessions_asks_which_possession_to_discard(service, tmp_path):
+    app, sid = table(service, tmp_path, players=(A, B, C))
+    probe.tap(app.root, "reveal-p3")
+    bid(app, 1)
+    probe.tap(app.root, "pass")
+    probe.tap(app.root, "pass")          # Anne has the 3
+    probe.tap(app.root, "reveal-p9")
+    bid(app, 2)
+    probe.tap(app.root, "pass")
+    probe.tap(app.root, "pass")          # and the 9
+    probe.tap(app.root, "reveal-theft")
+    probe.tap(app.root, "pass")          # the first to pass takes the theft
+    offered = sorted(i for i in probe.idents(app.root) if i.startswith("discard-"))
+    assert offered == ["discard-p3", "discard-p9"]
+    assert A in probe.text_of(app.root, "prompt")
+    probe.tap(app.root, "discard-p3")
+    assert actions(service, sid)[-1] == {"type": "discard", "player": A, "card": "p3"}
+
+
+# -- corrections ------------------------------------------------------------------------------
+
+
+def test_a_correction_is_previewed_then_saved(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 4)
+    bid(app, 6)
+    probe.tap(app.root, "correct-1")      # Anne really laid 3, not 4
+    assert probe.has(app.root, "correcting")
+    assert not probe.is_enabled(app.root, "undo")
+    assert A in probe.text_of(app.root, "fix-hs-bid")  # the pad as it was: Anne's turn
+    probe.tap(app.root, "fix-money-3")
+    probe.tap(app.root, "fix-bid-confirm")
+    assert probe.has(app.root, "preview")
+    assert actions(service, sid)[1]["add"] == [4]  # nothing saved by the preview
+    probe.tap(app.root, "correction-save")
+    assert actions(service, sid) == [{"type": "reveal", "card": "p7"},
+                                     {"type": "bid", "player": A, "add": [3]},
+                                     {"type": "bid", "player": B, "add": [6]}]
+    assert not probe.has(app.root, "correcting")
+    assert fr("app.table.corrected", n=2) in probe.text_of(app.root, "notice")
+
+
+def test_a_correction_that_breaks_a_later_entry_says_which_and_why_and_saves_nothing(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 4)
+    bid(app, 6)
+    before = actions(service, sid)
+    probe.tap(app.root, "correct-1")
+    probe.tap(app.root, "fix-money-10")   # Anne at 10 would make Bruno's 6 too low
+    probe.tap(app.root, "fix-bid-confirm")
+    shown = probe.text_of(app.root, "conflict")
+    assert "HS-BID-RAISE" in shown
+    assert fr("app.table.conflict_entry", n=3, what="")[:10] in shown
+    assert fr("app.table.nothing_saved") in shown
+    assert not probe.has(app.root, "correction-save")
+    assert actions(service, sid) == before
+    probe.tap(app.root, "correction-cancel")
+    assert not probe.has(app.root, "correcting") and probe.has(app.root, "prompt")
+
+
+def test_a_correction_refused_by_the_rules_shows_the_rule(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 4)
+    bid(app, 6)
+    before = actions(service, sid)
+    probe.tap(app.root, "correct-2")      # Bruno's bid, re-entered as a 2: too low itself
+    probe.tap(app.root, "fix-money-2")
+    probe.tap(app.root, "fix-bid-confirm")
+    shown = probe.text_of(app.root, "refusal")
+    assert shown.startswith(fr("app.table.refused_at", n=3, reason="")[:10])
+    assert "HS-BID-RAISE" in shown and fr("rule.HS-BID-RAISE.text") in shown
+    assert actions(service, sid) == before
+    probe.tap(app.root, "fix-money-2")
+    probe.tap(app.root, "fix-money-8")
+    probe.tap(app.root, "fix-bid-confirm")
+    preview = probe.text_of(app.root, "preview")
+    assert "8" in preview and fr("app.table.then", prompt="")[:6] in preview
+    probe.tap(app.root, "correction-save")
+    assert actions(service, sid)[2] == {"type": "bid", "player": B, "add": [8]}
+
+
+# -- the end ----------------------------------------------------------------------------------
+
+PLAN = [("reveal", "p7"), (A, 4), (B, 6), (C, None), (D, None), (A, 3), (B, None),
+        ("reveal", "p2"), (A, None), (B, None), (C, None),
+        ("reveal", "x2"), (D, 1), (A, None), (B, None), (C, None),
+        ("reveal", "x2"), (D, None), (A, None), (B, None),
+        ("reveal", "x2"), (C, None), (D, None), (A, None),
+        ("reveal", "half")]
+
+
+def play(app: App, steps) -> None:
+    for who, what in steps:
+        if who == "reveal":
+            probe.tap(app.root, f"reveal-{what}")
+        elif what is None:
+            assert who in probe.text_of(app.root, "prompt")
+            probe.tap(app.root, "pass")
+        else:
+            assert who in probe.text_of(app.root, "prompt")
+            bid(app, what)
+
+
+def test_the_last_card_leads_to_the_results_with_equal_places_and_reasons(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    play(app, PLAN)
+    assert app.here.screen == "results"
+    outcome = service.open(sid).outcome
+    assert outcome.winners == (D,)
+    assert fr("app.results.winner", player=D) in probe.text_of(app.root, "result-headline")
+    assert probe.text_of(app.root, f"rank-{D}").startswith("1.")
+    assert probe.text_of(app.root, f"rank-{B}").startswith("2.")
+    assert probe.text_of(app.root, f"rank-{C}").startswith("2.")
+    anne = probe.text_of(app.root, f"rank-{A}")
+    assert anne.startswith("4.") and fr("app.results.out") in anne and "99" in anne
+    explained = probe.text_of(app.root, "explanation")
+    for sentence in outcome.explanation:
+        assert sentence.render("fr") in explained
+    probe.tap(app.root, f"why-{D}")
+    why = probe.text_of(app.dialog)
+    assert "David" in why and "4" in why and "Anne" not in why
+    probe.tap(app.dialog, "why-close")
+    assert app.dialog is None
+
+
+def test_undo_from_the_results_reopens_the_game(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    play(app, PLAN)
+    probe.tap(app.root, "results-undo")
+    assert app.here.screen == "table"
+    assert service.open(sid).outcome is None
+    assert probe.has(app.root, "reveal-half")
+
+
+def test_replay_is_announced_when_nothing_separates_the_best(service, tmp_path):
+    app, sid = table(service, tmp_path, players=(A, B, C))
+    # Anne takes the scandal and a ×2 for 1: she is the poorest and out; Bruno and Chloé end on 0
+    # points with 106 each: the French edition calls for a new game.
+    play(app, [("reveal", "half"), (A, None), ("reveal", "x2"), (A, None), (B, None),
+               ("reveal", "x2"), (C, None), (A, 1), (B, None), ("reveal", "x2")])
+    assert app.here.screen == "results"
+    outcome = service.open(sid).outcome
+    assert outcome.replay_required and outcome.winners == ()
+    headline = probe.text_of(app.root, "result-headline")
+    assert headline == fr("app.results.replay", players="Bruno et Chloé")
+    assert probe.text_of(app.root, f"rank-{B}").startswith("1.")
+    assert probe.text_of(app.root, f"rank-{C}").startswith("1.")
+
+
+def test_results_in_english(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    play(app, PLAN)
+    probe.tap(app.root, "lang-switch")
+    assert probe.text_of(app.root, "result-headline") == Msg("app.results.winner", {"player": D}).render("en")
+    assert Msg("app.results.out").render("en") in probe.text_of(app.root, f"rank-{A}")
+
+
+def test_play_again_keeps_the_table(service, tmp_path):
+    app, sid = table(service, tmp_path, variant={"final_tie": "shared"}, assist=True)
+    play(app, PLAN)
+    probe.tap(app.root, "rematch")
+    assert app.here.screen == "setup"
+    assert [probe.text_of(app.root, f"seat-{i}") for i in range(4)] == [A, B, C, D]
+    assert probe.find(app.root, "variant-final_tie-shared").selected is True
+    assert probe.find(app.root, "game-high-society").selected is True
