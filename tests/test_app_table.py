@@ -324,3 +324,41 @@ def test_play_again_keeps_the_table(service, tmp_path):
     assert [probe.text_of(app.root, f"seat-{i}") for i in range(4)] == [A, B, C, D]
     assert probe.find(app.root, "variant-final_tie-shared").selected is True
     assert probe.find(app.root, "game-high-society").selected is True
+
+
+# -- why? -------------------------------------------------------------------------------------
+
+
+def test_a_settlement_in_the_log_has_a_why_with_the_rule_behind_it(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 4)
+    for _ in (B, C):
+        probe.tap(app.root, "pass")
+    assert not any(i.startswith("why-entry-") for i in probe.idents(app.root))  # nothing settled yet
+    probe.tap(app.root, "pass")                 # David passes: Anne takes the 7 for 4
+    assert probe.has(app.root, "why-entry-4")
+    assert not probe.has(app.root, "why-entry-1")
+    probe.tap(app.root, "why-entry-4")
+    why = probe.text_of(app.dialog)
+    assert fr("rule.HS-FREE-CARD.text") in why and "HS-FREE-CARD" in why
+    for event in service.open(sid).log[4].events:
+        assert event.render("fr") in why
+
+
+def test_the_results_why_names_the_scoring_rules(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    play(app, PLAN)
+    probe.tap(app.root, f"why-{A}")
+    why = probe.text_of(app.dialog)
+    assert fr("rule.HS-POOREST.text") in why and fr("rule.HS-SCORE.text") in why
+
+
+def test_every_rule_the_hs_screen_cites_exists():
+    from companion.app.games import high_society
+    from models.i18n import catalogue
+    from scoring.high_society import HighSocietyEngine
+
+    for key, rule in high_society._RULES_BY_KEY.items():
+        assert key in catalogue("fr") and key in catalogue("en"), key
+        assert rule in HighSocietyEngine.rules, rule

@@ -62,7 +62,7 @@ def build(app, session_id: int, step: int | None = None, **_: Any) -> tuple[str,
     ], spacing=10), ident="past-header")]
 
     if session.outcome is not None:
-        parts.append(outcome_view(app, session.outcome, session.players, prefix="past-"))
+        parts.append(outcome_view(app, session.outcome, session.players, prefix="past-", game=session.game))
     else:
         parts.append(ui.banner(app.t("app.past.unfinished"), ident="past-unfinished", kind="info"))
 

@@ -41,8 +41,12 @@ def _tied_best(outcome: Any) -> list[str]:
     return [p for p, r in outcome.ranking if r == best and p not in outcome.eliminated]
 
 
-def outcome_view(app, outcome: Any, players: Iterable[str], *, prefix: str = "") -> ft.Control:
+def outcome_view(app, outcome: Any, players: Iterable[str], *, prefix: str = "", game: str | None = None) -> ft.Control:
     """The result block, shared by the results screen and the history."""
+    from companion.app.games import screen_for
+    from companion.app.screens.table import why_dialog
+
+    rules_for = getattr(screen_for(game), "rules_for", None) if game else None
     parts: list[ft.Control] = []
     kind_icon = ft.Icons.REPLAY if outcome.replay_required else ft.Icons.EMOJI_EVENTS
     parts.append(ui.tid(f"{prefix}result-headline", ft.Container(
@@ -54,16 +58,9 @@ def outcome_view(app, outcome: Any, players: Iterable[str], *, prefix: str = "")
 
     def why(player: str):
         def handler(_: Any) -> None:
-            lines = [app.say(m) for m in outcome.explanation if mentions(m, player)]
-            if not lines:
-                lines = [app.say(m) for m in outcome.explanation]
-            app.show_dialog(ft.AlertDialog(
-                title=ft.Text(app.t("app.results.why_title", player=player), size=ui.FONT_TITLE),
-                content=ui.tid("why-text", ft.Column([ft.Text(line, size=ui.FONT_BODY) for line in lines],
-                                                     tight=True, spacing=10, scroll=ft.ScrollMode.AUTO)),
-                actions=[ui.button(app.t("app.common.close"), lambda _: app.close_dialog(), ident="why-close",
-                                   kind="text")],
-            ))
+            messages = [m for m in outcome.explanation if mentions(m, player)] or list(outcome.explanation)
+            rules = tuple(rules_for(messages)) if rules_for is not None else ()
+            why_dialog(app, app.t("app.results.why_title", player=player), [app.say(m) for m in messages], rules)
         return handler
 
     rows = []
@@ -138,7 +135,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     story = [ui.text(" ".join(app.say(m) for m in entry.events), ui.FONT_SMALL)
              for entry in session.log if entry.events]
     body = ft.Column([
-        outcome_view(app, session.outcome, session.players),
+        outcome_view(app, session.outcome, session.players, game=session.game),
         ft.Row([
             ui.button(app.t("app.results.rematch"), rematch, ident="rematch", icon=ft.Icons.REPLAY, kind="primary"),
             ui.button(app.t("app.results.undo"), undo, ident="results-undo", icon=ft.Icons.UNDO, kind="outlined"),

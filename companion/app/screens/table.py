@@ -50,6 +50,24 @@ def refusal_view(app, rule: str, message: Any, *, ident: str = "refusal", index:
                      close_tooltip=app.t("app.common.close"))
 
 
+def why_dialog(app, heading: str, sentences: list[str], rules: tuple[str, ...], ident: str = "why") -> None:
+    """A "why?": the sentences, then each rule behind them with its id, title and text."""
+    lines: list[ft.Control] = [ft.Text(line, size=ui.FONT_BODY) for line in sentences]
+    for rule in rules:
+        lines.append(ft.Container(ft.Column([
+            ft.Text(app.t("app.table.rule_line", rule=rule, title=app.t(f"rule.{rule}.title")),
+                    size=ui.FONT_BODY, weight=ft.FontWeight.BOLD),
+            ft.Text(app.t(f"rule.{rule}.text"), size=ui.FONT_SMALL),
+        ], spacing=4, tight=True), padding=12, border_radius=ui.RADIUS, bgcolor=ft.Colors.SECONDARY_CONTAINER))
+    app.show_dialog(ft.AlertDialog(
+        title=ft.Text(heading, size=ui.FONT_TITLE),
+        content=ui.tid(f"{ident}-text", ft.Column(lines, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO,
+                                                  width=640)),
+        actions=[ui.button(app.t("app.common.close"), lambda _: app.close_dialog(), ident=f"{ident}-close",
+                           kind="text")],
+    ))
+
+
 def describe_entry(app, entry: Any) -> str:
     """An entry as one line: what it did (the engine's sentences)."""
     if entry.events:
@@ -138,7 +156,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
-    side = _side(app, session, draft, undo, top)
+    side = _side(app, session, draft, undo, top, getattr(game_screen, "rules_for", None))
     if app.wide:
         layout = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
@@ -168,7 +186,8 @@ def _finished(app, session: Any) -> ft.Control:
     ], spacing=ui.GAP))
 
 
-def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | None) -> ft.Control:
+def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | None,
+          rules_for: Any) -> ft.Control:
     entries = list(session.log)
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
 
@@ -183,13 +202,23 @@ def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | Non
             app.render()
         return handler
 
+    def why(entry: Any, rules: tuple[str, ...]):
+        def handler(_: Any) -> None:
+            why_dialog(app, app.t("app.table.why_entry", n=entry.index + 1),
+                       [app.say(m) for m in entry.events], rules)
+        return handler
+
     rows: list[ft.Control] = []
     for entry in reversed(shown):
         being_fixed = draft.correcting == entry.index
+        rules = tuple(rules_for(entry.events)) if rules_for is not None else ()
+        buttons = [ui.icon_button(ft.Icons.HELP_OUTLINE, why(entry, rules), ident=f"why-entry-{entry.index}",
+                                  tooltip=app.t("app.results.why"))] if rules else []
         rows.append(ui.tid(f"entry-{entry.index}", ft.Container(ft.Row([
             ui.text(app.t("app.table.entry_number", n=entry.index + 1), ui.FONT_BODY,
                     weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),
             ui.text(describe_entry(app, entry), ui.FONT_BODY, expand=True),
+            *buttons,
             ui.icon_button(ft.Icons.EDIT, start_correction(entry.index), ident=f"correct-{entry.index}",
                            tooltip=app.t("app.table.correct"), disabled=draft.correcting is not None),
         ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.START),
