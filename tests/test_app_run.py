@@ -1,0 +1,61 @@
+"""`companion [--db PATH] run`: how the app is served (without starting a server: ft.run is
+replaced by a recorder, everything else is real)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import flet as ft
+import pytest
+
+from companion import cli
+from companion.app import ASSETS_DIR, export_dir_for
+
+
+@pytest.fixture
+def served(monkeypatch):
+    calls = []
+
+    def fake_run(main, **kwargs):
+        calls.append((main, kwargs))
+
+    monkeypatch.setattr(ft, "run", fake_run)
+    # serve() sets FLET_FORCE_WEB_SERVER: monkeypatch restores the environment afterwards
+    for knob in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB", "FLET_FORCE_WEB_SERVER"):
+        monkeypatch.delenv(knob, raising=False)
+    return calls
+
+
+def test_run_serves_on_loopback_without_cdn_and_prints_the_url(served, tmp_path, capsys):
+    db = tmp_path / "sub" / "c.db"
+    assert cli.main(["--db", str(db), "run", "--port", "8765"]) == 0
+    (main, kwargs), = served
+    assert kwargs["host"] == "127.0.0.1" and kwargs["port"] == 8765
+    assert kwargs["no_cdn"] is True
+    assert kwargs["view"] == ft.AppView.WEB_BROWSER
+    assert Path(kwargs["assets_dir"]).is_absolute() and Path(kwargs["assets_dir"]) == ASSETS_DIR
+    assert (ASSETS_DIR / "i18n" / "fr" / "app.json").exists()
+    assert capsys.readouterr().out.strip() == "http://127.0.0.1:8765/"
+    assert db.exists()  # the database is created (and migrated) before the URL is printed
+    assert callable(main)
+
+
+def test_lan_binds_every_interface_and_prints_a_reachable_address(served, tmp_path, capsys):
+    cli.main(["--db", str(tmp_path / "c.db"), "run", "--lan"])
+    (_, kwargs), = served
+    assert kwargs["host"] == "0.0.0.0" and kwargs["port"] == 8550
+    url = capsys.readouterr().out.strip()
+    assert url.startswith("http://") and url.endswith(":8550/") and "0.0.0.0" not in url
+
+
+def test_db_from_the_environment_and_exports_beside_it(served, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_DB", str(tmp_path / "env.db"))
+    cli.main(["run", "--port", "9000"])
+    assert (tmp_path / "env.db").exists()
+    assert export_dir_for(tmp_path / "env.db") == tmp_path / "exports"
+
+
+def test_run_help_mentions_lan(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--help"])
+    assert "--lan" in capsys.readouterr().out
