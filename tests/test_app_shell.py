@@ -209,3 +209,17 @@ def test_no_game_chosen_is_said_plainly(app, service):
     probe.tap(app.root, "home-new")
     probe.tap(app.root, "setup-start")
     assert fr("app.setup.pick_game") in probe.text_of(app.root, "notice")
+
+
+def test_language_and_theme_are_remembered_beside_the_database(service, tmp_path):
+    settings = tmp_path / "settings.json"
+    first = App(service, None, settings_path=settings)
+    first.render()
+    probe.tap(first.root, "lang-switch")
+    probe.tap(first.root, "theme-switch")
+    again = App(service, None, settings_path=settings)  # another tab, or after a restart
+    again.render()
+    assert (again.lang, again.dark) == ("en", True)
+    assert probe.text_of(again.root, "screen-title") == en("app.name")
+    settings.write_text("{not json", encoding="utf-8")
+    assert (App(service, None, settings_path=settings).lang) == "fr"  # damaged file: defaults

@@ -33,11 +33,16 @@ def export_dir_for(db_path: Path) -> Path:
     return db_path.parent / "exports"
 
 
-def make_main(service: Any, export_dir: Path | None = None) -> Callable[[Any], None]:
+def settings_path_for(db_path: Path) -> Path:
+    """The table's language and theme are kept beside the database."""
+    return db_path.parent / "settings.json"
+
+
+def make_main(service: Any, export_dir: Path | None = None, settings_path: Path | None = None) -> Callable[[Any], None]:
     def main(page: Any) -> None:
         from companion.app.shell import App
 
-        app = App(service, page, export_dir=export_dir)
+        app = App(service, page, export_dir=export_dir, settings_path=settings_path)
         app.render()
 
     return main
@@ -68,6 +73,6 @@ def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan:
     shown = lan_address() if bind == "0.0.0.0" else bind
     print(f"http://{shown}:{port}/", flush=True)
     print(f"database: {db_path}", file=sys.stderr, flush=True)
-    ft.run(make_main(service, export_dir_for(db_path)), host=bind, port=port,
+    ft.run(make_main(service, export_dir_for(db_path), settings_path_for(db_path)), host=bind, port=port,
            view=ft.AppView.WEB_BROWSER, assets_dir=str(ASSETS_DIR), no_cdn=True)
     return 0

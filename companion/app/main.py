@@ -8,7 +8,7 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.app import ASSETS_DIR, export_dir_for, make_main, open_service
+from companion.app import ASSETS_DIR, export_dir_for, make_main, open_service, settings_path_for
 from companion.paths import resolve_db_path
 
 
@@ -21,4 +21,4 @@ def _db_path() -> Path:
 
 if __name__ == "__main__":
     db = _db_path()
-    ft.run(make_main(open_service(db), export_dir_for(db)), assets_dir=str(ASSETS_DIR))
+    ft.run(make_main(open_service(db), export_dir_for(db), settings_path_for(db)), assets_dir=str(ASSETS_DIR))

@@ -12,6 +12,7 @@ handlers and look at ``app.root`` / ``app.dialog``.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,11 +36,14 @@ class Place:
 
 class App:
     def __init__(self, service: Any, page: ft.Page | None = None, *, lang: str = DEFAULT_LANGUAGE,
-                 dark: bool = False, export_dir: Path | None = None):
+                 dark: bool = False, export_dir: Path | None = None, settings_path: Path | None = None):
         self.service = service
         self.page = page
+        self.settings_path = settings_path
+        saved = self._load_settings()
+        lang = saved.get("lang", lang)
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-        self.dark = dark
+        self.dark = bool(saved.get("dark", dark))
         self.export_dir = export_dir
         self.stack: list[Place] = [Place("home")]
         self.drafts: dict[str, Any] = {}   # screen-local state that must survive a re-render
@@ -91,15 +95,38 @@ class App:
     def set_lang(self, lang: str) -> None:
         if lang in LANGUAGES:
             self.lang = lang
+            self._save_settings()
             if self.page is not None:
                 self.page.title = self.t("app.name")
             self.render()
 
     def toggle_theme(self) -> None:
         self.dark = not self.dark
+        self._save_settings()
         if self.page is not None:
             self.page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
         self.render()
+
+    def _load_settings(self) -> dict[str, Any]:
+        """The table's language and theme, kept beside the database (a missing or damaged file
+        just means the defaults)."""
+        if self.settings_path is None:
+            return {}
+        try:
+            data = json.loads(Path(self.settings_path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _save_settings(self) -> None:
+        if self.settings_path is None:
+            return
+        try:
+            path = Path(self.settings_path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps({"lang": self.lang, "dark": self.dark}), encoding="utf-8")
+        except OSError:
+            log.warning("cannot save the settings to %s", self.settings_path)
 
     # -- feedback -----------------------------------------------------------------------------
 
