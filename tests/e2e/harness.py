@@ -154,14 +154,18 @@ class Screen:
     # -- acting --------------------------------------------------------------------------------
 
     def click(self, ident: str, timeout: float = TIMEOUT) -> None:
-        """Click the control; if the tree is rebuilt under the pointer, find it again (3 tries)."""
+        """Tap the control: a DOM click dispatched on its tappable semantics node, which Flutter turns
+        into a tap action on that node. No mouse coordinates are involved, so a layout that moves
+        between finding the node and tapping it (a scroll, a rebuilt screen) cannot send the tap to
+        a neighbour. Retried if the node is replaced under us."""
         from playwright.sync_api import Error
 
+        tappable = f"{sel(ident)}[flt-tappable], {sel(ident)} [flt-tappable]"
         for attempt in range(3):
-            node = self.wait_for(ident, timeout)
+            self.wait_for(ident, timeout)
             try:
-                node.scroll_into_view_if_needed(timeout=timeout * 1000)
-                node.click(timeout=timeout * 1000)
+                self.page.wait_for_selector(tappable, state="attached", timeout=timeout * 1000)
+                self.page.locator(tappable).first.dispatch_event("click", timeout=timeout * 1000)
                 return
             except Error:
                 if attempt == 2:
@@ -169,10 +173,12 @@ class Screen:
                 time.sleep(0.2)
 
     def type_into(self, ident: str, value: str) -> None:
-        """Click the field, wait for focus and two frames, type, check the value; retry once."""
+        """Focus the field (a DOM focus, no mouse coordinates: a click at a position the canvas has
+        not caught up with could land on another control), wait for the focus and two frames, type,
+        check the value; retry once."""
         for attempt in range(2):
             field = self.wait_for(ident).locator("input, textarea").first
-            field.click()
+            field.focus()
             self.page.wait_for_function("() => document.activeElement && "
                                         "['INPUT', 'TEXTAREA'].includes(document.activeElement.tagName)",
                                         timeout=TIMEOUT * 1000)
