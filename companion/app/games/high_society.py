@@ -163,9 +163,12 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
                          bgcolor=ft.Colors.RED_700 if i < engine.reds_revealed else None,
                          border=ft.Border.all(3, ft.Colors.RED_700)) for i in range(REDS_TO_END)]
     now: list[ft.Control] = []
-    if engine.round:
+    if engine.card is not None:
         now.append(ui.text(ctx.t("app.hs.round", n=engine.round), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
                            ident=ctx.ident("hs-round")))
+    elif engine.ending_card is None and state.outcome is None:
+        now.append(ui.text(ctx.t("app.hs.next_round", n=engine.round + 1), ui.FONT_TITLE,
+                           weight=ft.FontWeight.BOLD, ident=ctx.ident("hs-round")))
     if engine.card is not None:
         now.append(ui.text(ctx.t("app.hs.on_auction", card=ctx.say(engine.card_label(engine.card))),
                            ui.FONT_LABEL, ident=ctx.ident("hs-card")))

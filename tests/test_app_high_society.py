@@ -1,0 +1,158 @@
+"""The High Society table screen on its own: built from replayed engine states (no service, no
+page), what it shows in each phase, and the actions it hands to ctx.submit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.app import probe
+from companion.app.games import TableContext, TableState, screen_for
+from companion.app.games import high_society as screen
+from models.i18n import LANGUAGES, Msg
+from models.record import HS_MONEY, parse_record_data
+from scoring.referee import replay
+
+A, B, C = "Anne", "Bruno", "Chloé"
+
+
+def state_of(actions=(), *, game="high-society", assist=False) -> TableState:
+    record = parse_record_data({"format": "table-record/1", "game": game, "players": [A, B, C],
+                                "actions": list(actions)})
+    done = replay(record)
+    assert done.violation is None, done.violation
+    engine = done.engine
+    return TableState(game=game, variant={}, players=(A, B, C), first_player=A, assist=assist, engine=engine,
+                      expected=engine.expected(), outcome=engine.outcome(), entries=done.applied)
+
+
+class Screen:
+    def __init__(self, state: TableState, lang="fr", readonly=False, side=False):
+        self.state = state
+        self.sent: list[dict] = []
+        self.ctx = TableContext(lang=lang, submit=self.sent.append, refresh=self.build, readonly=readonly,
+                                side_panel=side)
+        self.build()
+
+    def build(self) -> None:
+        self.root = screen.build(self.state, self.ctx)
+
+
+def rv(card):
+    return {"type": "reveal", "card": card}
+
+
+def bid(p, *v):
+    return {"type": "bid", "player": p, "add": list(v)}
+
+
+def pas(p):
+    return {"type": "pass", "player": p}
+
+
+PHASES = {
+    "reveal": [],
+    "bid": [rv("p4")],
+    "raise": [rv("p4"), bid(A, 3)],
+    "discard": [rv("p3"), bid(A, 1), pas(B), pas(C), rv("theft"), pas(A)],
+    "over": [rv("x2"), pas(A), pas(B), rv("x2"), pas(C), pas(A), rv("x2"), pas(B), pas(C), rv("half")],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("assist", [False, True])
+@pytest.mark.parametrize("phase", sorted(PHASES))
+def test_every_phase_builds(phase, assist, lang):
+    s = Screen(state_of(PHASES[phase], assist=assist), lang=lang)
+    assert probe.texts(s.root)
+    assert screen_for("high-society") is screen and screen_for("animalement-votre") is screen
+
+
+def test_reveal_sends_the_card_tapped():
+    s = Screen(state_of())
+    probe.tap(s.root, "reveal-p10")
+    assert s.sent == [rv("p10")]
+
+
+def test_the_pad_sends_the_cards_tapped_in_order_of_value_and_a_pass():
+    s = Screen(state_of(PHASES["raise"]))
+    assert probe.text_of(s.root, "bid-to-beat").endswith("3")
+    probe.tap(s.root, "money-25")
+    probe.tap(s.root, "money-1")
+    assert probe.text_of(s.root, "bid-total").endswith("26")
+    probe.tap(s.root, "bid-confirm")
+    probe.tap(s.root, "pass")
+    assert s.sent == [bid(B, 1, 25), pas(B)]
+
+
+def test_a_raise_counts_the_open_bid():
+    s = Screen(state_of([rv("p4"), bid(A, 3), bid(B, 4), pas(C)]))  # Anne again: 3 on the table
+    assert probe.text_of(s.root, "bid-open").endswith("3")
+    probe.tap(s.root, "money-2")
+    assert probe.text_of(s.root, "bid-total").endswith("5")
+
+
+def test_money_in_hand_is_never_shown_without_assist():
+    spent = [rv("p4"), bid(A, 25), pas(B), pas(C), rv("p5")]
+    fair = Screen(state_of(spent))
+    assert all(probe.is_enabled(fair.root, f"money-{v}") for v in HS_MONEY)
+    assert not any("money-left" in i for i in probe.idents(fair.root))
+    helped = Screen(state_of(spent, assist=True))
+    assert not probe.is_enabled(helped.root, "money-25")
+    assert probe.text_of(helped.root, "hs-money-left-Anne").endswith("81")
+
+
+def test_the_side_panel_takes_the_players_out_of_the_main_part():
+    state = state_of(PHASES["raise"])
+    alone = Screen(state)
+    with_side = Screen(state, side=True)
+    assert probe.has(alone.root, "hs-player-Anne")
+    assert not probe.has(with_side.root, "hs-player-Anne")
+    side = screen.build_side(state, with_side.ctx)
+    assert Msg("app.hs.bid_total", {"total": 3}).render("fr") in probe.text_of(side, "hs-player-Anne")
+    assert Msg("app.hs.no_bid").render("fr") in probe.text_of(side, "hs-player-Bruno")
+
+
+def test_read_only_shows_the_table_and_offers_nothing():
+    for phase in ("reveal", "bid", "discard"):
+        s = Screen(state_of(PHASES[phase]), readonly=True)
+        ids = probe.idents(s.root)
+        assert not any(i.startswith(("reveal-", "money-", "discard-", "pass", "bid-")) for i in ids), phase
+        assert "hs-player-Anne" in ids
+
+
+def test_the_theft_offers_only_possessions():
+    s = Screen(state_of(PHASES["discard"]))
+    assert sorted(i for i in probe.idents(s.root) if i.startswith("discard-")) == ["discard-p3"]
+    probe.tap(s.root, "discard-p3")
+    assert s.sent == [{"type": "discard", "player": A, "card": "p3"}]
+
+
+def test_the_ending_card_is_shown_once_the_game_is_over():
+    s = Screen(state_of(PHASES["over"]))
+    label = Msg("hs.card.high-society.half").render("fr")
+    assert Msg("app.hs.ended_by", {"card": label}).render("fr") in probe.text_of(s.root)
+
+
+def test_animalement_votre_shows_its_own_card_names():
+    s = Screen(state_of([rv("p1")], game="animalement-votre"), lang="en")
+    assert Msg("hs.card.animalement-votre.p1").render("en") in probe.text_of(s.root, "hs-card")
+
+
+def test_touch_targets_are_big_enough():
+    s = Screen(state_of(PHASES["raise"]))
+    for value in HS_MONEY:
+        box = probe.find(s.root, f"money-{value}").content
+        assert box.width >= 56 and box.height >= 64
+    for ident in ("bid-confirm", "pass", "bid-clear"):
+        assert probe.find(s.root, ident).content.height >= 64
+
+
+def test_the_rules_behind_sentences():
+    # the sentences of the last entry: Chloé passes, Anne takes the 4 for 3, Anne reveals next
+    record = parse_record_data({"format": "table-record/1", "game": "high-society", "players": [A, B, C],
+                                "actions": [rv("p4"), bid(A, 3), pas(B), pas(C)]})
+    events = replay(record).events
+    assert screen.rules_for(events[-1]) == ("HS-FREE-CARD",)
+    assert screen.rules_for(events[1]) == ()  # a plain bid settles nothing
