@@ -362,3 +362,55 @@ def test_every_rule_the_hs_screen_cites_exists():
     for key, rule in high_society._RULES_BY_KEY.items():
         assert key in catalogue("fr") and key in catalogue("en"), key
         assert rule in HighSocietyEngine.rules, rule
+
+
+def test_a_defect_while_saving_is_said_and_loses_nothing(service, tmp_path, monkeypatch):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(service, "submit", broken)
+    bid(app, 4)
+    assert fr("app.error.unexpected") in probe.text_of(app.root, "problem")
+    monkeypatch.undo()
+    assert actions(service, sid) == [{"type": "reveal", "card": "p7"}]
+    assert probe.text_of(app.root, "bid-adding").endswith("4")  # the taps are still there to retry
+    probe.tap(app.root, "bid-confirm")
+    assert actions(service, sid)[-1] == {"type": "bid", "player": A, "add": [4]}
+    assert not probe.has(app.root, "problem")
+
+
+class FakePage:
+    """Just what the shell touches on a Flet page."""
+
+    def __init__(self, width, height):
+        self.width, self.height = width, height
+        self.controls, self.dialogs, self.updates = [], [], 0
+
+    def update(self):
+        self.updates += 1
+
+    def show_dialog(self, dialog):
+        dialog.open = True
+        self.dialogs.append(dialog)
+
+    def pop_dialog(self):
+        self.dialogs[-1].open = False
+        return self.dialogs.pop()
+
+
+def test_turning_the_tablet_re_lays_the_table(service, tmp_path):
+    state = service.start("high-society", [A, B, C])
+    page = FakePage(1280, 800)
+    app = App(service, page)
+    app.go("table", session_id=state.session_id)
+    assert page.controls == [app.root] and app.wide
+    wide_root = app.root
+    page.width, page.height = 800, 1280
+    page.on_resize(None)
+    assert not app.wide and app.root is not wide_root and page.controls == [app.root]
+    updates = page.updates
+    page.on_resize(None)  # same orientation: nothing to redo
+    assert page.updates == updates

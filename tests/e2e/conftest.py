@@ -20,6 +20,26 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+def _browser_missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright (python) is not installed"
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is missing (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(autouse=True)
+def _no_silent_skip_in_ci(request):
+    """Every test marked `browser` fails in CI when the browser cannot run, even one that would
+    skip on its own (pytest.importorskip …): CI must never go green without the browser."""
+    if request.node.get_closest_marker("browser") and os.environ.get("CI"):
+        missing = _browser_missing()
+        if missing:
+            pytest.fail(f"browser tests cannot run in CI: {missing}", pytrace=False)
+
+
 @pytest.fixture(scope="module")
 def chromium():
     """Module scope: the browser is reused by every test of a module, and no Playwright instance is

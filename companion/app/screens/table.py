@@ -8,15 +8,19 @@ entry shows the rule's id, its title and its text in plain words, and the engine
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 import flet as ft
 
+from models.i18n import Msg
+
 from companion.app import ui
 from companion.app.games import TableContext, screen_for, state_at, state_from_session
 
 LOG_SHORT = 6
+log = logging.getLogger("companion.app")
 
 
 @dataclass
@@ -111,6 +115,11 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         except (Malformed, ServiceError) as err:
             draft.problem = err.msg
             draft.refusal = None
+            app.render()
+            return
+        except Exception:  # a defect: say so; what was saved stays saved
+            log.exception("submitting %r", action)
+            draft.problem = Msg("app.error.unexpected")
             app.render()
             return
         after_change(new_state)
@@ -273,6 +282,9 @@ def _correction(app, session: Any, draft: TableDraft, game_screen: Any,
             draft.refusal = (err.rule, err.msg, err.index)
         except (Malformed, ServiceError) as err:
             draft.problem = err.msg
+        except Exception:
+            log.exception("previewing a correction of entry %s", index)
+            draft.problem = Msg("app.error.unexpected")
         else:
             draft.preview = (action, result)
         app.render()
@@ -295,6 +307,12 @@ def _correction(app, session: Any, draft: TableDraft, game_screen: Any,
             return
         except ServiceError as err:
             draft.problem = err.msg
+            draft.preview = None
+            app.render()
+            return
+        except Exception:
+            log.exception("saving a correction of entry %s", index)
+            draft.problem = Msg("app.error.unexpected")
             draft.preview = None
             app.render()
             return
