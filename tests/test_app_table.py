@@ -414,3 +414,46 @@ def test_turning_the_tablet_re_lays_the_table(service, tmp_path):
     updates = page.updates
     page.on_resize(None)  # same orientation: nothing to redo
     assert page.updates == updates
+
+
+class Hub:
+    """Flet's pubsub between tabs, reduced to what the shell uses."""
+
+    def __init__(self):
+        self.subscribers = []
+
+    def client(self):
+        hub = self
+
+        class Client:
+            def subscribe_topic(self, topic, handler):
+                hub.subscribers.append((self, topic, handler))
+
+            def send_others_on_topic(self, topic, message):
+                import asyncio
+
+                for who, wanted, handler in list(hub.subscribers):
+                    if who is not self and wanted == topic:
+                        asyncio.run(handler(topic, message))
+
+        return Client()
+
+
+def test_another_tab_on_the_same_game_follows_the_table(service, tmp_path):
+    hub = Hub()
+    state = service.start("high-society", [A, B, C])
+    pages = [FakePage(1280, 800), FakePage(1280, 800)]
+    for page in pages:
+        page.pubsub = hub.client()
+    here, there = App(service, pages[0]), App(service, pages[1])
+    here.go("table", session_id=state.session_id)
+    there.go("table", session_id=state.session_id)
+    lobby_page = FakePage(1280, 800)
+    lobby_page.pubsub = hub.client()
+    lobby = App(service, lobby_page)
+    lobby.render()
+    probe.tap(here.root, "reveal-p7")
+    assert probe.text_of(there.root, "prompt") == service.open(state.session_id).expected.prompt.render("fr")
+    assert fr("app.home.progress", count=1, when="")[:8] in probe.text_of(lobby.root, f"resume-{state.session_id}")
+    probe.tap(there.root, "undo")
+    assert probe.has(here.root, "reveal-p7")

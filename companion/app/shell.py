@@ -25,6 +25,9 @@ from companion.app import ui
 
 log = logging.getLogger("companion.app")
 
+NEWS = "companion-games"  # pubsub topic: a game changed (message: its session id, or None)
+LISTS = ("home", "history", "players", "stats")  # screens that list games
+
 
 @dataclass
 class Place:
@@ -242,6 +245,32 @@ class App:
         self.notice = None
         self.render()
 
+    # -- other tabs on the same games ----------------------------------------------------------
+
+    def announce(self, session_id: int | None = None) -> None:
+        """Tell the app's other open tabs (another tablet, a phone) that a game changed, so that
+        none of them keeps showing a table that is no longer true."""
+        pubsub = getattr(self.page, "pubsub", None) if self.page is not None else None
+        if pubsub is None:
+            return
+        try:
+            pubsub.send_others_on_topic(NEWS, session_id)
+        except Exception:
+            log.warning("cannot tell the other tabs", exc_info=True)
+
+    def on_news(self, session_id: int | None) -> bool:
+        """Another tab changed a game: rebuild this screen if it shows it (or lists games).
+        Returns whether the screen was rebuilt."""
+        here = self.here
+        shown = here.params.get("session_id")
+        if here.screen in LISTS or (shown is not None and (session_id is None or shown == session_id)):
+            self.render()
+            return True
+        return False
+
+    async def _on_news(self, _topic: str, session_id: int | None) -> None:
+        self.on_news(session_id)
+
     # -- page ---------------------------------------------------------------------------------
 
     def _setup_page(self, page: ft.Page) -> None:
@@ -253,6 +282,9 @@ class App:
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
         page.on_resize = self._on_resize
         self.wide = self._is_wide()
+        pubsub = getattr(page, "pubsub", None)
+        if pubsub is not None:
+            pubsub.subscribe_topic(NEWS, self._on_news)
 
     def _is_wide(self) -> bool:
         if self.page is None:

@@ -176,6 +176,7 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
             return
         ids = app.guard(lambda: app.service.import_records(content))
         if ids is not None:
+            app.announce()
             f.import_path = ""
             app.tell(app.t("app.history.imported", count=len(ids)), "ok")
         app.render()

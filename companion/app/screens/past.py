@@ -40,9 +40,15 @@ def build(app, session_id: int, step: int | None = None, **_: Any) -> tuple[str,
 
     def delete(_: Any) -> None:
         def really() -> None:
-            if app.guard(lambda: app.service.delete(session_id)) is None and app.notice is not None:
+            from companion.service import ServiceError
+
+            try:
+                app.service.delete(session_id)
+            except ServiceError as err:
+                app.tell(app.say(err.msg), "error")
                 app.render()
                 return
+            app.announce(session_id)
             app.back()
             app.tell(app.t("app.past.deleted"), "ok")
             app.render()

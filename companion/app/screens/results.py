@@ -118,6 +118,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
 
         last = session.log[-1] if session.log else None
         if app.guard(lambda: app.service.undo(session_id)) is not None:
+            app.announce(session_id)
             app.replace("table", session_id=session_id)
             if last is not None:
                 app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")

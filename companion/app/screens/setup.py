@@ -211,6 +211,7 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
             app.render()
             return
         app.drafts.pop("setup", None)
+        app.announce(state.session_id)
         app.replace("table", session_id=state.session_id)
 
     parts.append(ui.button(app.t("app.setup.start"), start, ident="setup-start", icon=ft.Icons.PLAY_ARROW,

@@ -92,6 +92,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         app.render()
 
     def after_change(new_state: Any) -> None:
+        app.announce(session_id)
         draft.draft = {}
         draft.refusal = None
         draft.problem = None
@@ -130,6 +131,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         last = session.log[-1]
         new_state = app.guard(lambda: service.undo(session_id))
         if new_state is not None:
+            app.announce(session_id)
             app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")
         draft.draft = {}
         draft.refusal = None
@@ -316,6 +318,7 @@ def _correction(app, session: Any, draft: TableDraft, game_screen: Any,
             draft.preview = None
             app.render()
             return
+        app.announce(sid)
         draft.correcting = None
         draft.preview = None
         draft.fix_draft = {}
