@@ -33,7 +33,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.app import serve
     from companion.paths import resolve_db_path
 
-    return serve(resolve_db_path(getattr(args, "db", None)), host=args.host, port=args.port, lan=args.lan)
+    return serve(resolve_db_path(getattr(args, "db", None)), host=args.host, port=args.port, lan=args.lan,
+                 desktop=args.desktop)
 
 
 def _open_service(args: argparse.Namespace):
@@ -103,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--host", default=None, help="address to bind (default 127.0.0.1, or every interface with --lan)")
     run.add_argument("--port", type=int, default=8550, help="TCP port (default 8550)")
     run.add_argument("--lan", action="store_true", help="serve the local network too, so a tablet can connect")
+    run.add_argument("--desktop", action="store_true",
+                     help="open a desktop window where a display and the Flet desktop client are available")
     run.set_defaults(func=cmd_run)
 
     export = sub.add_parser("export", help="write table records from the database (one object with --session, else a list)")

@@ -59,3 +59,42 @@ def test_run_help_mentions_lan(capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", "--help"])
     assert "--lan" in capsys.readouterr().out
+
+
+def test_desktop_falls_back_to_the_web_without_a_display_or_client(served, tmp_path, capsys, monkeypatch):
+    import companion.app as app
+
+    monkeypatch.setattr(app, "desktop_available", lambda: False)
+    cli.main(["--db", str(tmp_path / "c.db"), "run", "--desktop"])
+    (_, kwargs), = served
+    assert kwargs["view"] == ft.AppView.WEB_BROWSER and kwargs["host"] == "127.0.0.1"
+    out = capsys.readouterr()
+    assert out.out.strip() == "http://127.0.0.1:8550/"
+    assert "serving the web app instead" in out.err
+
+
+def test_desktop_opens_a_window_where_it_can(served, tmp_path, monkeypatch):
+    import companion.app as app
+
+    monkeypatch.setattr(app, "desktop_available", lambda: True)
+    cli.main(["--db", str(tmp_path / "c.db"), "run", "--desktop"])
+    (_, kwargs), = served
+    assert kwargs["view"] == ft.AppView.FLET_APP
+    assert "host" not in kwargs
+
+
+def test_desktop_needs_a_display_on_linux(monkeypatch):
+    import importlib.util
+    import sys
+
+    import companion.app as app
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert app.desktop_available() is False
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert app.desktop_available() is True
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert app.desktop_available() is False

@@ -14,7 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-ASSETS_DIR = Path(__file__).resolve().parent.parent.parent / "assets"
+import assets as _assets
+
+# The assets package's own folder: right for an editable install and for an installed wheel alike.
+ASSETS_DIR = Path(_assets.__file__).resolve().parent
 DEFAULT_PORT = 8550
 
 log = logging.getLogger("companion.app")
@@ -49,23 +52,44 @@ def make_main(service: Any, export_dir: Path | None = None, settings_path: Path 
 
 
 def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    """This machine's address on the local network, as its host name resolves (no packet is sent;
+    the name itself when it does not resolve to a non-loopback address)."""
+    name = socket.gethostname()
     try:
-        probe.connect(("10.255.255.255", 1))
-        return probe.getsockname()[0]
+        address = socket.gethostbyname(name)
     except OSError:
-        return "127.0.0.1"
-    finally:
-        probe.close()
+        return name
+    return name if address.startswith("127.") else address
 
 
-def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan: bool = False) -> int:
-    """Serve the app in web mode until interrupted. Loopback only unless ``lan``."""
+def desktop_available() -> bool:
+    """A desktop window needs a display and Flet's desktop client (the flet-desktop package, which
+    is not a dependency: its client is downloaded at run time)."""
+    import importlib.util
+
+    if importlib.util.find_spec("flet_desktop") is None:
+        return False
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan: bool = False,
+          desktop: bool = False) -> int:
+    """Serve the app in web mode until interrupted. Loopback only unless ``lan``. With ``desktop``,
+    open a desktop window instead where a display and Flet's desktop client are available."""
     import flet as ft
 
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
     service = open_service(db_path)
+    if desktop:
+        if desktop_available():
+            print(f"database: {db_path}", file=sys.stderr, flush=True)
+            ft.run(make_main(service, export_dir_for(db_path), settings_path_for(db_path)),
+                   view=ft.AppView.FLET_APP, assets_dir=str(ASSETS_DIR))
+            return 0
+        print("no display or no Flet desktop client (pip install flet-desktop==1.0.5): serving the web app instead",
+              file=sys.stderr, flush=True)
     # A server without a display must not try to open a browser or a desktop window.
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     os.environ.pop("FLET_SERVER_IP", None)

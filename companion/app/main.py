@@ -1,4 +1,4 @@
-"""Entry point for a packaged build (``flet build apk --module-name companion/app/main.py``):
+"""Entry point for a packaged build (``flet build apk``, through the root main.py):
 the database lives in the app's private storage."""
 
 from __future__ import annotations
