@@ -70,7 +70,7 @@ def test_desktop_falls_back_to_the_web_without_a_display_or_client(served, tmp_p
     assert kwargs["view"] == ft.AppView.WEB_BROWSER and kwargs["host"] == "127.0.0.1"
     out = capsys.readouterr()
     assert out.out.strip() == "http://127.0.0.1:8550/"
-    assert "serving the web app instead" in out.err
+    assert "flet-desktop" in out.err
 
 
 def test_desktop_opens_a_window_where_it_can(served, tmp_path, monkeypatch):

@@ -88,8 +88,9 @@ def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan:
             ft.run(make_main(service, export_dir_for(db_path), settings_path_for(db_path)),
                    view=ft.AppView.FLET_APP, assets_dir=str(ASSETS_DIR))
             return 0
-        print("no display or no Flet desktop client (pip install flet-desktop==1.0.5): serving the web app instead",
-              file=sys.stderr, flush=True)
+        from models.i18n import DEFAULT_LANGUAGE, Msg
+
+        print(Msg("app.run.no_desktop").render(DEFAULT_LANGUAGE), file=sys.stderr, flush=True)
     # A server without a display must not try to open a browser or a desktop window.
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     os.environ.pop("FLET_SERVER_IP", None)
