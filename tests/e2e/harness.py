@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -209,3 +209,15 @@ class Screen:
         time.sleep(0.3)
         self.frames(2)
         self.page.screenshot(path=str(path))
+
+    def set_up_game(self, game: str, players: Iterable[str], ready: str) -> None:
+        """From the home screen: a new game of ``game`` with these new players, in this seating
+        order; waits for ``ready`` (an identifier of the game's set-up options) before seating
+        anyone, and leaves the set-up screen ready to start."""
+        self.click("home-new")
+        self.click(f"game-{game}")
+        self.wait_for(ready)
+        for name in players:
+            self.type_into("new-player-name", name)
+            self.click("new-player-add")
+            self.wait_for(f"seat-remove-{name}")

@@ -31,13 +31,7 @@ def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app)
     s.open(companion_app.url)
     shots = ROOT / "docs" / "screenshots" if os.environ.get("SCREENSHOTS") else None
 
-    s.click("home-new")
-    s.click("game-boursicocotte")
-    s.wait_for("variant-trade_tie-exchanged")
-    for name in PLAYERS:
-        s.type_into("new-player-name", name)
-        s.click("new-player-add")
-        s.wait_for(f"seat-remove-{name}")
+    s.set_up_game("boursicocotte", PLAYERS, ready="variant-trade_tie-exchanged")
     s.click("setup-start")
     s.wait_for("bc-draw")
     s.wait_text(fr("app.bc.turn_of", player="Anne"), "bc-turn")

@@ -71,13 +71,7 @@ def test_a_high_society_game_from_set_up_to_history(tablet, companion_app):
     s.open(companion_app.url)
 
     # -- set-up: High Society, four new players, Anne starts -------------------------------------
-    s.click("home-new")
-    s.click("game-high-society")
-    s.wait_for("variant-final_tie-replay")
-    for name in (A, B, C, D):
-        s.type_into("new-player-name", name)
-        s.click("new-player-add")
-        s.wait_for(f"seat-remove-{name}")
+    s.set_up_game("high-society", (A, B, C, D), ready="variant-final_tie-replay")
     s.wait_text("4", "setup-count")
     s.click("setup-start")
     s.wait_for("hs-reveal")

@@ -42,13 +42,7 @@ def test_stupide_vautour_table(tablet: Screen, companion_app):
     screen.open(companion_app.url)
 
     # new game: Stupide Vautour, three players
-    screen.click("home-new")
-    screen.click("game-stupide-vautour")
-    screen.wait_for("variant-ties-highest-unique")
-    for name in PLAYERS:
-        screen.type_into("new-player-name", name)
-        screen.click("new-player-add")
-        screen.wait_for(f"seat-remove-{name}")
+    screen.set_up_game("stupide-vautour", PLAYERS, ready="variant-ties-highest-unique")
     screen.click("setup-start")
     screen.wait_for("sv-pot")
     screen.wait_text(fr("app.sv.round", n=1, of=15), "sv-round")
