@@ -92,6 +92,23 @@ class TableContext:
         """A test identifier, prefixed in a correction so both editors never clash."""
         return f"{self.id_prefix}{name}"
 
+    def toggler(self, picked: list[Any], item: Any) -> Callable[[Any], None]:
+        """A tap handler that adds ``item`` to the draft list ``picked``, or takes it out again."""
+        def handler(_: Any) -> None:
+            if item in picked:
+                picked.remove(item)
+            else:
+                picked.append(item)
+            self.refresh()
+        return handler
+
+    def clearer(self, picked: list[Any] | dict[Any, Any]) -> Callable[[Any], None]:
+        """A tap handler that empties the draft collection ``picked``."""
+        def handler(_: Any) -> None:
+            picked.clear()
+            self.refresh()
+        return handler
+
 
 class GameScreen(Protocol):
     def build(self, state: TableState, ctx: TableContext) -> ft.Control: ...
@@ -121,18 +138,22 @@ def variant_dict(variant: Any) -> dict[str, Any]:
     return dict(dump(exclude_none=True)) if dump else {}
 
 
-def state_from_session(session: Any) -> TableState:
+def _state(session: Any, engine: Any, expected: Any, outcome: Any, entries: int) -> TableState:
     return TableState(
         game=session.game,
         variant=variant_dict(session.variant),
         players=tuple(session.players),
         first_player=session.first_player,
         assist=bool(session.assist),
-        engine=session.engine,
-        expected=session.expected,
-        outcome=session.outcome,
-        entries=len(session.log),
+        engine=engine,
+        expected=expected,
+        outcome=outcome,
+        entries=entries,
     )
+
+
+def state_from_session(session: Any) -> TableState:
+    return _state(session, session.engine, session.expected, session.outcome, len(session.log))
 
 
 def state_at(session: Any, upto: int) -> TableState:
@@ -142,14 +163,4 @@ def state_at(session: Any, upto: int) -> TableState:
 
     done = replay(session.record, upto=upto)
     engine = done.engine
-    return TableState(
-        game=session.game,
-        variant=variant_dict(session.variant),
-        players=tuple(session.players),
-        first_player=session.first_player,
-        assist=bool(session.assist),
-        engine=engine,
-        expected=engine.expected(),
-        outcome=engine.outcome(),
-        entries=done.applied,
-    )
+    return _state(session, engine, engine.expected(), engine.outcome(), done.applied)

@@ -497,17 +497,9 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
     total = sum(chosen)
 
     def toggle(key: str):
-        def handler(_: Any) -> None:
-            if key in picked:
-                picked.remove(key)
-            else:
-                picked.append(key)
-            ctx.refresh()
-        return handler
+        return ctx.toggler(picked, key)
 
-    def clear(_: Any) -> None:
-        picked.clear()
-        ctx.refresh()
+    clear = ctx.clearer(picked)
 
     def hide(_: Any) -> None:
         _cover_again(ctx)

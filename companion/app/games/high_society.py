@@ -300,17 +300,9 @@ def _bid_block(state: Any, ctx: Any) -> ft.Control:
     holds = set(engine.hands[player]) if state.assist else None
 
     def toggle(value: int):
-        def handler(_: Any) -> None:
-            if value in chosen:
-                chosen.remove(value)
-            else:
-                chosen.append(value)
-            ctx.refresh()
-        return handler
+        return ctx.toggler(chosen, value)
 
-    def clear(_: Any) -> None:
-        chosen.clear()
-        ctx.refresh()
+    clear = ctx.clearer(chosen)
 
     def confirm(_: Any) -> None:
         ctx.submit({"type": "bid", "player": player, "add": sorted(chosen)})

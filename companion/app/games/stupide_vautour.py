@@ -224,9 +224,7 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
             ctx.refresh()
         return handler
 
-    def clear(_: Any) -> None:
-        chosen.clear()
-        ctx.refresh()
+    clear = ctx.clearer(chosen)
 
     def confirm(_: Any) -> None:
         ctx.submit({"type": "play", "cards": {p: chosen[p] for p in players if p in chosen}})
