@@ -163,7 +163,7 @@ def test_new_game_with_new_players_seating_first_player_variant_and_assist(app, 
     assert not probe.is_enabled(app.root, "seat-up-Anne")
     probe.tap(app.root, "first-Bruno")
     probe.switch(app.root, "assist-switch", True)
-    assert fr("app.setup.assist_on") in probe.text_of(app.root, "setup-options")
+    assert fr("app.setup.assist_on.high-society") in probe.text_of(app.root, "setup-options")
     probe.tap(app.root, "setup-start")
 
     assert app.here.screen == "table"
@@ -223,3 +223,22 @@ def test_language_and_theme_are_remembered_beside_the_database(service, tmp_path
     assert probe.text_of(again.root, "screen-title") == en("app.name")
     settings.write_text("{not json", encoding="utf-8")
     assert (App(service, None, settings_path=settings).lang) == "fr"  # damaged file: defaults
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_playable_game_says_what_assist_means_for_it(lang):
+    from companion.app.games import playable_games
+    from models.i18n import catalogue
+
+    keys = catalogue(lang)
+    for game in playable_games():
+        for key in ("app.setup.assist", "app.setup.assist_on", "app.setup.assist_off"):
+            assert f"{key}.{game}" in keys, (lang, game, key)
+
+
+def test_assist_wording_follows_the_game(app):
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "game-stupide-vautour")
+    assert fr("app.setup.assist_off.stupide-vautour") in probe.text_of(app.root, "setup-options")
+    probe.tap(app.root, "game-boursicocotte")
+    assert fr("app.setup.assist.boursicocotte") in probe.text_of(app.root, "setup-options")

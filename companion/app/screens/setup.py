@@ -64,6 +64,14 @@ def _literal_values(annotation: Any) -> tuple[str, ...]:
     return ()
 
 
+def _assist_keys(game: str | None, on: bool) -> tuple[str, str]:
+    """The switch's title and its explanation: what assist means depends on the game (money
+    left, cards in hand, choices greyed out)."""
+    if not game:
+        return "app.setup.assist", "app.setup.assist_on" if on else "app.setup.assist_off"
+    return f"app.setup.assist.{game}", f"app.setup.assist_on.{game}" if on else f"app.setup.assist_off.{game}"
+
+
 def _draft(app) -> Draft:
     draft = app.drafts.get("setup")
     if draft is None:
@@ -189,11 +197,12 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
         draft.assist = bool(e.control.value)
         app.render()
 
+    assist_title, assist_meaning = _assist_keys(draft.game, draft.assist)
     assist = ft.Row([
         ui.tid("assist-switch", ft.Switch(value=draft.assist, on_change=toggle_assist, scale=1.3)),
         ft.Column([
-            ui.text(app.t("app.setup.assist"), ui.FONT_BODY, weight=ft.FontWeight.W_600),
-            ui.muted(app.t("app.setup.assist_on" if draft.assist else "app.setup.assist_off")),
+            ui.text(app.t(assist_title), ui.FONT_BODY, weight=ft.FontWeight.W_600),
+            ui.muted(app.t(assist_meaning)),
         ], spacing=2, expand=True),
     ], spacing=ui.GAP)
     parts.append(_section(app.t("app.setup.options"), assist, "setup-options"))
