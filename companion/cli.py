@@ -15,13 +15,15 @@ def _read_input(path: str) -> bytes:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     # Imported here so `companion replay` does not pay for the UI's imports.
+    from models.i18n import Msg
     from models.record import MalformedRecord
     from scoring.referee import malformed_verdict, verdict_for_text
 
     try:
         text = _read_input(args.file)
     except OSError as err:
-        verdict, status = malformed_verdict(MalformedRecord(f"record: cannot read {args.file!r} ({err.strerror})")), 2
+        unreadable = MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror}))
+        verdict, status = malformed_verdict(unreadable, lang=args.lang), 2
     else:
         verdict, status = verdict_for_text(text, lang=args.lang)
     sys.stdout.write(verdict.model_dump_json(indent=2) + "\n")

@@ -9,10 +9,13 @@ engine's business, not the parser's.
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
+
+from models.i18n import Msg
 
 RECORD_FORMAT = "table-record/1"
 VERDICT_FORMAT = "table-verdict/1"
@@ -231,12 +234,34 @@ _ACTION_ADAPTERS: dict[str, TypeAdapter] = {
 
 
 class MalformedRecord(ValueError):
-    """The input is not a valid table record. ``index`` is the action at fault, if any."""
+    """The input is not a valid table record. ``index`` is the action at fault, if any.
 
-    def __init__(self, message: str, index: int | None = None):
-        super().__init__(message)
-        self.message = message
+    ``msg`` is the sentence in any language (catalogue keys ``record.*``); ``message`` is its
+    English text, as the CLI verdict writes it by default."""
+
+    def __init__(self, msg: Msg, index: int | None = None):
+        self.msg = msg
         self.index = index
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return self.msg.render("en")
+
+    def render(self, lang: str) -> str:
+        return self.msg.render(lang)
+
+
+def _bad(which: str, index: int | None = None, /, **params: Any) -> MalformedRecord:
+    return MalformedRecord(Msg(f"record.{which}", params), index)
+
+
+def _one_of(expected: str) -> Msg | str:
+    """pydantic's "1, 2 or 3" / "'reveal', 'play'" as a list the table's language joins."""
+    items = [item for item in re.split(r", | or ", expected) if item]
+    if len(items) < 2:
+        return expected
+    return Msg("list.or", {"head": ", ".join(items[:-1]), "last": items[-1]})
 
 
 _ACTION_TAGS = {"reveal", "bid", "pass", "discard", "play", "draw", "close", "pay",
@@ -260,25 +285,40 @@ def _where(loc: tuple) -> tuple[str, int | None]:
     return path.lstrip(".") or "record", index
 
 
+# pydantic error types a player may meet, said in the table's language; others keep pydantic's text
+_TYPE_PROBLEMS = {
+    "extra_forbidden": "unknown_field", "missing": "missing", "int_type": "whole_number",
+    "int_parsing": "whole_number", "int_from_float": "whole_number", "bool_type": "boolean",
+    "bool_parsing": "boolean", "string_type": "text", "list_type": "list", "dict_type": "object",
+    "model_type": "object", "model_attributes_type": "object", "string_too_short": "empty",
+}
+
+
 def _from_validation_error(err: ValidationError) -> MalformedRecord:
     first = err.errors(include_url=False)[0]
     where, index = _where(tuple(first["loc"]))
-    problem = first["msg"]
-    if first["type"] == "extra_forbidden":
-        problem = "unknown field"
-    elif first["type"] == "missing":
-        problem = "required field is missing"
-    elif first["type"] == "union_tag_invalid":
-        tag, field = first["ctx"].get("tag"), first["ctx"].get("discriminator", "").strip("'")
-        what = "action type" if field == "type" else field
-        problem = f"unknown {what} {tag!r} (expected {first['ctx'].get('expected_tags', '')})"
-    elif first["type"] == "literal_error":
+    kind, ctx = first["type"], first.get("ctx", {})
+    if kind in _TYPE_PROBLEMS:
+        problem = Msg(f"record.problem.{_TYPE_PROBLEMS[kind]}")
+    elif kind == "union_tag_invalid":
+        tag, field_name = ctx.get("tag"), str(ctx.get("discriminator", "")).strip("'")
+        expected = _one_of(str(ctx.get("expected_tags", "")))
+        if field_name == "type":
+            problem = Msg("record.problem.action_type", {"tag": repr(tag), "expected": expected})
+        else:
+            problem = Msg("record.problem.unknown_value", {"tag": repr(tag), "field": field_name,
+                                                            "expected": expected})
+    elif kind == "literal_error":
         value = first.get("input")
-        kind = "card or value" if isinstance(value, (int, str)) and not isinstance(value, bool) else "value of this kind"
-        problem = f"{value!r} is not a {kind} of this game (expected {first['ctx']['expected']})"
+        key = "not_a_card" if isinstance(value, (int, str)) and not isinstance(value, bool) else "not_this_kind"
+        problem = Msg(f"record.problem.{key}", {"value": repr(value), "expected": _one_of(str(ctx["expected"]))})
+    else:
+        problem = Msg("record.problem.other", {"detail": first["msg"]})
+    message = Msg("record.at", {"where": where, "problem": problem})
     more = err.error_count() - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return MalformedRecord(f"{where}: {problem}{tail}", index)
+    if more:
+        message = Msg("record.more", {"message": message, "count": more})
+    return MalformedRecord(message, index)
 
 
 def _action_players(action: BaseModel) -> list[str]:
@@ -297,48 +337,48 @@ def _check_people(record: BaseModel) -> None:
     players = record.players
     low, high = PLAYER_COUNTS[record.game]
     if not low <= len(players) <= high:
-        raise MalformedRecord(f"players: {record.game} is played by {low} to {high} players, not {len(players)}")
+        raise _bad("player_count", game=record.game, low=low, high=high, count=len(players))
     seen: set[str] = set()
     for name in players:
         if not name.strip():
-            raise MalformedRecord("players: a player name is blank")
+            raise _bad("blank_player")
         if name in seen:
-            raise MalformedRecord(f"players: {name!r} is listed twice")
+            raise _bad("player_twice", name=repr(name))
         seen.add(name)
     if record.first_player is not None and record.first_player not in seen:
-        raise MalformedRecord(f"first_player: {record.first_player!r} is not one of the players")
+        raise _bad("first_player", name=repr(record.first_player))
     start = getattr(record, "start_animals", None)
     if start is not None:
         for name, animals in start.items():
             if name not in seen:
-                raise MalformedRecord(f"start_animals: {name!r} is not one of the players")
+                raise _bad("start_player", name=repr(name))
             if len(animals) != 4:
-                raise MalformedRecord(f"start_animals.{name}: the short version deals 4 animals each, not {len(animals)}")
+                raise _bad("start_count", name=name, count=len(animals))
         missing = [n for n in players if n not in start]
         if missing:
-            raise MalformedRecord(f"start_animals: no animals listed for {', '.join(missing)}")
+            raise _bad("start_missing", names=missing)
         dealt: dict[str, int] = {}
         for animals in start.values():
             for animal in animals:
                 dealt[animal] = dealt.get(animal, 0) + 1
                 if dealt[animal] > 4:
-                    raise MalformedRecord(f"start_animals: more than the 4 cards of {animal} are dealt")
+                    raise _bad("start_too_many", animal=animal)
     if isinstance(record, UncheckedRecord):
         return
     for i, action in enumerate(record.actions):
         for name in _action_players(action):
             if name not in seen:
-                raise MalformedRecord(f"actions[{i}]: {name!r} is not one of the players", i)
+                raise _bad("action_player", i, i=i, name=repr(name))
 
 
 def parse_record_data(data: Any) -> TableRecord:
     """Validate already-decoded JSON data as a table record."""
     if not isinstance(data, dict):
-        raise MalformedRecord("record: a table record is a JSON object")
+        raise _bad("not_object")
     if data.get("format") != RECORD_FORMAT and "format" in data:
-        raise MalformedRecord(f"format: expected {RECORD_FORMAT!r}, got {data.get('format')!r}")
+        raise _bad("format", expected=repr(RECORD_FORMAT), got=repr(data.get("format")))
     if "game" in data and data["game"] not in GAMES:
-        raise MalformedRecord(f"game: {data['game']!r} is not a known game ({', '.join(GAMES)})")
+        raise _bad("unknown_game", game=repr(data["game"]), games=", ".join(GAMES))
     try:
         record = _RECORD.validate_python(data)
     except ValidationError as err:
@@ -367,9 +407,9 @@ def load_json(text: str | bytes) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_repeated_keys)
     except _RepeatedKey as err:
-        raise MalformedRecord(f"record: the key {err.args[0]!r} appears twice in the same object") from None
+        raise _bad("repeated_key", key=repr(err.args[0])) from None
     except (ValueError, UnicodeDecodeError) as err:
-        raise MalformedRecord(f"record: not valid JSON ({err})") from None
+        raise _bad("not_json", detail=str(err)) from None
 
 
 def parse_record(text: str | bytes) -> TableRecord:
@@ -381,14 +421,14 @@ def parse_action(game: str, data: Any, players: list[str]) -> AnyAction:
     """Validate one action (as the app receives it) for a game with these players."""
     adapter = _ACTION_ADAPTERS.get(game)
     if adapter is None:
-        raise MalformedRecord(f"game: no action vocabulary for {game!r} yet")
+        raise _bad("no_vocabulary", game=repr(game))
     try:
         action = adapter.validate_python(data)
     except ValidationError as err:
         raise _from_validation_error(err) from None
     for name in _action_players(action):
         if name not in players:
-            raise MalformedRecord(f"{name!r} is not one of the players")
+            raise _bad("unknown_player", name=repr(name))
     return action
 
 

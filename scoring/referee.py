@@ -36,7 +36,7 @@ class Replay:
 def new_engine(record: Any) -> Engine:
     cls = engine_class(record.game)
     if cls is None:
-        raise NoReferee(f"game: there is no referee for {record.game!r} yet, so this record cannot be checked")
+        raise NoReferee(Msg("record.no_referee", {"game": repr(record.game)}))
     return cls(record)
 
 
@@ -65,12 +65,12 @@ def result_of(outcome: Outcome, lang: str = "en") -> VerdictResult:
     )
 
 
-def malformed_verdict(error: MalformedRecord, game: str | None = None) -> Verdict:
+def malformed_verdict(error: MalformedRecord, game: str | None = None, lang: str = "en") -> Verdict:
     return Verdict(
         game=game,
         status="illegal",
         applied=0,
-        error=VerdictError(index=error.index, rule="RECORD", message=error.message),
+        error=VerdictError(index=error.index, rule="RECORD", message=error.render(lang)),
         result=None,
     )
 
@@ -106,6 +106,6 @@ def verdict_for_text(text: str | bytes, lang: str = "en") -> tuple[Verdict, int]
         record = parse_record(text)
         verdict = verdict_of(record, lang)
     except MalformedRecord as error:
-        return malformed_verdict(error, _game_named_in(text)), 2
+        return malformed_verdict(error, _game_named_in(text), lang), 2
     return verdict, (1 if verdict.status == "illegal" else 0)
 

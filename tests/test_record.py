@@ -195,3 +195,26 @@ def test_a_repeated_key_is_malformed():
             '{"type": "reveal", "card": 3}, {"type": "play", "cards": {"Nina": 3, "Nina": 5}}]}')
     with pytest.raises(MalformedRecord, match="'Nina' appears twice"):
         parse_record(text)
+
+
+@pytest.mark.parametrize(
+    "data, english, french",
+    [
+        ({"type": "bid", "player": "Anne", "add": [5]}, "5 is not a card or value of this game (expected 1, 2, 3",
+         "5 n'est ni une carte ni une valeur de ce jeu (attendu : 1, 2, 3"),
+        ({"type": "shout", "player": "Anne"}, "unknown action type 'shout'", "type d'action inconnu 'shout'"),
+        ({"type": "pass"}, "player: required field is missing", "player : champ obligatoire absent"),
+        ({"type": "pass", "player": "Zoé"}, "'Zoé' is not one of the players", "'Zoé' ne fait pas partie des joueurs"),
+    ],
+)
+def test_malformed_messages_speak_the_tables_language(make_record, data, english, french):
+    error = malformed(make_record("high-society", HS, actions=[data]))
+    assert english in error.render("en") and english in error.message
+    assert french in error.render("fr")
+    assert error.index == 0
+
+
+def test_the_expected_values_are_joined_in_each_language(make_record):
+    error = malformed(make_record("high-society", HS, actions=[{"type": "bid", "player": "Anne", "add": [5]}]))
+    assert error.render("en").endswith("20 or 25)")
+    assert error.render("fr").endswith("20 ou 25)")
