@@ -34,7 +34,9 @@ class Player(SQLModel, table=True):
 
 
 class GameSession(SQLModel, table=True):
-    """One game at the table. ``variant`` is the record's variant object as JSON text."""
+    """One game at the table. ``variant`` is the record's variant object as JSON text; ``setup``
+    the envelope's other optional set-up fields as one JSON object (Boursicocotte's
+    ``{"start_animals": {...}}``), NULL when the record has none (migration 0003)."""
 
     __tablename__ = "sessions"
 
@@ -47,6 +49,7 @@ class GameSession(SQLModel, table=True):
     started_at: datetime = Field(nullable=False)
     finished_at: Optional[datetime] = Field(default=None)
     updated_at: datetime = Field(nullable=False)
+    setup: Optional[str] = Field(default=None, nullable=True)  # added by 0003: last column
 
 
 class Seat(SQLModel, table=True):

@@ -17,7 +17,9 @@ from sqlalchemy.exc import IntegrityError
 from companion.paths import ENV_VAR, default_db_path, resolve_db_path
 from companion.service import SessionService
 from companion.store import Store, migrations_location
+from models.record import parse_record_data
 from models.tables import metadata
+from scoring.referee import verdict_of
 from tests.test_store_games import hs_designed, hs_long
 
 PLAYERS = ["Anne", "Bruno", "Chloé"]
@@ -53,7 +55,7 @@ def test_write_rolls_back_on_error(tmp_path):
 def test_new_database_is_at_head_and_matches_the_models(tmp_path):
     store = Store(tmp_path / "a.db")
     try:
-        assert store.revision() == "0002"
+        assert store.revision() == "0003"
         with store.engine.connect() as conn:
             diff = compare_metadata(MigrationContext.configure(conn), metadata)
         assert diff == [], diff
@@ -65,7 +67,19 @@ def test_migrations_are_found_inside_the_package():
     location = Path(migrations_location())
     assert (location / "env.py").is_file()
     assert (location / "script.py.mako").is_file()
-    assert sorted(p.name for p in (location / "versions").glob("0*.py")) == ["0001_core.py", "0002_results.py"]
+    assert sorted(p.name for p in (location / "versions").glob("0*.py")) == ["0001_core.py", "0002_results.py",
+                                                                                 "0003_setup.py"]
+
+
+def rows_by_table(con: sqlite3.Connection, tables, columns_of: dict | None = None) -> dict:
+    """{table: (columns, rows)}; with ``columns_of``, only the columns listed there (what an older
+    schema had), so that a column a later migration adds does not hide a change to the others."""
+    out = {}
+    for t in tables:
+        columns = columns_of[t][0] if columns_of else [r[1] for r in con.execute(f"PRAGMA table_info({t})")]
+        rows = con.execute(f"SELECT {', '.join(columns)} FROM {t} ORDER BY 1, 2").fetchall()
+        out[t] = (columns, rows)
+    return out
 
 
 def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
@@ -95,16 +109,14 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
         # an undone entry, as 0001 already kept them
         con.execute("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
                     "(2, 999, '{\"type\": \"pass\", \"player\": \"Anne\"}', ?, ?)", (stamp, stamp))
-    before = {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-              for t in ("players", "sessions", "seats", "actions")}
+    before = rows_by_table(con, ("players", "sessions", "seats", "actions"))
     con.close()
 
     store = Store(path)  # what the app does on start
     try:
-        assert store.revision() == "0002"
+        assert store.revision() == "0003"
         con = sqlite3.connect(path)
-        after = {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
-                 for t in ("players", "sessions", "seats", "actions")}
+        after = rows_by_table(con, ("players", "sessions", "seats", "actions"), columns_of=before)
         indexes = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
         con.close()
         assert after == before
@@ -127,12 +139,115 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
         store.close()
 
 
+BC_GOING = [{"type": "draw", "card": "pig"}, {"type": "bid", "player": "Bruno", "amount": 20},
+            {"type": "close", "buy_back": False}, {"type": "pay", "player": "Bruno", "cards": [10, 10]}]
+
+
+def _write_0002_data(path: Path) -> dict:
+    """The rows a 0002-era app wrote: a finished game with its results, a Boursicocotte game under
+    way with an undone entry. Returns the record of each session as it should export."""
+    record = hs_designed(PLAYERS, "Anne")
+    result = verdict_of(parse_record_data(record)).result
+    con = sqlite3.connect(path)
+    with con:
+        stamp = "2026-01-05 20:00:00.000000"
+        for i, name in enumerate(PLAYERS, 1):
+            con.execute("INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)", (i, name, stamp))
+        for sid, game, rec, status in ((1, "high-society", record, "finished"),
+                                       (2, "boursicocotte", {"actions": BC_GOING}, "in_progress")):
+            con.execute("INSERT INTO sessions (id, game, variant, first_player, assist, status, started_at, "
+                        "finished_at, updated_at) VALUES (?, ?, '{}', 'Anne', ?, ?, ?, ?, ?)",
+                        (sid, game, sid == 2, status, stamp, stamp if status == "finished" else None, stamp))
+            for pos in range(3):
+                con.execute("INSERT INTO seats VALUES (?, ?, ?)", (sid, pos, pos + 1))
+            for seq, action in enumerate(rec["actions"], 1):
+                con.execute("INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+                            (sid, seq, json.dumps(action), stamp))
+        con.execute("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
+                    "(2, 99, '{\"type\": \"draw\", \"card\": \"hen\"}', ?, ?)", (stamp, stamp))
+        ranks = {r.player: r.rank for r in result.ranking}
+        for i, name in enumerate(PLAYERS, 1):
+            con.execute("INSERT INTO results VALUES (1, ?, ?, ?, ?, ?)",
+                        (i, result.scores[name], ranks[name], name in result.winners, name in result.eliminated))
+    con.close()
+    envelope = {"format": "table-record/1", "players": PLAYERS, "first_player": "Anne"}
+    return {1: {**envelope, "game": "high-society", "actions": record["actions"]},
+            2: {**envelope, "game": "boursicocotte", "actions": BC_GOING}}
+
+
+def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
+    path = tmp_path / "old.db"
+    old = Store(path, upgrade=False)
+    old.upgrade("0002")
+    assert old.revision() == "0002"
+    old.close()
+    records = _write_0002_data(path)
+    tables = ("players", "sessions", "seats", "actions", "results")
+    con = sqlite3.connect(path)
+    before = rows_by_table(con, tables)
+    assert "setup" not in before["sessions"][0]
+    con.close()
+
+    store = Store(path)  # what the app does on start
+    try:
+        assert store.revision() == "0003"
+        con = sqlite3.connect(path)
+        after = rows_by_table(con, tables, columns_of=before)
+        column = {r[1]: r for r in con.execute("PRAGMA table_info(sessions)")}["setup"]
+        setups = con.execute("SELECT setup FROM sessions ORDER BY id").fetchall()
+        con.close()
+        assert after == before  # every row of every table, column for column
+        assert column[3] == 0 and setups == [(None,), (None,)]  # nullable, and NULL for the old games
+        service = SessionService(store)
+        assert service.repair_results() == []  # the results written under 0002 are kept as they are
+        assert {s.name: (s.games, s.wins) for s in service.player_stats()} == {
+            "Anne": (1, 1), "Bruno": (1, 0), "Chloé": (1, 0)}
+        assert service.open(1).outcome.winners == ("Anne",)
+        going = service.open(2)
+        assert going.assist is True and going.record.start_animals is None
+        assert [e.action for e in going.log] == BC_GOING
+        assert service.export() == [records[1], records[2]]
+        service.submit(2, {"type": "draw", "card": "hen"})  # the upgraded database takes new entries
+        assert len(service.entries_history(2)) == len(BC_GOING) + 2
+    finally:
+        store.close()
+
+
+def test_downgrading_0003_keeps_every_game(tmp_path):
+    """Dropping the column must not copy and drop the sessions table: with foreign keys on, that
+    would delete every seat, action and result through ON DELETE CASCADE."""
+    from alembic import command
+
+    from companion.store import alembic_config
+
+    path = tmp_path / "a.db"
+    old = Store(path, upgrade=False)
+    old.upgrade("0002")
+    old.close()
+    _write_0002_data(path)
+    tables = ("players", "sessions", "seats", "actions", "results")
+    con = sqlite3.connect(path)
+    before = rows_by_table(con, tables)
+    con.close()
+    store = Store(path)
+    try:
+        with store.engine.connect() as conn:
+            command.downgrade(alembic_config(conn), "0002")
+            conn.commit()
+        assert store.revision() == "0002"
+        con = sqlite3.connect(path)
+        assert rows_by_table(con, tables) == before
+        con.close()
+    finally:
+        store.close()
+
+
 def test_upgrading_twice_changes_nothing(tmp_path):
     path = tmp_path / "a.db"
     Store(path).close()
     store = Store(path)
     try:
-        assert store.revision() == "0002"
+        assert store.revision() == "0003"
     finally:
         store.close()
 
