@@ -328,13 +328,23 @@ class SessionService:
     # -- starting and opening -------------------------------------------------------------------
 
     def start(self, game: str, players: Sequence[str], first_player: str | None = None,
-              variant: dict | None = None, assist: bool = False) -> SessionState:
+              variant: dict | None = None, assist: bool = False, *, setup: dict | None = None) -> SessionState:
+        """``setup``: the record envelope's optional set-up fields for this game, e.g. the
+        Boursicocotte short version's deal ``{"start_animals": {"Anne": ["cow", …], …}}``; the
+        record models check them like the rest."""
         names = [n.strip() if isinstance(n, str) else n for n in players]
         envelope: dict[str, Any] = {"format": RECORD_FORMAT, "game": game, "players": names, "actions": []}
         if first_player is not None:
             envelope["first_player"] = first_player.strip() if isinstance(first_player, str) else first_player
         if variant is not None:
             envelope["variant"] = variant
+        if setup is not None:
+            if not isinstance(setup, dict):
+                raise Malformed(Msg("service.setup.not_fields"))
+            for key in setup:
+                if key in ENVELOPE_COLUMNS:
+                    raise Malformed(Msg("service.setup.reserved", {"field": key}))
+            envelope = {**envelope, **setup}
         try:
             record = parse_record_data(envelope)
             engine = new_engine(record)
@@ -343,8 +353,10 @@ class SessionService:
         except MalformedRecord as err:
             raise Malformed(Msg("service.setup.malformed", {"detail": err.message})) from None
         stored_variant = record_to_data(record).get("variant", {})
+        stored_setup = setup_fields(record)
         # the same canonical envelope as a session read back from the database
-        record = parse_record_data(_envelope(game, stored_variant, record.players, record.starting_player))
+        record = parse_record_data(_envelope(game, stored_variant, record.players, record.starting_player,
+                                             stored_setup))
         now = self._now()
         with self._lock:
             try:
@@ -352,7 +364,8 @@ class SessionService:
                     ids = self.store.ensure_players(db, record.players, now)
                     row = self.store.create_session(
                         db, game=game, variant=stored_variant, first_player=record.starting_player,
-                        assist=bool(assist), player_ids=[ids[n] for n in record.players], now=now)
+                        assist=bool(assist), player_ids=[ids[n] for n in record.players], now=now,
+                        setup=stored_setup)
             except SQLAlchemyError as err:
                 raise self._storage_error(err) from err
             live = _Live(session_id=row.id, game=game, variant=stored_variant, players=tuple(record.players),
@@ -554,6 +567,8 @@ class SessionService:
                     record["variant"] = variant
                 record["players"] = self.store.seat_names(db, sid)
                 record["first_player"] = row.first_player
+                if row.setup:
+                    record.update(json.loads(row.setup))
                 record["actions"] = [json.loads(a.action) for a in self.store.active_actions(db, sid)]
                 out.append(record)
             return out
@@ -597,7 +612,8 @@ class SessionService:
                         row = self.store.create_session(
                             db, game=record.game, variant=record_to_data(record).get("variant", {}),
                             first_player=record.starting_player, assist=False,
-                            player_ids=[player_ids[n] for n in record.players], now=now)
+                            player_ids=[player_ids[n] for n in record.players], now=now,
+                            setup=setup_fields(record))
                         self.store.append(db, row.id, [dumps(action_to_data(a)) for a in record.actions], now, after=0)
                         outcome = folded.engine.outcome()
                         if outcome is not None:
@@ -666,12 +682,15 @@ class SessionService:
             actions = self.store.active_actions(db, session_id)
             last_seq = self.store.last_seq(db, session_id)
             player_ids = {n: self.store.player_by_name(db, n).id for n in names}
-        envelope = _envelope(row.game, json.loads(row.variant), names, row.first_player)
         live = _Live(session_id=session_id, game=row.game, variant=json.loads(row.variant), players=tuple(names),
                      player_ids=player_ids, first_player=row.first_player, assist=bool(row.assist),
                      started_at=row.started_at, updated_at=row.updated_at, base=None, last_seq=last_seq,
                      seqs=[a.seq for a in actions])
         try:
+            setup = json.loads(row.setup) if row.setup else None
+            if setup is not None and not isinstance(setup, dict):
+                raise ValueError(f"setup: {row.setup!r} is not a JSON object")
+            envelope = _envelope(row.game, json.loads(row.variant), names, row.first_player, setup)
             live.base = parse_record_data(envelope)
             parsed = parse_record_data({**envelope, "actions": [json.loads(a.action) for a in actions]}).actions
             folded = _fold(live.base, parsed)
@@ -767,10 +786,25 @@ class SessionService:
         return ServiceError(Msg("service.storage.failed", {"detail": detail}))
 
 
-def _envelope(game: str, variant: dict, players: Sequence[str], first_player: str) -> dict:
+# Envelope fields the sessions table has a column (or the seats, or the log) for. Any other field
+# a record model defines — Boursicocotte's start_animals — goes to the ``setup`` column.
+ENVELOPE_COLUMNS = frozenset({"format", "game", "variant", "players", "first_player", "actions"})
+
+
+def setup_fields(record: Any) -> dict:
+    """The record's optional set-up fields beyond those with a column of their own, as JSON data
+    ({} when it has none)."""
+    return {k: v for k, v in record_to_data(record).items() if k not in ENVELOPE_COLUMNS}
+
+
+def _envelope(game: str, variant: dict, players: Sequence[str], first_player: str,
+              setup: dict | None = None) -> dict:
     """A session's record with no actions, as the store keeps it: first player explicit."""
-    return {"format": RECORD_FORMAT, "game": game, "variant": variant, "players": list(players),
-            "first_player": first_player, "actions": []}
+    envelope = {"format": RECORD_FORMAT, "game": game, "variant": variant, "players": list(players),
+                "first_player": first_player}
+    envelope.update({k: v for k, v in (setup or {}).items() if k not in ENVELOPE_COLUMNS})
+    envelope["actions"] = []
+    return envelope
 
 
 def _human(index: Any) -> Any:

@@ -138,8 +138,10 @@ class Store:
     # -- sessions -----------------------------------------------------------------------------
 
     def create_session(self, db: Session, *, game: str, variant: dict, first_player: str, assist: bool,
-                       player_ids: Sequence[int], now: datetime) -> GameSession:
+                       player_ids: Sequence[int], now: datetime, setup: dict | None = None) -> GameSession:
+        """``setup``: the envelope's other set-up fields (kept as JSON text, NULL when empty)."""
         row = GameSession(game=game, variant=dumps(variant), first_player=first_player, assist=assist,
+                          setup=dumps(setup) if setup else None,
                           status=STATUS_IN_PROGRESS, started_at=now, updated_at=now)
         db.add(row)
         db.flush()

@@ -104,6 +104,31 @@ def test_the_shared_examples_import_and_replay(service):
         assert len(state.log) == len(json.loads(path.read_text(encoding="utf-8"))["actions"])
 
 
+SHORT = {"format": "table-record/1", "game": "boursicocotte", "players": ["A", "B", "C"],
+         "start_animals": {"A": ["cow", "cow", "hen", "dog"], "B": ["cow", "pig", "hen", "cat"],
+                           "C": ["goat", "goat", "goat", "donkey"]},
+         "actions": [{"type": "challenge", "player": "A", "target": "B", "animal": "cow", "cards": [10]}]}
+
+
+def test_a_short_version_record_keeps_its_deal_through_the_store(store, tmp_path):
+    """The reported loss: start_animals was accepted on import, then dropped, so the game no longer
+    replayed (A owns a cow only because of the deal)."""
+    (sid,) = SessionService(store).import_records(json.dumps(SHORT))
+    fresh = SessionService(store)  # nothing from the importing service's cache
+    state = fresh.open(sid)
+    assert state.record == parse_record_data({**SHORT, "first_player": "A"})
+    assert len(state.log) == 1 and state.expected.players == ("B",)
+    (out,) = fresh.export(sid)
+    assert out == {**SHORT, "first_player": "A"}
+    # and once more through a file into another database
+    other = Store(tmp_path / "other.db")
+    try:
+        (again,) = SessionService(other).import_records(json.dumps(out))
+        assert SessionService(other).export(again) == [out]
+    finally:
+        other.close()
+
+
 def _bad_inputs():
     good = hs_designed(PLAYERS, "Anne")
     second = hs_long(PLAYERS, final=False)

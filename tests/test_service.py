@@ -194,6 +194,63 @@ def test_start_creates_missing_profiles_and_reuses_existing_ones(service):
     assert reopened.record.variant.ties == "highest-unique"
 
 
+DEAL = {"Anne": ["cow", "cow", "hen", "dog"], "Bruno": ["cow", "pig", "hen", "cat"],
+        "Chloé": ["goat", "goat", "goat", "donkey"]}
+
+
+def test_start_keeps_the_short_version_deal_in_the_database(db_path, store, service):
+    state = service.start("boursicocotte", PLAYERS, setup={"start_animals": DEAL})
+    assert state.record.start_animals == DEAL
+    view = state.engine.player_view()
+    assert view["animals"]["Chloé"] == {"goat": 3, "donkey": 1}
+    assert view["donkeys_drawn"] == 1  # the dealt donkey paid out
+    assert rows(store, "SELECT setup FROM sessions") == [(json.dumps({"start_animals": DEAL}, ensure_ascii=False,
+                                                                       separators=(",", ":")),)]
+    other = SessionService(Store(db_path))  # another process: nothing from the cache
+    reopened = other.open(state.session_id)
+    assert reopened.record == state.record
+    assert reopened.engine.player_view()["animals"] == view["animals"]
+    # Anne and Bruno both own a cow only because of the deal
+    other.submit(state.session_id, {"type": "challenge", "player": "Anne", "target": "Bruno", "animal": "cow",
+                                    "cards": [10]})
+    (record,) = other.export(state.session_id)
+    assert record["start_animals"] == DEAL
+    assert list(record) == ["format", "game", "players", "first_player", "start_animals", "actions"]
+    other.store.close()
+
+
+def test_a_game_without_set_up_fields_stores_none(store, service):
+    service.start("boursicocotte", PLAYERS)
+    service.start("high-society", PLAYERS, setup={})
+    assert rows(store, "SELECT setup FROM sessions") == [(None,), (None,)]
+    assert all("start_animals" not in r for r in service.export())
+
+
+@pytest.mark.parametrize("game, setup, key, words", [
+    ("boursicocotte", {"start_animals": {**DEAL, "Bruno": ["cow", "cow", "cow", "cat"]}}, "service.setup.malformed",
+     "more than the 4 cards of cow"),                                  # five cows dealt
+    ("boursicocotte", {"start_animals": {**DEAL, "Anne": ["cow", "hen", "dog"]}}, "service.setup.malformed",
+     "4 animals each, not 3"),
+    ("boursicocotte", {"start_animals": {"Anne": DEAL["Anne"], "Bruno": DEAL["Bruno"]}},
+     "service.setup.malformed", "no animals listed for"),
+    ("boursicocotte", {"start_animals": {**DEAL, "Zoé": ["hen"] * 4}}, "service.setup.malformed",
+     "not one of the players"),
+    ("boursicocotte", {"start_animals": {**DEAL, "Anne": ["cow", "cow", "hen", "unicorn"]}},
+     "service.setup.malformed", "unicorn"),
+    ("high-society", {"start_animals": DEAL}, "service.setup.malformed", "unknown field"),
+    ("boursicocotte", {"players": ["Anne", "Bruno", "Chloé", "Dario"]}, "service.setup.reserved", "players"),
+    ("boursicocotte", ["start_animals"], "service.setup.not_fields", "short version"),
+])
+def test_start_refuses_a_bad_deal_with_a_reason_and_writes_nothing(store, service, game, setup, key, words):
+    before = store.table_counts()
+    with pytest.raises(Malformed) as caught:
+        service.start(game, PLAYERS, setup=setup)
+    assert caught.value.msg.key == key
+    assert words in render(caught.value.msg, "en")
+    render(caught.value.msg, "fr")
+    assert store.table_counts() == before
+
+
 def test_add_player_refuses_blank_and_duplicate_names(service):
     profile = service.add_player("  Anne ")
     assert profile.name == "Anne" and profile.created_at.tzinfo is not None
