@@ -82,6 +82,17 @@ class Malformed(ServiceError):
         super().__init__(msg)
 
 
+class NotKept(ServiceError):
+    """A record the store would not give back whole (an envelope field it has no place for):
+    refused before anything is written. ``record``: the 0-based record number on import, else
+    None; ``fields``: the envelope fields that would change."""
+
+    def __init__(self, msg: Msg, fields: Sequence[str], record: int | None = None):
+        self.fields = tuple(fields)
+        self.record = record
+        super().__init__(msg)
+
+
 class CorrectionConflict(ServiceError):
     """A correction would make a later entry illegal: ``index`` is that entry, ``rule`` and
     ``reason`` (the rule's own sentence) say why; ``msg`` is the whole sentence to show."""
@@ -352,23 +363,21 @@ class SessionService:
             raise ServiceError(Msg("service.no_referee", {"game": game})) from None
         except MalformedRecord as err:
             raise Malformed(Msg("service.setup.malformed", {"detail": err.message})) from None
-        stored_variant = record_to_data(record).get("variant", {})
-        stored_setup = setup_fields(record)
-        # the same canonical envelope as a session read back from the database
-        record = parse_record_data(_envelope(game, stored_variant, record.players, record.starting_player,
-                                             stored_setup))
         now = self._now()
+        kept = _kept(record, bool(assist), now)
+        lost = _lost(record, kept)
+        if lost:
+            raise NotKept(Msg("service.setup.not_kept", {"fields": ", ".join(lost)}), lost)
+        # the same canonical envelope as a session read back from the database
+        record = _stored_record(self.store.session_row(**kept.row), kept.players, [])
         with self._lock:
             try:
                 with self.store.write() as db:
-                    ids = self.store.ensure_players(db, record.players, now)
-                    row = self.store.create_session(
-                        db, game=game, variant=stored_variant, first_player=record.starting_player,
-                        assist=bool(assist), player_ids=[ids[n] for n in record.players], now=now,
-                        setup=stored_setup)
+                    ids = self.store.ensure_players(db, kept.players, now)
+                    row = self.store.create_session(db, **kept.row, player_ids=[ids[n] for n in kept.players])
             except SQLAlchemyError as err:
                 raise self._storage_error(err) from err
-            live = _Live(session_id=row.id, game=game, variant=stored_variant, players=tuple(record.players),
+            live = _Live(session_id=row.id, game=game, variant=kept.row["variant"], players=tuple(record.players),
                          player_ids=ids, first_player=record.starting_player, assist=bool(assist),
                          started_at=now, updated_at=now, base=record, engine=engine)
             self._remember(live)
@@ -574,8 +583,9 @@ class SessionService:
             return out
 
     def import_records(self, text: str | bytes) -> list[int]:
-        """Import one record or a list of records. Everything is checked first (models, then a
-        replay of each); one bad record and nothing is written. Returns the new session ids."""
+        """Import one record or a list of records. Everything is checked first (models, a replay
+        of each, and that what would be stored reads back as the same record); one bad record and
+        nothing is written. Returns the new session ids."""
         try:
             data = json.loads(text)
         except (ValueError, UnicodeDecodeError) as err:
@@ -585,6 +595,7 @@ class SessionService:
             raise Malformed(Msg("service.import.not_records"))
         if not items:
             raise Malformed(Msg("service.import.empty"))
+        now = self._now()
         checked = []
         for number, item in enumerate(items):
             try:
@@ -601,20 +612,22 @@ class SessionService:
                 raise Refused(v.rule, Msg("service.import.illegal", {"record": number + 1, "entry": folded.index + 1,
                                                                      "rule": v.rule, "reason": v.msg}),
                               folded.index, record=number)
-            checked.append((record, folded))
-        now = self._now()
+            # An accepted import must replay to the same record: read back what would be stored.
+            kept = _kept(record, False, now)
+            lost = _lost(record, kept)
+            if lost:
+                raise NotKept(Msg("service.import.not_kept", {"record": number + 1, "fields": ", ".join(lost)}),
+                              lost, record=number)
+            checked.append((kept, folded))
         ids: list[int] = []
         with self._lock:
             try:
                 with self.store.write() as db:
-                    for record, folded in checked:
-                        player_ids = self.store.ensure_players(db, record.players, now)
-                        row = self.store.create_session(
-                            db, game=record.game, variant=record_to_data(record).get("variant", {}),
-                            first_player=record.starting_player, assist=False,
-                            player_ids=[player_ids[n] for n in record.players], now=now,
-                            setup=setup_fields(record))
-                        self.store.append(db, row.id, [dumps(action_to_data(a)) for a in record.actions], now, after=0)
+                    for kept, folded in checked:
+                        player_ids = self.store.ensure_players(db, kept.players, now)
+                        row = self.store.create_session(db, **kept.row,
+                                                        player_ids=[player_ids[n] for n in kept.players])
+                        self.store.append(db, row.id, kept.actions, now, after=0)
                         outcome = folded.engine.outcome()
                         if outcome is not None:
                             self.store.write_results(db, row.id, self._result_rows(outcome, player_ids))
@@ -687,12 +700,9 @@ class SessionService:
                      started_at=row.started_at, updated_at=row.updated_at, base=None, last_seq=last_seq,
                      seqs=[a.seq for a in actions])
         try:
-            setup = json.loads(row.setup) if row.setup else None
-            if setup is not None and not isinstance(setup, dict):
-                raise ValueError(f"setup: {row.setup!r} is not a JSON object")
-            envelope = _envelope(row.game, json.loads(row.variant), names, row.first_player, setup)
-            live.base = parse_record_data(envelope)
-            parsed = parse_record_data({**envelope, "actions": [json.loads(a.action) for a in actions]}).actions
+            record = _stored_record(row, names, [a.action for a in actions])
+            live.base = record.model_copy(update={"actions": []})
+            parsed = record.actions
             folded = _fold(live.base, parsed)
         except NoReferee:
             raise ServiceError(Msg("service.no_referee", {"game": row.game})) from None
@@ -805,6 +815,51 @@ def _envelope(game: str, variant: dict, players: Sequence[str], first_player: st
     envelope.update({k: v for k, v in (setup or {}).items() if k not in ENVELOPE_COLUMNS})
     envelope["actions"] = []
     return envelope
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What the store writes for a record: the sessions row's arguments, the seats' names in
+    order, the action log's JSON texts."""
+    row: dict
+    players: list[str]
+    actions: list[str]
+
+
+def _kept(record: Any, assist: bool, now: datetime) -> _Kept:
+    row = {"game": record.game, "variant": record_to_data(record).get("variant", {}),
+           "first_player": record.starting_player, "assist": assist, "now": now, "setup": setup_fields(record)}
+    return _Kept(row, list(record.players), [dumps(action_to_data(a)) for a in record.actions])
+
+
+def _stored_record(row: Any, names: Sequence[str], actions: Sequence[str]) -> Any:
+    """The record a session's rows stand for: what is replayed when the game is opened.
+    Raises MalformedRecord, or ValueError for JSON the store could not have written."""
+    setup = json.loads(row.setup) if row.setup else None
+    if setup is not None and not isinstance(setup, dict):
+        raise ValueError(f"setup: {row.setup!r} is not a JSON object")
+    envelope = _envelope(row.game, json.loads(row.variant), names, row.first_player, setup)
+    return parse_record_data({**envelope, "actions": [json.loads(a) for a in actions]})
+
+
+def _lost(record: Any, kept: _Kept) -> list[str]:
+    """The envelope fields (or "actions") that would not come back from the store as they are in
+    ``record``; [] when it comes back whole. Both are compared in canonical form: first player
+    explicit (the default, players[0], if the record leaves it out)."""
+    def canonical(parsed: Any) -> Any:
+        return parsed.model_copy(update={"first_player": parsed.starting_player})
+
+    try:
+        back = canonical(_stored_record(Store.session_row(**kept.row), kept.players, kept.actions))
+    except (MalformedRecord, ValueError):
+        back = None
+    want = canonical(record)
+    if back == want:
+        return []
+    want_data = record_to_data(want)
+    got = record_to_data(back) if back is not None else {}
+    lost = [key for key in dict.fromkeys([*want_data, *got]) if want_data.get(key) != got.get(key)]
+    return lost or list(want_data)  # unequal models with equal JSON: name everything rather than nothing
 
 
 def _human(index: Any) -> Any:

@@ -137,12 +137,20 @@ class Store:
 
     # -- sessions -----------------------------------------------------------------------------
 
+    @staticmethod
+    def session_row(*, game: str, variant: dict, first_player: str, assist: bool, now: datetime,
+                    setup: dict | None = None) -> GameSession:
+        """The sessions row :meth:`create_session` writes, not yet in any database (the service
+        reads it back before writing, to check that nothing of a record is lost). ``setup``: the
+        envelope's other set-up fields, kept as JSON text, NULL when there are none."""
+        return GameSession(game=game, variant=dumps(variant), first_player=first_player, assist=assist,
+                           setup=dumps(setup) if setup else None,
+                           status=STATUS_IN_PROGRESS, started_at=now, updated_at=now)
+
     def create_session(self, db: Session, *, game: str, variant: dict, first_player: str, assist: bool,
                        player_ids: Sequence[int], now: datetime, setup: dict | None = None) -> GameSession:
-        """``setup``: the envelope's other set-up fields (kept as JSON text, NULL when empty)."""
-        row = GameSession(game=game, variant=dumps(variant), first_player=first_player, assist=assist,
-                          setup=dumps(setup) if setup else None,
-                          status=STATUS_IN_PROGRESS, started_at=now, updated_at=now)
+        row = self.session_row(game=game, variant=variant, first_player=first_player, assist=assist, now=now,
+                               setup=setup)
         db.add(row)
         db.flush()
         for position, player_id in enumerate(player_ids):

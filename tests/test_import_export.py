@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.service import Malformed, Refused, ServiceError, SessionService
+import companion.service
+from companion.service import Malformed, NotKept, Refused, ServiceError, SessionService
 from companion.store import Store
 from models.i18n import render
 from models.record import parse_record, parse_record_data
@@ -127,6 +128,56 @@ def test_a_short_version_record_keeps_its_deal_through_the_store(store, tmp_path
         assert SessionService(other).export(again) == [out]
     finally:
         other.close()
+
+
+def _forget_start_animals(monkeypatch):
+    """A store that forgets the field: no setup column written for it."""
+    real = companion.service.setup_fields
+    monkeypatch.setattr(companion.service, "setup_fields",
+                        lambda record: {k: v for k, v in real(record).items() if k != "start_animals"})
+
+
+def _rebuild_without(monkeypatch, field):
+    """A store that keeps the field but forgets it when the record is rebuilt from the rows."""
+    real = companion.service._envelope
+    monkeypatch.setattr(companion.service, "_envelope",
+                        lambda *args, **kw: {k: v for k, v in real(*args, **kw).items() if k != field})
+
+
+def _drop_variant(monkeypatch):
+    real = Store.session_row
+    monkeypatch.setattr(Store, "session_row", staticmethod(lambda **kw: real(**{**kw, "variant": {}})))
+
+
+@pytest.mark.parametrize("forget, record, field", [
+    (_forget_start_animals, SHORT, "start_animals"),
+    (lambda mp: _rebuild_without(mp, "start_animals"), SHORT, "start_animals"),
+    (lambda mp: _rebuild_without(mp, "first_player"), {**SHORT, "first_player": "B", "actions": []}, "first_player"),
+    (_drop_variant, {**hs_designed(PLAYERS, "Anne"), "variant": {"final_tie": "shared"}}, "variant"),
+], ids=["setup column", "setup rebuilt", "first player rebuilt", "variant column"])
+def test_an_import_the_store_would_not_give_back_whole_is_refused(store, service, monkeypatch, forget, record, field):
+    """Whatever the store forgets now or later, an accepted import replays to the same record."""
+    service.import_records(json.dumps(some_records()[:2]))  # something to keep
+    before = snapshot(store.path)
+    forget(monkeypatch)
+    with pytest.raises(NotKept) as caught:
+        service.import_records(json.dumps([hs_designed(PLAYERS, "Anne"), record]))  # the first is kept whole
+    assert caught.value.msg.key == "service.import.not_kept"
+    assert caught.value.record == 1 and caught.value.fields == (field,)
+    for lang in ("fr", "en"):
+        sentence = render(caught.value.msg, lang)
+        assert "2" in sentence and field in sentence
+    assert snapshot(store.path) == before
+
+
+def test_start_refuses_a_set_up_the_store_would_not_give_back(store, service, monkeypatch):
+    _forget_start_animals(monkeypatch)
+    before = snapshot(store.path)
+    with pytest.raises(NotKept) as caught:
+        service.start("boursicocotte", SHORT["players"], setup={"start_animals": SHORT["start_animals"]})
+    assert caught.value.msg.key == "service.setup.not_kept" and caught.value.fields == ("start_animals",)
+    assert snapshot(store.path) == before
+    service.start("boursicocotte", SHORT["players"])  # nothing to lose: started as before
 
 
 def _bad_inputs():
