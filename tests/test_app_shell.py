@@ -242,3 +242,91 @@ def test_assist_wording_follows_the_game(app):
     assert fr("app.setup.assist_off.stupide-vautour") in probe.text_of(app.root, "setup-options")
     probe.tap(app.root, "game-boursicocotte")
     assert fr("app.setup.assist.boursicocotte") in probe.text_of(app.root, "setup-options")
+
+
+# -- Boursicocotte's short version ---------------------------------------------------------------
+
+
+def _seat(app, names):
+    for name in names:
+        probe.type_into(app.root, "new-player-name", name)
+        probe.tap(app.root, "new-player-add")
+
+
+def _deal(app, animals):
+    for kind in animals:
+        probe.tap(app.root, f"deal-animal-{kind}")
+
+
+def test_only_a_game_with_a_dealt_start_offers_the_short_version(app):
+    from companion.app.screens.setup import deal_choices
+    from scoring.boursicocotte import ANIMALS
+
+    assert deal_choices("boursicocotte") == ANIMALS
+    assert deal_choices("high-society") == deal_choices("stupide-vautour") == ()
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "game-high-society")
+    assert not probe.has(app.root, "setup-short")
+    probe.tap(app.root, "game-boursicocotte")
+    assert fr("app.setup.short_off") in probe.text_of(app.root, "setup-short")
+    assert not probe.has(app.root, "deal-animal-cow")  # off: the full game, nothing to deal
+    probe.switch(app.root, "short-switch", True)
+    assert fr("app.setup.deal_no_players") in probe.text_of(app.root, "setup-short")
+
+
+def test_a_short_game_is_dealt_by_taps_and_starts_with_those_animals(app, service):
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "game-boursicocotte")
+    _seat(app, ["Anne", "Bruno", "Chloé"])
+    probe.switch(app.root, "short-switch", True)
+    assert fr("app.setup.short_on") in probe.text_of(app.root, "setup-short")
+    assert fr("app.setup.deal_to", player="Anne") in probe.text_of(app.root, "deal-to")
+
+    _deal(app, ["cow", "cow", "hen", "dog"])  # Anne's four: the next taps go to Bruno
+    assert fr("app.setup.deal_count", count=4, each=4) in probe.text_of(app.root, "deal-count-Anne")
+    assert fr("app.setup.deal_to", player="Bruno") in probe.text_of(app.root, "deal-to")
+    _deal(app, ["cow", "pig", "hen", "hen"])
+    assert fr("app.bc.left", n=1) in probe.text_of(app.root, "deal-animal-cow")  # 3 of the 4 cows dealt
+    probe.tap(app.root, "deal-remove-Bruno-3")  # the second hen goes back: Bruno is dealt to again
+    assert not probe.has(app.root, "deal-remove-Bruno-3")
+    assert fr("app.setup.deal_count", count=3, each=4) in probe.text_of(app.root, "deal-count-Bruno")
+    assert fr("app.setup.deal_to", player="Bruno") in probe.text_of(app.root, "deal-to")
+    _deal(app, ["cat"])
+    _deal(app, ["goat", "goat", "cow"])  # Chloé: the fourth cow, one place still free
+    assert not probe.is_enabled(app.root, "deal-animal-cow")  # all four cows are dealt
+    assert probe.is_enabled(app.root, "deal-animal-horse")
+    probe.tap(app.root, "deal-remove-Chloé-2")  # the cow goes back
+    _deal(app, ["goat", "donkey"])
+    assert fr("app.setup.deal_count", count=4, each=4) in probe.text_of(app.root, "deal-count-Chloé")
+    assert not probe.is_enabled(app.root, "deal-animal-horse")  # everyone has four: nothing more to deal
+    probe.tap(app.root, "deal-player-Anne")
+    assert not probe.is_enabled(app.root, "deal-animal-horse")  # Anne has four already
+    assert (probe.find(app.root, "deal-remove-Anne-0").content.height or 0) >= 64
+    probe.tap(app.root, "setup-start")
+
+    assert app.here.screen == "table"
+    state = service.open(app.here.params["session_id"])
+    assert state.record.start_animals == {"Anne": ["cow", "cow", "hen", "dog"], "Bruno": ["cow", "pig", "hen", "cat"],
+                                          "Chloé": ["goat", "goat", "goat", "donkey"]}
+    assert fr("app.bc.animal_count", animal="Vache", n=2) in probe.text_of(app.root, "bc-animals-Anne")
+    assert fr("app.bc.animal_count", animal="Chèvre", n=3) in probe.text_of(app.root, "bc-animals-Chloé")
+    assert fr("app.bc.animal_count", animal="Âne", n=1) in probe.text_of(app.root, "bc-animals-Chloé")
+    assert fr("bc.setup.dealt", count=12) in probe.text_of(app.root, "bc-table")
+    assert "setup" not in app.drafts
+
+
+def test_an_incomplete_deal_is_refused_with_a_sentence_and_nothing_starts(app, service):
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "game-boursicocotte")
+    _seat(app, ["Anne", "Bruno", "Chloé"])
+    probe.switch(app.root, "short-switch", True)
+    _deal(app, ["cow", "cow", "hen"])  # Anne gets three, nobody else any
+    probe.tap(app.root, "setup-start")
+    assert app.here.screen == "setup"
+    notice = probe.text_of(app.root, "notice")
+    assert fr("service.setup.malformed", detail="").strip(" :") in notice and "Anne" in notice
+    assert service.history() == []
+    assert probe.text_of(app.root, "deal-Anne")  # the deal is still there, to finish it
+    probe.switch(app.root, "short-switch", False)  # the full game after all: the deal is not sent
+    probe.tap(app.root, "setup-start")
+    assert service.open(app.here.params["session_id"]).record.start_animals is None

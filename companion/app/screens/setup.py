@@ -1,10 +1,11 @@
 """New game: the game and its variants, the players (saved profiles or new ones) in seating order,
-who starts, and the assist setting. The service checks everything when the game starts."""
+who starts, Boursicocotte's short version (the animals dealt face up to each player) and the assist
+setting. The service checks everything when the game starts."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, get_args, get_origin
 
 import flet as ft
 
@@ -20,20 +21,39 @@ class Draft:
     first: str | None = None
     assist: bool = False
     new_name: str = ""
+    short: bool = False                                 # the short version: animals dealt at the start
+    deal: dict[str, list[str]] = field(default_factory=dict)  # player → animals dealt face up
+    dealing: str | None = None                          # whose animals the next tap deals
+
+
+DEAL_EACH = 4  # animals dealt to each player in the short version (spec §4.3)
+
+
+def _record_model(game: str) -> Any:
+    from models.record import TableRecord
+
+    for member in get_args(get_args(TableRecord)[0]):  # the union of record envelopes
+        if game in get_args(member.model_fields["game"].annotation):
+            return member
+    return None
+
+
+def deal_choices(game: str | None) -> tuple[str, ...]:
+    """The animals the record format lets the short version deal for ``game`` (cheapest first),
+    or () when the game has no dealt start (no ``start_animals`` in its record envelope)."""
+    model = _record_model(game) if game else None
+    info = model.model_fields.get("start_animals") if model is not None else None
+    return _literal_values(info.annotation) if info is not None else ()
 
 
 def variant_choices(game: str) -> list[tuple[str, tuple[str, ...], str | None]]:
     """(key, values, default) for every variant key the record format allows for ``game``.
     The default is what the game's engine applies when the key is left out."""
-    from models.record import PLAYER_COUNTS, TableRecord, parse_record_data
+    from models.record import PLAYER_COUNTS, parse_record_data
     from scoring.registry import engine_class
 
-    model = None
-    for member in get_args(get_args(TableRecord)[0]):  # the union of record envelopes
-        game_field = member.model_fields["game"].annotation
-        if game in get_args(game_field):
-            model = member.model_fields["variant"].annotation
-            break
+    record_model = _record_model(game)
+    model = record_model.model_fields["variant"].annotation if record_model is not None else None
     if model is None or not hasattr(model, "model_fields"):
         return []
     engine = None
@@ -54,13 +74,14 @@ def variant_choices(game: str) -> list[tuple[str, tuple[str, ...], str | None]]:
 
 
 def _literal_values(annotation: Any) -> tuple[str, ...]:
+    """The string values of the first Literal in ``annotation``, looking through unions and
+    containers (``dict[str, list[Literal[…]]] | None``)."""
     if get_origin(annotation) is Literal:
         return tuple(v for v in get_args(annotation) if isinstance(v, str))
-    if get_origin(annotation) is Union or type(annotation).__name__ == "UnionType":
-        for arm in get_args(annotation):
-            found = _literal_values(arm)
-            if found:
-                return found
+    for arm in get_args(annotation):
+        found = _literal_values(arm)
+        if found:
+            return found
     return ()
 
 
@@ -192,7 +213,12 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
     if draft.seats:
         parts.append(_section(app.t("app.setup.seating"), _seating(app, draft), "setup-seating"))
 
-    # 4. assist
+    # 4. the short version: the animals dealt face up to each player
+    species = deal_choices(draft.game)
+    if species:
+        parts.append(_section(app.t("app.setup.short"), _short_version(app, draft, species), "setup-short"))
+
+    # 5. assist
     def toggle_assist(e: Any) -> None:
         draft.assist = bool(e.control.value)
         app.render()
@@ -207,15 +233,19 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
     ], spacing=ui.GAP)
     parts.append(_section(app.t("app.setup.options"), assist, "setup-options"))
 
-    # 5. start
+    # 6. start
     def start(_: Any) -> None:
         if draft.game is None:
             app.tell(app.t("app.setup.pick_game"), "error")
             app.render()
             return
+        setup = None
+        if draft.short and deal_choices(draft.game):
+            # every seated player, dealt or not: the record models say what is missing
+            setup = {"start_animals": {name: list(draft.deal.get(name, [])) for name in draft.seats}}
         state = app.guard(lambda: app.service.start(
             draft.game, list(draft.seats), first_player=draft.first or (draft.seats[0] if draft.seats else None),
-            variant=dict(draft.variant) or None, assist=draft.assist))
+            variant=dict(draft.variant) or None, assist=draft.assist, setup=setup))
         if state is None:
             app.render()
             return
@@ -272,6 +302,110 @@ def _seating(app, draft: Draft) -> ft.Control:
         ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=8,
             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
     return ft.Column([ui.muted(app.t("app.setup.seating_help")), *rows], spacing=8)
+
+
+def _short_version(app, draft: Draft, species: tuple[str, ...]) -> ft.Control:
+    """The switch, then (when on) each seated player's animals and the animals to deal from: tap a
+    player, then the animals dealt to them; tap a dealt animal to take it back. The screen stops
+    at 4 per player and at the 4 cards of each animal; the record models check the rest at start
+    (everyone dealt exactly 4)."""
+    from companion.app.games.boursicocotte import ANIMAL_COLOURS, animal_card
+    from scoring.boursicocotte import COPIES, animal
+
+    def toggle_short(e: Any) -> None:
+        draft.short = bool(e.control.value)
+        app.render()
+
+    switch = ft.Row([
+        ui.tid("short-switch", ft.Switch(value=draft.short, on_change=toggle_short, scale=1.3)),
+        ft.Column([
+            ui.text(app.t("app.setup.short_title"), ui.FONT_BODY, weight=ft.FontWeight.W_600),
+            ui.muted(app.t("app.setup.short_on" if draft.short else "app.setup.short_off")),
+        ], spacing=2, expand=True),
+    ], spacing=ui.GAP)
+    if not draft.short:
+        return switch
+    if not draft.seats:
+        return ft.Column([switch, ui.muted(app.t("app.setup.deal_no_players"), ident="deal-no-players")],
+                         spacing=12)
+
+    seated = list(draft.seats)
+    hands = {name: draft.deal.setdefault(name, []) for name in seated}
+    dealt = {kind: sum(hand.count(kind) for hand in hands.values()) for kind in species}
+    if draft.dealing not in seated or len(hands[draft.dealing]) >= DEAL_EACH:
+        short_of = [n for n in seated if len(hands[n]) < DEAL_EACH]
+        if short_of:
+            draft.dealing = short_of[0]
+        elif draft.dealing not in seated:
+            draft.dealing = seated[0]
+    dealing = draft.dealing
+
+    def choose(name: str):
+        def handler(_: Any) -> None:
+            draft.dealing = name
+            app.render()
+        return handler
+
+    def deal(kind: str):
+        def handler(_: Any) -> None:
+            hand = draft.deal.setdefault(dealing, [])
+            if len(hand) < DEAL_EACH and dealt[kind] < COPIES:
+                hand.append(kind)
+            if len(hand) >= DEAL_EACH:  # on to the next player still short of animals, clockwise
+                i = seated.index(dealing)
+                later = seated[i + 1:] + seated[:i]
+                draft.dealing = next((n for n in later if len(draft.deal.get(n, [])) < DEAL_EACH), dealing)
+            app.render()
+        return handler
+
+    def take_back(name: str, index: int):
+        def handler(_: Any) -> None:
+            hand = draft.deal.get(name, [])
+            if 0 <= index < len(hand):
+                del hand[index]
+            draft.dealing = name
+            app.render()
+        return handler
+
+    rows: list[ft.Control] = []
+    for name in seated:
+        hand = hands[name]
+        picks = []
+        for i, kind in enumerate(hand):
+            border, bg = ANIMAL_COLOURS[kind]
+            said = app.say(animal(kind))
+            picks.append(ui.tid(f"deal-remove-{name}-{i}", ft.Container(
+                ft.Row([ft.Text(said[:1].upper() + said[1:], size=ui.FONT_BODY, weight=ft.FontWeight.W_600,
+                                color=ft.Colors.BLACK),
+                        ft.Icon(ft.Icons.CLOSE, size=22, color=ft.Colors.BLACK)],
+                       tight=True, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                on_click=take_back(name, i), bgcolor=bg, border=ft.Border.all(2, border), border_radius=ui.RADIUS,
+                height=ui.TOUCH, padding=ft.Padding.symmetric(horizontal=14), ink=True), button=True, label=app.t("app.setup.deal_remove", animal=said, player=name)))
+        rows.append(ft.Row([
+            ui.chip(name, choose(name), ident=f"deal-player-{name}", selected=name == dealing,
+                    icon=ft.Icons.PLAY_ARROW if name == dealing else ft.Icons.PERSON),
+            ui.text(app.t("app.setup.deal_count", count=len(hand), each=DEAL_EACH), ui.FONT_BODY,
+                    weight=ft.FontWeight.W_600 if len(hand) == DEAL_EACH else None, ident=f"deal-count-{name}"),
+            ui.tid(f"deal-{name}", ft.Row(picks, wrap=True, spacing=8, run_spacing=8)),
+        ], wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+
+    full = len(hands[dealing]) >= DEAL_EACH
+    tiles = []
+    for kind in species:
+        left = COPIES - dealt[kind]
+        gone = full or left <= 0
+        tiles.append(ui.tid(f"deal-animal-{kind}", ft.Container(
+            animal_card(app, kind, scale=0.72, left=left), on_click=None if gone else deal(kind),
+            border_radius=10, ink=True, opacity=0.4 if gone else 1.0),
+            button=True, label=app.t("app.setup.deal_label", animal=animal(kind), player=dealing, n=left)))
+    return ft.Column([
+        switch,
+        ui.muted(app.t("app.setup.deal_help", each=DEAL_EACH)),
+        *rows,
+        ui.text(app.t("app.setup.deal_to", player=dealing), ui.FONT_LABEL, weight=ft.FontWeight.W_600,
+                ident="deal-to"),
+        ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
+    ], spacing=12)
 
 
 def _section(heading: str, body: ft.Control, ident: str) -> ft.Control:
