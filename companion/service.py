@@ -362,7 +362,7 @@ class SessionService:
         except NoReferee:
             raise ServiceError(Msg("service.no_referee", {"game": game})) from None
         except MalformedRecord as err:
-            raise Malformed(Msg("service.setup.malformed", {"detail": err.message})) from None
+            raise Malformed(Msg("service.setup.malformed", {"detail": err.msg})) from None
         now = self._now()
         kept = _kept(record, bool(assist), now)
         lost = _lost(record, kept)
@@ -605,7 +605,7 @@ class SessionService:
                 raise Malformed(Msg("service.import.no_referee", {"record": number + 1, "game": item.get("game")}),
                                 record=number) from None
             except MalformedRecord as err:
-                raise Malformed(Msg("service.import.malformed", {"record": number + 1, "detail": err.message}),
+                raise Malformed(Msg("service.import.malformed", {"record": number + 1, "detail": err.msg}),
                                 index=err.index, record=number) from None
             if folded.violation is not None:
                 v = folded.violation
@@ -707,7 +707,7 @@ class SessionService:
         except NoReferee:
             raise ServiceError(Msg("service.no_referee", {"game": row.game})) from None
         except (MalformedRecord, ValueError) as err:
-            detail = err.message if isinstance(err, MalformedRecord) else str(err)
+            detail = err.msg if isinstance(err, MalformedRecord) else str(err)
             raise ServiceError(Msg("service.session.damaged", {"session": session_id, "detail": detail})) from None
         if folded.violation is not None:
             raise self._broken(live, folded)
@@ -759,7 +759,7 @@ class SessionService:
         try:
             return parse_action(live.game, action, list(live.players))
         except MalformedRecord as err:
-            raise Malformed(Msg("service.action.malformed", {"detail": err.message})) from None
+            raise Malformed(Msg("service.action.malformed", {"detail": err.msg})) from None
 
     def _state(self, live: _Live, *, actions: Sequence[Any] | None = None, folded: _Fold | None = None,
                updated_at: datetime | None = None) -> SessionState:

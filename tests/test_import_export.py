@@ -288,3 +288,18 @@ def test_cli_database_from_the_environment(tmp_path, monkeypatch, capsys):
         assert [s.game for s in SessionService(store).history()] == ["stupide-vautour"]
     finally:
         store.close()
+
+
+def test_an_import_refused_in_french_gives_the_reason_in_french(tmp_path):
+    from companion.service import Malformed, SessionService
+    from companion.store import Store
+
+    service = SessionService(Store(tmp_path / "fr.db"))
+    bad = {"format": "table-record/1", "game": "high-society", "players": ["A", "B", "C"],
+           "actions": [{"type": "bid", "player": "A", "add": [5]}]}
+    with pytest.raises(Malformed) as refused:
+        service.import_records(json.dumps(bad))
+    french = refused.value.msg.render("fr")
+    assert "n'est ni une carte ni une valeur de ce jeu" in french
+    assert "is not a card" not in french
+    assert "is not a card" in refused.value.msg.render("en")
