@@ -17,7 +17,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion.app import ui
+from companion.app import probe, ui
 from companion.app.games import TableContext, TableState, playable_games, screen_for, state_from_session
 from companion.app.games import boursicocotte as screen
 from models.i18n import LANGUAGES, Msg, catalogue
@@ -26,33 +26,13 @@ from scoring.base import RuleViolation
 from scoring.boursicocotte import ANIMALS, BoursicocotteEngine, animal
 from scoring.referee import replay
 from tests.conftest import EXAMPLES
-from tests.test_boursicocotte import game_2460
+from tests.test_boursicocotte import bid, challenge, close, draw, game_2460, pay
 
 GAME = "boursicocotte"
 TABLE = ("Anne", "Bruno", "Chloé")
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-
-
-def draw(card: str) -> dict:
-    return {"type": "draw", "card": card}
-
-
-def bid(player: str, amount: int) -> dict:
-    return {"type": "bid", "player": player, "amount": amount}
-
-
-def close(buy_back: bool = False) -> dict:
-    return {"type": "close", "buy_back": buy_back}
-
-
-def pay(player: str, cards: list[int]) -> dict:
-    return {"type": "pay", "player": player, "cards": cards}
-
-
-def challenge(player: str, target: str, kind: str, cards: list[int]) -> dict:
-    return {"type": "challenge", "player": player, "target": target, "animal": kind, "cards": cards}
 
 
 def en(key: str, **params: Any) -> str:
@@ -126,26 +106,23 @@ class Table:
     # -- reading the tree ----------------------------------------------------------------------
 
     def find(self, ident: str) -> ft.Semantics:
-        found = [c for c in ui.walk(self.root) if isinstance(c, ft.Semantics) and c.identifier == ident]
+        found = [c for c in probe.identified(self.root) if c.identifier == ident]
         assert len(found) == 1, (ident, len(found))
         return found[0]
 
     def has(self, ident: str) -> bool:
-        return any(isinstance(c, ft.Semantics) and c.identifier == ident for c in ui.walk(self.root))
+        return probe.has(self.root, ident)
 
     def idents(self) -> set[str]:
-        return {c.identifier for c in ui.walk(self.root) if isinstance(c, ft.Semantics) and c.identifier}
+        return set(probe.idents(self.root))
 
     def tap(self, ident: str) -> None:
-        node = self.find(ident).content
-        handler = getattr(node, "on_click", None)
-        assert handler is not None, f"{ident} is not tappable"
-        assert not getattr(node, "disabled", False), f"{ident} is disabled"
-        handler(None)
+        self.find(ident)  # exactly one such control
+        probe.tap(self.root, ident)  # refuses a disabled one
 
     def enabled(self, ident: str) -> bool:
-        node = self.find(ident).content
-        return getattr(node, "on_click", None) is not None and not getattr(node, "disabled", False)
+        self.find(ident)
+        return probe.is_enabled(self.root, ident)
 
     def text(self, ident: str | None = None) -> str:
         node = self.find(ident) if ident else self.root

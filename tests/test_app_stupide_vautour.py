@@ -12,7 +12,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion.app import ui
+from companion.app import probe, ui
 from companion.app.games import TableContext, TableState, playable_games, screen_for, state_from_session
 from companion.app.games import stupide_vautour as screen
 from models.i18n import LANGUAGES, catalogue
@@ -64,22 +64,20 @@ class Table:
         self.root = screen.build(self.state, self.ctx)
 
     def find(self, ident: str) -> ft.Semantics:
-        found = [c for c in ui.walk(self.root) if isinstance(c, ft.Semantics) and c.identifier == ident]
+        found = [c for c in probe.identified(self.root) if c.identifier == ident]
         assert len(found) == 1, (ident, len(found))
         return found[0]
 
     def has(self, ident: str) -> bool:
-        return any(isinstance(c, ft.Semantics) and c.identifier == ident for c in ui.walk(self.root))
+        return probe.has(self.root, ident)
 
     def tap(self, ident: str) -> None:
-        node = self.find(ident).content
-        handler = getattr(node, "on_click", None)
-        assert handler is not None, f"{ident} is not tappable"
-        handler(None)
+        self.find(ident)  # exactly one such control
+        probe.tap(self.root, ident)  # refuses a disabled one
 
     def enabled(self, ident: str) -> bool:
-        node = self.find(ident).content
-        return getattr(node, "on_click", None) is not None and not getattr(node, "disabled", False)
+        self.find(ident)
+        return probe.is_enabled(self.root, ident)
 
     def text(self, ident: str | None = None) -> str:
         node = self.find(ident) if ident else self.root

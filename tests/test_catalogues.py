@@ -51,3 +51,26 @@ def test_numbers_are_exact():
 def test_missing_key_is_loud():
     with pytest.raises(MissingText):
         render(Msg("no.such.key"), "en")
+
+
+# Every game's rule ids carry the game's prefix: the rules reference groups them by it.
+RULE_PREFIX = {"high-society": "HS-", "animalement-votre": "HS-", "stupide-vautour": "SV-", "boursicocotte": "BC-"}
+
+
+@pytest.mark.parametrize("game", sorted(RULE_PREFIX))
+def test_every_rule_of_every_engine_has_a_title_and_a_text_in_both_languages(game):
+    from scoring.registry import engine_class
+
+    rules = engine_class(game).rules
+    assert len(set(rules)) == len(rules)
+    for rule in rules:
+        assert rule.startswith(RULE_PREFIX[game]), rule
+        for lang in LANGUAGES:
+            assert f"rule.{rule}.title" in catalogue(lang), (rule, lang)
+            assert f"rule.{rule}.text" in catalogue(lang), (rule, lang)
+
+
+def test_every_refereed_game_is_checked_above():
+    from scoring.registry import refereed_games
+
+    assert sorted(refereed_games()) == sorted(RULE_PREFIX)

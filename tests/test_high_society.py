@@ -582,15 +582,6 @@ def test_three_tied_two_richest_cannot_be_separated():
 # -- catalogue ---------------------------------------------------------------------------------
 
 
-def test_every_rule_id_has_title_and_text_in_both_languages():
-    assert len(set(HighSocietyEngine.rules)) == len(HighSocietyEngine.rules)
-    for rule in HighSocietyEngine.rules:
-        assert rule.startswith("HS-")
-        for lang in LANGUAGES:
-            assert has_text(f"rule.{rule}.title", lang), (rule, lang)
-            assert has_text(f"rule.{rule}.text", lang), (rule, lang)
-
-
 def test_game_variant_and_card_labels_in_both_languages():
     for lang in LANGUAGES:
         for game in HighSocietyEngine.games:

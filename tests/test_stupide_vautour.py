@@ -66,15 +66,6 @@ def test_registered_under_its_game_id():
     assert StupideVautourEngine.games == (GAME,)
 
 
-def test_every_rule_id_has_a_title_and_a_text_in_both_languages():
-    assert len(set(StupideVautourEngine.rules)) == len(StupideVautourEngine.rules)
-    for rule in StupideVautourEngine.rules:
-        assert rule.startswith("SV-")
-        for lang in LANGUAGES:
-            assert has_text(f"rule.{rule}.title", lang), (rule, lang)
-            assert has_text(f"rule.{rule}.text", lang), (rule, lang)
-
-
 def test_game_and_variant_texts_exist():
     for lang in LANGUAGES:
         for key in ("game.stupide-vautour.name", "game.stupide-vautour.summary",
