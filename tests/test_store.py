@@ -82,6 +82,22 @@ def rows_by_table(con: sqlite3.Connection, tables, columns_of: dict | None = Non
     return out
 
 
+def _insert_old_games(con: sqlite3.Connection, stamp: str, games) -> None:
+    """Rows an older app wrote with plain SQL (players, sessions, seats, active actions), for the
+    upgrade tests: ``games`` holds (session id, game, record, status, assist)."""
+    for i, name in enumerate(PLAYERS, 1):
+        con.execute("INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)", (i, name, stamp))
+    for sid, game, rec, status, assist in games:
+        con.execute("INSERT INTO sessions (id, game, variant, first_player, assist, status, started_at, "
+                    "finished_at, updated_at) VALUES (?, ?, '{}', 'Anne', ?, ?, ?, ?, ?)",
+                    (sid, game, assist, status, stamp, stamp if status == "finished" else None, stamp))
+        for pos in range(3):
+            con.execute("INSERT INTO seats VALUES (?, ?, ?)", (sid, pos, pos + 1))
+        for seq, action in enumerate(rec["actions"], 1):
+            con.execute("INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+                        (sid, seq, json.dumps(action), stamp))
+
+
 def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
     path = tmp_path / "old.db"
     old = Store(path, upgrade=False)
@@ -95,17 +111,8 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
     with con:
         assert "results" not in {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         stamp = "2025-12-24 19:00:00.000000"
-        for i, name in enumerate(PLAYERS, 1):
-            con.execute("INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)", (i, name, stamp))
-        for sid, rec, status in ((1, record, "finished"), (2, going, "in_progress")):
-            con.execute("INSERT INTO sessions (id, game, variant, first_player, assist, status, started_at, "
-                        "finished_at, updated_at) VALUES (?, 'high-society', '{}', 'Anne', 0, ?, ?, ?, ?)",
-                        (sid, status, stamp, stamp if status == "finished" else None, stamp))
-            for pos in range(3):
-                con.execute("INSERT INTO seats VALUES (?, ?, ?)", (sid, pos, pos + 1))
-            for seq, action in enumerate(rec["actions"], 1):
-                con.execute("INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
-                            (sid, seq, json.dumps(action), stamp))
+        _insert_old_games(con, stamp, [(1, "high-society", record, "finished", False),
+                                       (2, "high-society", going, "in_progress", False)])
         # an undone entry, as 0001 already kept them
         con.execute("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
                     "(2, 999, '{\"type\": \"pass\", \"player\": \"Anne\"}', ?, ?)", (stamp, stamp))
@@ -151,18 +158,8 @@ def _write_0002_data(path: Path) -> dict:
     con = sqlite3.connect(path)
     with con:
         stamp = "2026-01-05 20:00:00.000000"
-        for i, name in enumerate(PLAYERS, 1):
-            con.execute("INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)", (i, name, stamp))
-        for sid, game, rec, status in ((1, "high-society", record, "finished"),
-                                       (2, "boursicocotte", {"actions": BC_GOING}, "in_progress")):
-            con.execute("INSERT INTO sessions (id, game, variant, first_player, assist, status, started_at, "
-                        "finished_at, updated_at) VALUES (?, ?, '{}', 'Anne', ?, ?, ?, ?, ?)",
-                        (sid, game, sid == 2, status, stamp, stamp if status == "finished" else None, stamp))
-            for pos in range(3):
-                con.execute("INSERT INTO seats VALUES (?, ?, ?)", (sid, pos, pos + 1))
-            for seq, action in enumerate(rec["actions"], 1):
-                con.execute("INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
-                            (sid, seq, json.dumps(action), stamp))
+        _insert_old_games(con, stamp, [(1, "high-society", record, "finished", False),
+                                       (2, "boursicocotte", {"actions": BC_GOING}, "in_progress", True)])
         con.execute("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
                     "(2, 99, '{\"type\": \"draw\", \"card\": \"hen\"}', ?, ?)", (stamp, stamp))
         ranks = {r.player: r.rank for r in result.ranking}
