@@ -1,11 +1,21 @@
 """The engine contract every game's referee follows.
 
 An engine is built from a record's envelope (players, first player, variant, …), then fed the
-record's actions one at a time. ``apply`` either accepts an action — and returns what happened, as
-sentences to show — or refuses it with :class:`RuleViolation` and leaves the state exactly as it
-was. ``expected()`` says who must act and with which action types; ``outcome()`` is the result once
-the game is finished. Replaying a record is a fold of ``apply`` over its actions (see referee.py).
+record's actions one at a time, the way python-chess validates a move before ``push`` and PokerKit
+verifies before it does:
 
+- ``check(action)`` validates the action completely against the current state and raises
+  :class:`RuleViolation` if the rules refuse it. It never changes anything.
+- ``apply(action)`` = ``check`` then ``_perform``: ``_perform`` may assume the action is legal and
+  changes the state. Nothing is copied, so an action costs the same early and late in a game.
+- ``apply`` returns what happened as :class:`Event` s: sentences to show, each naming the rule ids
+  that made it happen (the app's "why?" reads them on every game's log and results).
+- ``expected()`` says who must act and with which action types; ``outcome()`` is the result once
+  the game is finished; its explanation lines are Events too.
+- ``variants`` declares the game's variant keys once (:class:`VariantSpec`): record validation,
+  set-up screens, the rules reference and the JSON Schema read that declaration.
+
+Replaying a record is a fold of ``apply`` over its actions (see referee.py).
 Engines are pure: no UI, no database, no clock, no randomness.
 """
 
@@ -13,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
@@ -33,6 +43,51 @@ class RuleViolation(Exception):
 
     def message(self, lang: str = "en") -> str:
         return self.msg.render(lang)
+
+
+@dataclass(frozen=True)
+class Event(Msg):
+    """Something that happened at the table, as a sentence (a catalogue key and its parameters),
+    with the ids of the rules that made it happen (empty only for plain bookkeeping such as
+    "Anne bids 12"). Renders like any :class:`Msg`."""
+
+    rules: tuple[str, ...] = ()
+
+
+def event(rules: str | tuple[str, ...], key: str, **params: Any) -> Event:
+    """``event("HS-MISFORTUNE", "hs.event.misfortune", player=…)``."""
+    return Event(key, params, (rules,) if isinstance(rules, str) else tuple(rules))
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """One variant key of a game, declared once by its engine.
+
+    ``choices``: the allowed values, or ``None`` for a whole number of at least ``minimum``.
+    ``default``: the value when the record omits the key; ``None`` where the engine derives it
+    (``default_for`` gives it then, e.g. a number of deals from the number of players).
+    ``rules``: the rule id that explains each choice (``{choice: rule id}``; for a number, the key
+    ``None``). ``games``: the game ids the key exists for (``None``: every game of the engine).
+    ``players``: the player counts it is allowed with (``None``: any)."""
+
+    key: str
+    choices: tuple[Any, ...] | None
+    default: Any
+    rules: Mapping[Any, str]
+    games: tuple[str, ...] | None = None
+    minimum: int | None = None
+    players: tuple[int, ...] | None = None
+    game_defaults: Mapping[str, Any] | None = None  # per game id, where one engine serves several
+
+    def default_for(self, game: str, player_count: int) -> Any:
+        if self.game_defaults and game in self.game_defaults:
+            return self.game_defaults[game]
+        return self.default
+
+    def allows(self, value: Any) -> bool:
+        if self.choices is None:
+            return type(value) is int and (self.minimum is None or value >= self.minimum)
+        return any(value == c and type(value) is type(c) for c in self.choices)
 
 
 @dataclass(frozen=True)
@@ -57,7 +112,7 @@ class Outcome:
     winners: tuple[str, ...]
     replay_required: bool
     ranking: tuple[tuple[str, int], ...]
-    explanation: tuple[Msg, ...]
+    explanation: tuple[Msg, ...]  # Events (with their rule ids) in engines on the new contract
 
 
 def rank_by(players: Sequence[str], keys: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -81,55 +136,64 @@ def score_out(value: Score) -> int | float:
 
 
 class Engine(ABC):
-    """Base of every game's referee. Subclasses implement ``_apply``, ``expected`` and
-    ``outcome``; ``apply`` makes each action all-or-nothing."""
+    """Base of every game's referee. Subclasses implement ``_check`` (validate, change nothing),
+    ``_perform`` (change the state for a legal action), ``expected`` and ``outcome``."""
 
     games: ClassVar[tuple[str, ...]]
     # every rule id of this game in the rules reference: the ones it refuses with, and the rulings
     # it applies without refusing anything (ties, end of game…)
     rules: ClassVar[tuple[str, ...]]
+    variants: ClassVar[tuple[VariantSpec, ...]] = ()
 
     def __init__(self, record: Any):
         self.game: str = record.game
         self.players: tuple[str, ...] = tuple(record.players)
         self.first_player: str = record.starting_player
-        self.history: list[Any] = []
+        self.applied: int = 0  # how many actions were accepted
 
     # -- the contract -------------------------------------------------------------------------
 
     def apply(self, action: Any) -> tuple[Msg, ...]:
         """Accept the action and return what happened, or raise RuleViolation with the state
-        unchanged."""
-        saved = copy.deepcopy(self.__dict__)
-        try:
-            events = tuple(self._apply(action))
-        except Exception:  # a refusal, or a defect: either way the state stays as it was
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
-        self.history.append(action)
+        unchanged (``_check`` refuses before ``_perform`` changes anything)."""
+        self._check(action)
+        events = tuple(self._perform(action))
+        self.applied += 1
         return events
 
     def can(self, action: Any) -> bool:
         try:
-            self.check(action)
+            self._check(action)
         except RuleViolation:
             return False
         return True
 
     def check(self, action: Any) -> None:
         """Raise RuleViolation if ``action`` would be refused now; change nothing."""
-        trial = copy.deepcopy(self)
-        trial.apply(action)
+        self._check(action)
 
     @property
     def finished(self) -> bool:
         return self.outcome() is not None
 
+    def variant_value(self, record: Any, key: str) -> Any:
+        """The record's value for a declared variant key, or the declared default."""
+        variant = getattr(record, "variant", None)
+        chosen = variant.get(key) if isinstance(variant, Mapping) else getattr(variant, key, None)
+        if chosen is not None:
+            return chosen
+        for spec in self.variants:
+            if spec.key == key:
+                return spec.default_for(self.game, len(self.players))
+        raise KeyError(key)
+
     @abstractmethod
-    def _apply(self, action: Any) -> Iterable[Msg]:
-        """Validate and perform one action. May raise RuleViolation at any point: the base class
-        restores the state."""
+    def _check(self, action: Any) -> None:
+        """Raise RuleViolation if the action is refused now. Must not change any state."""
+
+    @abstractmethod
+    def _perform(self, action: Any) -> Iterable[Msg]:
+        """Perform an action ``_check`` accepted; return its Events."""
 
     @abstractmethod
     def expected(self) -> Expectation:
@@ -142,3 +206,37 @@ class Engine(ABC):
     def player_view(self, assist: bool = False) -> Mapping[str, Any]:
         """What a table screen may show (subclasses add their game's public state)."""
         return {}
+
+
+class CopyingEngine(Engine):
+    """TRANSITIONAL (engine-core issue): the old contract, for engines not yet split into
+    ``_check``/``_perform``. Their ``_apply`` validates and mutates together, so a refusal is undone
+    by restoring a deep copy — the cost the new contract removes. Delete once no engine uses it."""
+
+    @abstractmethod
+    def _apply(self, action: Any) -> Iterable[Msg]:
+        ...
+
+    def apply(self, action: Any) -> tuple[Msg, ...]:
+        import copy
+
+        saved = copy.deepcopy(self.__dict__)
+        try:
+            events = tuple(self._apply(action))
+        except Exception:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
+        self.applied += 1
+        if not hasattr(self, "history"):
+            self.history: list[Any] = []
+        self.history.append(action)
+        return events
+
+    def _check(self, action: Any) -> None:
+        import copy
+
+        copy.deepcopy(self).apply(action)
+
+    def _perform(self, action: Any) -> Iterable[Msg]:  # pragma: no cover - apply is overridden
+        return self._apply(action)

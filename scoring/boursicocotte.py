@@ -29,7 +29,7 @@ from typing import Any, Iterable, Mapping
 
 from models.i18n import Msg
 from models.record import BC_ANIMAL_VALUES, BC_MONEY
-from scoring.base import Engine, Expectation, Outcome, RuleViolation, rank_by
+from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation, rank_by
 
 ANIMALS: tuple[str, ...] = tuple(BC_ANIMAL_VALUES)  # cheapest first
 VALUES: Mapping[str, int] = BC_ANIMAL_VALUES
@@ -108,7 +108,7 @@ class Trade:
     ties: int = 0
 
 
-class BoursicocotteEngine(Engine):
+class BoursicocotteEngine(CopyingEngine):
     """Referee of Boursicocotte.
 
     ``player_view()`` — the public, read-only state for the table screen (the UI decides who may

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
 from models.i18n import Msg
-from scoring.base import Engine, Expectation, Outcome, RuleViolation, Score
+from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation, Score
 
 MONEY: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
 MONEY_TOTAL = sum(MONEY)  # 106 per player
@@ -65,7 +65,7 @@ def _num(value: Fraction) -> int | Fraction:
     return value.numerator if value.denominator == 1 else value
 
 
-class HighSocietyEngine(Engine):
+class HighSocietyEngine(CopyingEngine):
     """Referee of High Society (``high-society``) and Animalement Vôtre (``animalement-votre``).
 
     Public, read-only state for the table screen (never mutate it; everything is derived here so

@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from models.i18n import Msg
 from models.record import SV_HAND, SV_POINT_CARDS
-from scoring.base import Engine, Expectation, Outcome, RuleViolation
+from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation
 
 GAME = "stupide-vautour"
 ROUNDS = 15
@@ -130,7 +130,7 @@ def _sign_mode(total: int) -> str:
     return "suricate" if total >= 0 else "vulture"
 
 
-class StupideVautourEngine(Engine):
+class StupideVautourEngine(CopyingEngine):
     """The Stupide Vautour referee.
 
     Public, read-only state for the table screen (also gathered by :meth:`player_view`):
