@@ -60,6 +60,27 @@ def event(rules: str | tuple[str, ...], key: str, **params: Any) -> Event:
 
 
 @dataclass(frozen=True)
+class RuleSpec:
+    """One entry of a game's rules reference.
+
+    ``id``: the stable rule id (``HS-BID-RAISE``); its texts are the catalogue keys
+    ``rule.<id>.title`` and ``rule.<id>.text`` (our own words, French and English).
+    ``ruling``: ``False`` for the rulebook's rule, ``True`` for the app's decision where the
+    rulebook is silent (its text then names the alternative reading).
+    ``variant``: the variant key that changes this rule, if any.
+    ``section``: where it stands in the rulebook's order (``"setup"``, ``"auction"``, ``"end"``…);
+    its heading is the catalogue key ``section.<game-id>.<section>`` (the first of the engine's games).
+    ``refusal``: ``True`` if the engine refuses actions with this id (``False``: applied, never refused).
+    """
+
+    id: str
+    section: str
+    refusal: bool = False
+    ruling: bool = False
+    variant: str | None = None
+
+
+@dataclass(frozen=True)
 class VariantSpec:
     """One variant key of a game, declared once by its engine.
 
@@ -143,6 +164,8 @@ class Engine(ABC):
     # every rule id of this game in the rules reference: the ones it refuses with, and the rulings
     # it applies without refusing anything (ties, end of game…)
     rules: ClassVar[tuple[str, ...]]
+    # the rules reference, in the rulebook's order (``rules`` is then ``tuple(r.id for r in rule_specs)``)
+    rule_specs: ClassVar[tuple[RuleSpec, ...]] = ()
     variants: ClassVar[tuple[VariantSpec, ...]] = ()
 
     def __init__(self, record: Any):
