@@ -30,6 +30,7 @@ from typing import Any, Iterable, Mapping
 from models.i18n import Msg
 from models.record import BC_ANIMAL_VALUES, BC_MONEY
 from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation, rank_by
+from scoring.base import VariantSpec  # the variants, declared once
 
 ANIMALS: tuple[str, ...] = tuple(BC_ANIMAL_VALUES)  # cheapest first
 VALUES: Mapping[str, int] = BC_ANIMAL_VALUES
@@ -141,6 +142,8 @@ class BoursicocotteEngine(CopyingEngine):
 
     games = ("boursicocotte",)
     rules = REFUSALS + APPLIED_RULES
+    variants = (VariantSpec("trade_tie", ("exchanged", "returned"), "exchanged",
+                            {"exchanged": "BC-TRADE-TIE", "returned": "BC-TRADE-TIE"}),)
 
     def __init__(self, record: Any):
         super().__init__(record)

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping
 
 from models.i18n import Msg
 from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation, Score
+from scoring.base import VariantSpec  # the variants, declared once
 
 MONEY: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
 MONEY_TOTAL = sum(MONEY)  # 106 per player
@@ -107,6 +108,8 @@ class HighSocietyEngine(CopyingEngine):
 
     games = ("high-society", "animalement-votre")
     rules = REFUSALS + APPLIED_RULES
+    variants = (VariantSpec("final_tie", ("replay", "shared"), "replay",
+                            {"replay": "HS-FINAL-TIE", "shared": "HS-FINAL-TIE"}, game_defaults={"high-society": "replay", "animalement-votre": "shared"}),)
 
     def __init__(self, record: Any):
         super().__init__(record)

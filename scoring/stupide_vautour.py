@@ -31,6 +31,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from models.i18n import Msg
 from models.record import SV_HAND, SV_POINT_CARDS
 from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation
+from scoring.base import VariantSpec  # the variants, declared once
 
 GAME = "stupide-vautour"
 ROUNDS = 15
@@ -163,6 +164,8 @@ class StupideVautourEngine(CopyingEngine):
     games = (GAME,)
     rules = (REVEAL_OPEN, REVEAL_REPEAT, PLAY_NO_REVEAL, PLAY_PLAYERS, PLAY_USED, NO_SUCH_CARD, GAME_OVER,
              TIES_RULE, CARRY_RULE, END_RULE)
+    variants = (VariantSpec("ties", ("one-level", "highest-unique"), "one-level",
+                            {"one-level": "SV-TIES", "highest-unique": "SV-TIES"}),)
 
     def __init__(self, record: Any):
         super().__init__(record)
