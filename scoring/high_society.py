@@ -109,7 +109,8 @@ class HighSocietyEngine(CopyingEngine):
     games = ("high-society", "animalement-votre")
     rules = REFUSALS + APPLIED_RULES
     variants = (VariantSpec("final_tie", ("replay", "shared"), "replay",
-                            {"replay": "HS-FINAL-TIE", "shared": "HS-FINAL-TIE"}, game_defaults={"high-society": "replay", "animalement-votre": "shared"}),)
+                            {"replay": "HS-FINAL-TIE", "shared": "HS-FINAL-TIE"},
+                            game_defaults={"high-society": "replay", "animalement-votre": "shared"}),)
 
     def __init__(self, record: Any):
         super().__init__(record)
