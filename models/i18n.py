@@ -16,7 +16,6 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Mapping
 
 LANGUAGES = ("fr", "en")
@@ -49,6 +48,8 @@ class MissingText(KeyError):
 def catalogue(lang: str) -> Mapping[str, str]:
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
+    from importlib import resources  # imported when a sentence is first rendered, not at import
+
     merged: dict[str, str] = {}
     folder = resources.files("assets").joinpath("i18n", lang)
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):

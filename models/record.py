@@ -18,8 +18,8 @@ number of keys the models received must equal the number of ``:`` in the text. W
 ``json.loads`` refusing repeated keys, then ``validate_python`` — which names the problem and its place.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: pydantic would evaluate every string annotation
+# again when each model class is created, a cost paid at import.
 import re
 from functools import cache
 from types import UnionType
@@ -76,11 +76,11 @@ class WholeNumbers:
     def __init__(self, values: tuple[int, ...]):
         self.values = values
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(self, source: Any, handler: "GetCoreSchemaHandler") -> core_schema.CoreSchema:
         return core_schema.chain_schema([core_schema.int_schema(strict=True),
                                          core_schema.literal_schema(list(self.values))])
 
-    def __get_pydantic_json_schema__(self, schema: Any, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(self, schema: Any, handler: "GetJsonSchemaHandler") -> "JsonSchemaValue":
         return {"enum": list(self.values), "type": "integer"}
 
 
@@ -89,7 +89,7 @@ class Variant(_Strict):
 
 
 @cache
-def variant_model(game: str, name: str = "Variant") -> type[Variant]:
+def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
     """The variant model of ``game``, built from its engine's ``variants`` (:class:`VariantSpec`)
     on first use: one optional field per key (absent or null = the game's default)."""
     from scoring.registry import engine_class
@@ -101,7 +101,7 @@ def variant_model(game: str, name: str = "Variant") -> type[Variant]:
     return cast("type[Variant]", create_model(name, __base__=Variant, __module__=__name__, **fields))
 
 
-def _choice_type(spec: VariantSpec) -> Any:
+def _choice_type(spec: "VariantSpec") -> Any:
     choices = spec.choices
     if choices is None:  # a whole number
         return Annotated[int, Field(strict=True, ge=spec.minimum)]
@@ -112,7 +112,7 @@ def _choice_type(spec: VariantSpec) -> Any:
     return cast(Any, Literal)[tuple(choices)]
 
 
-def _describe(spec: VariantSpec, games: tuple[str, ...]) -> str:
+def _describe(spec: "VariantSpec", games: tuple[str, ...]) -> str:
     """The declaration in the JSON Schema: defaults per game, the rule behind each choice."""
     defaults = {game: spec.default_for(game, 0) for game in (spec.games or games)}
     said = ", ".join(f"{value!r} ({game})" for game, value in defaults.items()) if len(set(map(repr, defaults.values()))) > 1 \
@@ -131,7 +131,7 @@ class DeclaredVariant:
     def __init__(self, game: str, name: str):
         self.game, self.name = game, name
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(self, source: Any, handler: "GetCoreSchemaHandler") -> core_schema.CoreSchema:
         return handler.generate_schema(variant_model(self.game, self.name))
 
     @staticmethod
@@ -520,7 +520,7 @@ def _keys_given(value: Any) -> int:
     return 0
 
 
-def _check_variant(record: TableRecord) -> None:
+def _check_variant(record: "TableRecord") -> None:
     """The declared limits a field type cannot say: keys of one game only, player counts."""
     variant = record.variant
     if not isinstance(variant, Variant) or not variant.__pydantic_fields_set__:
