@@ -14,11 +14,14 @@ def _read_input(path: str) -> bytes:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    # Imported here so `companion replay` does not pay for the UI's imports.
+    # Imported here so `companion replay` does not pay for the UI's imports: no Flet, no SQLAlchemy,
+    # no sqlmodel on this path (tests/test_cli.py checks it), and only the game at hand's validator.
     from models.i18n import Msg
     from models.record import MalformedRecord
     from scoring.referee import malformed_verdict, verdict_for_text
 
+    if args.lines:
+        return _replay_lines(args)
     try:
         text = _read_input(args.file)
     except OSError as err:
@@ -26,8 +29,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
         verdict, status = malformed_verdict(unreadable, lang=args.lang), 2
     else:
         verdict, status = verdict_for_text(text, lang=args.lang)
-    sys.stdout.write(verdict.model_dump_json(indent=2) + "\n")
+    sys.stdout.write(verdict.model_dump_json(indent=2, exclude={"line"}) + "\n")
     return status
+
+
+def _replay_lines(args: argparse.Namespace) -> int:
+    """`companion replay --lines FILE|-`: one compact verdict per record line, in order."""
+    from models.i18n import Msg
+    from models.record import MalformedRecord
+    from scoring.referee import batch_status, malformed_verdict, verdicts_for_lines
+
+    statuses: list[int] = []
+    try:
+        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115 - closed below
+    except OSError as err:
+        unreadable = MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror}))
+        sys.stdout.write(malformed_verdict(unreadable, lang=args.lang).model_dump_json(exclude={"line"}) + "\n")
+        return 2
+    try:
+        for verdict, status in verdicts_for_lines(stream, lang=args.lang):
+            sys.stdout.write(verdict.model_dump_json() + "\n")
+            sys.stdout.flush()  # a verdict as soon as its record is read, when the lines come from a pipe
+            statuses.append(status)
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    return batch_status(statuses)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -99,6 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="check a table record and print its verdict (JSON)")
     replay.add_argument("file", help="the record's path, or - for standard input")
+    replay.add_argument("--lines", action="store_true",
+                        help="JSON Lines: one record per line, one verdict per line out, in order (blank lines are "
+                             "skipped); exit 2 if any line is malformed, else 1 if any record was refused")
     replay.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the verdict's sentences")
     replay.set_defaults(func=cmd_replay)
 

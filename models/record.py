@@ -757,6 +757,9 @@ class Verdict(_Deferred):
     applied: int
     error: VerdictError | None
     result: VerdictResult | None
+    # optional (added to table-verdict/1): with `companion replay --lines`, the input line it answers
+    line: int | None = Field(default=None, ge=1, description="companion replay --lines: the 1-based line of the "
+                             "input this verdict answers (absent for a single record)")
 
 
 def record_json_schema() -> dict[str, Any]:

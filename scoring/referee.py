@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
 
 from models.i18n import Msg
 from models.record import (
@@ -108,4 +108,23 @@ def verdict_for_text(text: str | bytes, lang: str = "en") -> tuple[Verdict, int]
     except MalformedRecord as error:
         return malformed_verdict(error, _game_named_in(text), lang), 2
     return verdict, (1 if verdict.status == "illegal" else 0)
+
+
+def verdicts_for_lines(lines: Iterable[bytes], lang: str = "en") -> Iterator[tuple[Verdict, int]]:
+    """JSON Lines: one record per line, one verdict per record, in order, each with its exit
+    status and ``line`` (1-based). A line holding only white space is no record and gets no
+    verdict (a file may end with a newline, or separate seasons with an empty line); every other
+    line is one record, and a malformed one gets its malformed verdict (rule RECORD)."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        verdict, status = verdict_for_text(line, lang)
+        verdict.line = number
+        yield verdict, status
+
+
+def batch_status(statuses: Iterable[int]) -> int:
+    """The exit status of a batch: 2 if any record was malformed, else 1 if any was refused, else 0."""
+    seen = set(statuses)
+    return 2 if 2 in seen else 1 if 1 in seen else 0
 

@@ -73,3 +73,122 @@ def test_verdict_in_french(tmp_path):
     _, french, _ = replay(str(path), "--lang", "fr")
     assert english["error"]["rule"] == french["error"]["rule"]
     assert english["error"]["message"] != french["error"]["message"]
+
+
+# --- companion replay --lines: a season's records at once ----------------------------------------
+
+
+def replay_lines(stdin: bytes, *args: str):
+    done = subprocess.run([sys.executable, "-m", "companion", "replay", "--lines", "-", *args], input=stdin,
+                          capture_output=True, cwd=ROOT, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    verdicts = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert all(v["format"] == "table-verdict/1" for v in verdicts)
+    assert b"Traceback" not in done.stderr
+    return done.returncode, verdicts
+
+
+def _line(record: dict) -> bytes:
+    return json.dumps(record, ensure_ascii=False).encode()
+
+
+def _legal() -> dict:
+    return json.loads((EXAMPLES / "high-society-in-progress.json").read_text())
+
+
+def _refused() -> dict:
+    record = _legal()
+    record["actions"].append({"type": "bid", "player": "Omar", "add": [2]})  # Nina reveals next
+    return record
+
+
+def test_lines_give_one_verdict_per_record_in_order_and_each_says_its_line():
+    records = [_legal(), json.loads((EXAMPLES / "stupide-vautour-in-progress.json").read_text()),
+               json.loads((EXAMPLES / "boursicocotte-in-progress.json").read_text())]
+    status, verdicts = replay_lines(b"\n".join(_line(r) for r in records) + b"\n")
+    assert status == 0
+    assert [v["game"] for v in verdicts] == [r["game"] for r in records]
+    assert [v["applied"] for v in verdicts] == [len(r["actions"]) for r in records]
+    assert [v["line"] for v in verdicts] == [1, 2, 3]
+    single = [replay(str(p))[1] for p in sorted(EXAMPLES.glob("*.json"))]  # the same verdicts as one by one
+    by_game = {v["game"]: {k: val for k, val in v.items() if k != "line"} for v in verdicts}
+    assert all(by_game[v["game"]] == v for v in single)
+
+
+def test_lines_exit_1_when_a_record_is_refused():
+    status, verdicts = replay_lines(_line(_legal()) + b"\n" + _line(_refused()) + b"\n")
+    assert status == 1
+    assert [v["status"] for v in verdicts] == ["in_progress", "illegal"]
+    assert verdicts[1]["error"]["rule"].startswith("HS-")
+
+
+def test_a_malformed_line_gets_its_record_verdict_and_the_batch_exits_2():
+    lines = [_line(_refused()), b"{not json", _line({**_legal(), "surprise": 1}), _line(_legal())]
+    status, verdicts = replay_lines(b"\n".join(lines))  # no newline after the last line: still read
+    assert status == 2  # malformed wins over refused
+    assert [v["status"] for v in verdicts] == ["illegal", "illegal", "illegal", "in_progress"]
+    assert [v["error"]["rule"] if v["error"] else None for v in verdicts] == [verdicts[0]["error"]["rule"], "RECORD",
+                                                                              "RECORD", None]
+    assert "not valid JSON" in verdicts[1]["error"]["message"]
+    assert verdicts[2]["game"] == "high-society" and "surprise" in verdicts[2]["error"]["message"]
+    assert [v["line"] for v in verdicts] == [1, 2, 3, 4]
+
+
+def test_blank_lines_are_no_records_and_the_verdicts_keep_the_input_line_numbers():
+    status, verdicts = replay_lines(b"\n" + _line(_legal()) + b"\n  \t\r\n\n" + _line(_refused()) + b"\r\n\n")
+    assert status == 1
+    assert [v["line"] for v in verdicts] == [2, 5]
+    assert [v["status"] for v in verdicts] == ["in_progress", "illegal"]
+
+
+def test_empty_input_has_no_verdicts_and_exits_0():
+    assert replay_lines(b"") == (0, [])
+
+
+def test_lines_in_french_and_from_a_file(tmp_path):
+    path = tmp_path / "season.jsonl"
+    path.write_bytes(_line(_refused()) + b"\n")
+    done = subprocess.run([sys.executable, "-m", "companion", "replay", "--lines", str(path), "--lang", "fr"],
+                          capture_output=True, cwd=ROOT, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    (french,) = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    _, english, _ = replay("-", stdin=_line(_refused()))
+    assert done.returncode == 1
+    assert french["error"]["rule"] == english["error"]["rule"]
+    assert french["error"]["message"] != english["error"]["message"]
+
+
+def test_lines_from_an_unreadable_file_exit_2_with_one_verdict(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "companion", "replay", "--lines", str(tmp_path / "missing.jsonl")],
+                          capture_output=True, cwd=ROOT, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    (verdict,) = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert done.returncode == 2 and verdict["error"]["rule"] == "RECORD" and "cannot read" in verdict["error"]["message"]
+
+
+def test_a_single_verdict_has_no_line_field():
+    _, verdict, _ = replay("-", stdin=_line(_legal()))
+    assert "line" not in verdict
+
+
+# --- the replay path imports only what it needs -----------------------------------------------------
+
+PROBE = """
+import runpy, sys
+sys.argv = ["companion", "replay", sys.argv[1]]
+try:
+    runpy.run_module("companion", run_name="__main__")
+except SystemExit:
+    pass
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("flet", "sqlalchemy", "sqlmodel", "alembic"))
+sys.stderr.write("HEAVY:" + ",".join(heavy) + "\\n")
+sys.stderr.write("GAMES:" + ",".join(sorted(m for m in sys.modules if m.startswith("scoring."))) + "\\n")
+"""
+
+
+@pytest.mark.parametrize("example", ["high-society-in-progress", "stupide-vautour-in-progress"])
+def test_replay_imports_no_flet_no_sqlalchemy_and_only_the_engine_at_hand(example):
+    done = subprocess.run([sys.executable, "-c", PROBE, str(EXAMPLES / f"{example}.json")], capture_output=True,
+                          cwd=ROOT, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = dict(line.split(":", 1) for line in done.stderr.decode().splitlines() if line[:6] in ("HEAVY:", "GAMES:"))
+    assert json.loads(done.stdout)["status"] == "in_progress"  # the probe did replay the record
+    assert lines["HEAVY"] == ""
+    engines = {m for m in lines["GAMES"].split(",") if m not in ("scoring.base", "scoring.referee", "scoring.registry")}
+    assert engines == {"scoring." + example.split("-in-")[0].replace("-", "_")}
