@@ -1,40 +1,168 @@
-"""Replay throughput: actions per second through an engine alone, and submits per second
-through the store (service.submit: parse, apply on the cached engine, durable commit), plus
-how fast a session is reopened from its rows.
+"""Replay throughput per game, the way `companion replay` works (JSON text -> validated record ->
+fold through the engine -> verdict), parse + validate alone, the cold start of `companion replay`,
+and submits / reopenings through the store.
 
-    python benchmarks/replay_throughput.py [--seconds 3] [--dir DIR]
+    python benchmarks/replay_throughput.py [--seconds 2] [--games 20] [--runs 9] [--dir DIR] [--no-store]
 
-Prints figures; asserts nothing about time.
+Every game of scoring/registry.py at run time, on complete legal games generated with a fixed
+seed (benchmarks/playouts.py). Throughput is CPU time of this one process (single core), so the
+figures move less when other work shares the machine. Prints figures; asserts nothing about time.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 import _setup  # noqa: F401  (puts the repository on sys.path)
-from _setup import hs_long, sv_game
+from _setup import ROOT, hs_long
+from playouts import Stuck, playout
 
-from companion.service import SessionService
-from companion.store import Store
-from models.record import parse_record_data
-from scoring.referee import replay
+from models.record import parse_record
+from scoring.referee import verdict_for_text
+from scoring.registry import refereed_games
+
+# games/s, replayed from JSON text: twice the fastest open engines, on the reference machine
+GOALS: dict[str, tuple[float, str]] = {
+    "high-society": (6_200, "2x aisociety ~3,100 games/s"),
+    "animalement-votre": (6_200, "same engine as high-society"),
+    "stupide-vautour": (37_000, "2x HolsDerGeier ~18,500 games/s"),
+}
+ORDER_OF_MAGNITUDE = "same order of magnitude as high-society, in actions/s"
 
 
-def engine_throughput(record: dict, seconds: float) -> tuple[float, int]:
-    parsed = parse_record_data(record)
-    actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        done = replay(parsed)
-        assert done.violation is None
-        actions += done.applied
-    return actions / (time.perf_counter() - start), len(parsed.actions)
+@dataclass
+class Games:
+    game: str
+    texts: list[str]
+    actions: int  # in all the texts
+    players: tuple[int, int]
+    note: str = ""
+
+    @property
+    def per_game(self) -> float:
+        return self.actions / len(self.texts)
+
+
+def generate(game: str, count: int) -> Games:
+    texts, actions, counts, note = [], 0, [], ""
+    for seed in range(count):
+        try:
+            record = playout(game, seed)
+        except Stuck as stuck:  # an unfinished legal record still goes through the whole path
+            record, note = stuck.record, f"unfinished games: {stuck}"
+        texts.append(json.dumps(record, ensure_ascii=False))
+        actions += len(record["actions"])
+        counts.append(len(record["players"]))
+    for text in texts:  # every generated record is legal
+        verdict, status = verdict_for_text(text)
+        assert status == 0, (game, verdict)
+    return Games(game, texts, actions, (min(counts), max(counts)), note)
+
+
+def rate(work: Callable[[str], Any], games: Games, seconds: float) -> tuple[float, float]:
+    """(games/s, actions/s) of ``work(text)`` over the generated games, in CPU time."""
+    for text in games.texts:  # warm: validators built, engine imported
+        work(text)
+    done = rounds = 0
+    start = time.process_time()
+    while True:
+        for text in games.texts:
+            work(text)
+        rounds += 1
+        done = time.process_time() - start
+        if done >= seconds:
+            break
+    played = rounds * len(games.texts)
+    return played / done, played * games.per_game / done
+
+
+def _verdict(text: str) -> Any:
+    return verdict_for_text(text)
+
+
+def replay_figures(seconds: float, count: int) -> None:
+    print(f"== replay from JSON text, per game ({count} generated games each; CPU time, single core) ==")
+    print(f"{'game':18s} {'players':>7s} {'actions':>7s} | {'parse+validate':>24s} | {'full replay -> verdict':>24s} | goal")
+    print(f"{'':18s} {'':>7s} {'a game':>7s} | {'games/s':>11s} {'actions/s':>12s} | {'games/s':>11s} "
+          f"{'actions/s':>12s} |")
+    hs_goal_actions: float | None = None
+    rows = []
+    for game in refereed_games():
+        games = generate(game, count)
+        parse_games, parse_actions = rate(parse_record, games, seconds)
+        full_games, full_actions = rate(_verdict, games, seconds)
+        rows.append((games, parse_games, parse_actions, full_games, full_actions))
+        if game == "high-society":
+            hs_goal_actions = GOALS[game][0] * games.per_game
+    for games, parse_games, parse_actions, full_games, full_actions in rows:
+        if games.game in GOALS:
+            target, why = GOALS[games.game]
+            goal = f">= {target:,.0f} games/s ({why}): {100 * full_games / target:.1f} % of it"
+        elif hs_goal_actions:
+            floor = hs_goal_actions / 10
+            goal = f"{ORDER_OF_MAGNITUDE} (>= {floor:,.0f} actions/s): {100 * full_actions / floor:.1f} % of it"
+        else:
+            goal = ORDER_OF_MAGNITUDE
+        low, high = games.players
+        print(f"{games.game:18s} {f'{low}-{high}':>7s} {games.per_game:7.0f} | {parse_games:11,.0f} "
+              f"{parse_actions:12,.0f} | {full_games:11,.0f} {full_actions:12,.0f} | {goal}")
+        if games.note:
+            print(f"{'':18s} note: {games.note}")
+
+
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cold_start(runs: int) -> None:
+    """`companion replay` on a one-action record against `python -c pass`, in fresh processes with
+    their bytecode cached as an installed app has it (a private PYTHONPYCACHEPREFIX, warmed once)."""
+    print(f"== cold start (median of {runs} runs; wall clock, CPU time in brackets) ==")
+    with tempfile.TemporaryDirectory() as tmp:
+        record = Path(tmp) / "one.json"
+        record.write_text(json.dumps({"format": "table-record/1", "game": "high-society",
+                                      "players": ["Anne", "Bruno", "Chloé"],
+                                      "actions": [{"type": "reveal", "card": "p7"}]}))
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(PYTHONPYCACHEPREFIX=str(Path(tmp) / "pyc"), PYTHONPATH=str(ROOT))
+        commands = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "python -c 'import models.record'": [sys.executable, "-c", "import models.record"],
+            "companion replay one-action.json": [sys.executable, "-m", "companion", "replay", str(record)],
+        }
+        timings: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in commands}
+        for command in commands.values():  # write the bytecode once
+            subprocess.run(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
+        for _ in range(runs):
+            for name, command in commands.items():  # interleaved: the same load for each
+                cpu, wall = _child_cpu(), time.perf_counter()
+                subprocess.run(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
+                timings[name][0].append(time.perf_counter() - wall)
+                timings[name][1].append(_child_cpu() - cpu)
+    base = statistics.median(timings["python -c pass"][0])
+    for name, (walls, cpus) in timings.items():
+        wall = statistics.median(walls)
+        extra = f"  (+{1000 * (wall - base):.0f} ms over python -c pass)" if name != "python -c pass" else ""
+        print(f"{name:34s} {1000 * wall:7.1f} ms  [{1000 * statistics.median(cpus):6.1f} ms]{extra}")
+    print("issue #12 on the reference machine, before: companion replay 133 ms, python -c pass 21 ms")
 
 
 def store_throughput(directory: Path, seconds: float) -> tuple[float, float, int]:
+    from companion.service import SessionService
+    from companion.store import Store
+
     store = Store(directory / "throughput.db")
     try:
         service = SessionService(store)
@@ -48,36 +176,36 @@ def store_throughput(directory: Path, seconds: float) -> tuple[float, float, int
             for action in record["actions"]:
                 service.submit(state.session_id, action)
                 submits += 1
-        rate = submits / (time.perf_counter() - start)
+        rate_ = submits / (time.perf_counter() - start)
         # reopening: a fresh service replays each session from its rows
         fresh = SessionService(store)
         start = time.perf_counter()
         for sid in sessions:
             fresh.open(sid)
         reopen = len(sessions) / (time.perf_counter() - start)
-        return rate, reopen, len(record["actions"])
+        return rate_, reopen, len(record["actions"])
     finally:
         store.close()
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each measure")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU time spent on each measure")
+    parser.add_argument("--games", type=int, default=20, help="generated games per game id")
+    parser.add_argument("--runs", type=int, default=9, help="fresh processes per cold-start measure")
     parser.add_argument("--dir", default=None, help="directory for the database (default: a temporary one)")
+    parser.add_argument("--no-store", action="store_true", help="skip the store measures")
     args = parser.parse_args(argv)
-    print("== replay throughput ==")
-    games = {
-        "high-society, 5 players": hs_long(["Anne", "Bruno", "Chloé", "Dario", "Eve"]),
-        "high-society, 3 players": hs_long(["Anne", "Bruno", "Chloé"]),
-        "stupide-vautour, 5 players": sv_game(["Anne", "Bruno", "Chloé", "Dario", "Eve"], shift=3),
-    }
-    for name, record in games.items():
-        rate, length = engine_throughput(record, args.seconds)
-        print(f"engine  {name:28s} {rate:10.0f} actions/s  ({length} actions a game)")
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        rate, reopen, length = store_throughput(Path(tmp), args.seconds)
-    print(f"store   submits (durable commit each) {rate:10.0f} submits/s  ({length} a game)")
-    print(f"store   reopen a finished game        {reopen:10.0f} sessions/s (read rows + replay)")
+    replay_figures(args.seconds, args.games)
+    print()
+    cold_start(args.runs)
+    if not args.no_store:
+        print()
+        print("== store ==")
+        with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+            rate_, reopen, length = store_throughput(Path(tmp), args.seconds)
+        print(f"store   submits (durable commit each) {rate_:10.0f} submits/s  ({length} a game)")
+        print(f"store   reopen a finished game        {reopen:10.0f} sessions/s (read rows + replay)")
 
 
 if __name__ == "__main__":

@@ -535,7 +535,7 @@ def _check_variant(record: "TableRecord") -> None:
             raise MalformedRecord(Msg("record.at", {"where": f"variant.{spec.key}",
                                                     "problem": Msg("record.problem.unknown_field")}))
         if spec.players is not None and len(record.players) not in spec.players:
-            raise _bad("variant_players", key=spec.key, counts=[str(n) for n in spec.players],
+            raise _bad("variant_players", key=spec.key, counts=_one_of(", ".join(map(str, spec.players))),
                        count=len(record.players))
 
 

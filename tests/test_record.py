@@ -218,3 +218,92 @@ def test_the_expected_values_are_joined_in_each_language(make_record):
     error = malformed(make_record("high-society", HS, actions=[{"type": "bid", "player": "Anne", "add": [5]}]))
     assert error.render("en").endswith("20 or 25)")
     assert error.render("fr").endswith("20 ou 25)")
+
+
+# --- the fast path (pydantic's JSON parser + key count) says exactly what the careful path says ---
+
+BASE = ('{"format": "table-record/1", "game": "high-society", "players": ["A", "B", "C"], '
+        '"actions": [{"type": "bid", "player": "A", "add": [1]}]}')
+ODD_TEXTS = {
+    "plain": BASE, "str with a BOM": "\ufeff" + BASE, "bytes with a BOM": b"\xef\xbb\xbf" + BASE.encode(),
+    "utf-16": BASE.encode("utf-16"), "latin-1": BASE.replace('"C"', '"Chloé"').encode("latin-1"),
+    "NaN": BASE.replace('"actions"', '"x": NaN, "actions"'), "trailing text": BASE + " x",
+    "white space": "\n  " + BASE + "\n\n", "game twice": BASE.replace('"players"', '"game": "high-society", "players"'),
+    "colon in a name": BASE.replace('"A"', '"A: the first"'), "lone surrogate": BASE.replace('"B"', '"\\ud800"'),
+    "escaped key": BASE.replace('"player"', '"pl\\u0061yer"'),
+    "same key escaped": BASE.replace('"add": [1]', '"add": [1], "\\u0061dd": [2]'),
+    "huge number": BASE.replace("[1]", "[100000000000000000000000000]"), "1.0": BASE.replace("[1]", "[1.0]"),
+    "1e0": BASE.replace("[1]", "[1e0]"), "-0": BASE.replace("[1]", "[-0]"), "true": BASE.replace("[1]", "[true]"),
+    "null first player": BASE.replace('"players"', '"first_player": null, "players"'),
+    "game after actions": '{"format": "table-record/1", "players": ["A", "B", "C"], "actions": [], '
+                          '"game": "stupide-vautour"}',
+    "game named in a name": BASE.replace('"A"', '"\\"game\\": \\"stupide-vautour\\""'),
+    "no game": BASE.replace('"game": "high-society", ', ""),
+    "repeated key in a play": '{"format": "table-record/1", "game": "stupide-vautour", "players": ["N", "O"], '
+                              '"actions": [{"type": "reveal", "card": 3}, {"type": "play", "cards": {"N": 3, "N": 5}}]}',
+    "repeated variant key": BASE.replace('"players"', '"variant": {"final_tie": "shared", "final_tie": "replay"}, '
+                                                      '"players"'),
+    "repeated action field": BASE.replace('"player": "A"', '"player": "A", "player": "B"'),
+    "repeated dealt player": '{"format": "table-record/1", "game": "boursicocotte", "players": ["A", "B", "C"], '
+                             '"start_animals": {"A": ["cow", "cow", "cow", "cow"], "B": ["dog", "dog", "dog", "dog"], '
+                             '"C": ["hen", "hen", "hen", "hen"], "A": ["cat", "cat", "cat", "cat"]}, "actions": []}',
+}
+
+
+def _careful(text):
+    from models.record import load_json
+
+    return parse_record_data(load_json(text))
+
+
+def _outcome(parse, text):
+    try:
+        return "ok", parse(text).model_dump()
+    except MalformedRecord as error:
+        return "malformed", error.message, error.index
+
+
+@pytest.mark.parametrize("text", ODD_TEXTS.values(), ids=ODD_TEXTS.keys())
+def test_odd_texts_get_the_same_answer_from_the_fast_and_the_careful_path(text):
+    assert _outcome(parse_record, text) == _outcome(_careful, text)
+
+
+@pytest.mark.parametrize("name", ["repeated key in a play", "repeated variant key", "repeated action field",
+                                  "repeated dealt player", "game twice", "same key escaped"])
+def test_a_repeated_key_anywhere_is_malformed(name):
+    with pytest.raises(MalformedRecord, match="appears twice"):
+        parse_record(ODD_TEXTS[name])
+
+
+def test_a_colon_inside_a_name_is_fine():
+    record = parse_record(ODD_TEXTS["colon in a name"])
+    assert record.players[0] == "A: the first" and record.actions[0].player == "A: the first"
+
+
+def test_text_and_bytes_parse_alike(make_record):
+    from tests.test_store_games import hs_long, sv_game
+
+    for data in (hs_long(["Anne", "Bruno", "Chloé"]), sv_game(["Lou", "Marc"], shift=4),
+                 make_record("boursicocotte", ["A", "B", "C"], actions=[{"type": "draw", "card": "cow"},
+                                                                         {"type": "bid", "player": "B", "amount": 10}])):
+        text = as_text(data)
+        assert parse_record(text) == parse_record(text.encode()) == parse_record_data(data)
+
+
+def test_players_are_checked_in_every_field_that_names_one(make_record):
+    players = ["A", "B", "C"]
+    trade = {"type": "challenge", "player": "A", "target": "B", "animal": "dog", "cards": [10]}
+    parse_record(as_text(make_record("boursicocotte", players, actions=[trade])))
+    for field in ("player", "target"):
+        with pytest.raises(MalformedRecord, match="'Z' is not one of the players") as info:
+            parse_record(as_text(make_record("boursicocotte", players, actions=[{**trade, field: "Z"}])))
+        assert info.value.index == 0
+
+
+def test_the_fast_path_is_taken_for_plain_records_and_left_for_the_careful_one_otherwise():
+    from models.record import _parse_fast
+
+    assert _parse_fast(ODD_TEXTS["plain"]) is not None
+    assert _parse_fast(ODD_TEXTS["white space"].encode()) is not None
+    for name in ("repeated key in a play", "colon in a name", "no game", "1.0", "trailing text"):
+        assert _parse_fast(ODD_TEXTS[name]) is None, name

@@ -28,6 +28,49 @@ def rule_book(app) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     return [(tuple(games), tuple(cls.rules)) for cls, games in books.items()]
 
 
+def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool], ...]]]:
+    """[(variant key, ((value, rule id that explains it, is the game's default), …))], from the
+    engine's declaration (its ``variants``)."""
+    from models.record import PLAYER_COUNTS
+    from scoring.registry import engine_class
+
+    engine = engine_class(game)
+    book = []
+    for spec in engine.variants if engine is not None else ():
+        if spec.choices is None or (spec.games is not None and game not in spec.games):
+            continue
+        default = spec.default_for(game, PLAYER_COUNTS[game][0])
+        book.append((spec.key, tuple((value, spec.rules.get(value, ""), value == default) for value in spec.choices)))
+    return book
+
+
+def _variants(app, game: str, query: str) -> list[ft.Control]:
+    """The game's variants, each value in one line with the rule it changes."""
+    from companion.app.screens.setup import variant_word
+
+    rows: list[ft.Control] = []
+    for key, values in variant_book(game):
+        lines = [(value, rule, default, app.t(f"variant.{game}.{key}.{variant_word(value)}"))
+                 for value, rule, default in values]
+        if query and not any(matches_text(" ".join((rule, said)), query) for _, rule, _, said in lines):
+            continue
+        rows.append(ui.text(app.t(f"variant.{game}.{key}"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD))
+        for value, rule, default, said in lines:
+            rows.append(ui.tid(f"rules-variant-{game}-{key}-{variant_word(value)}", ft.Row([
+                ft.Text(rule, size=ui.FONT_SMALL, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SECONDARY_CONTAINER),
+                ui.text(said, ui.FONT_BODY, expand=True),
+                *([ui.muted(app.t("app.setup.variant_default"))] if default else []),
+            ], spacing=12, wrap=True)))
+    if not rows:
+        return []
+    return [ui.subtitle(app.t("app.rules.variants", game=app.t(f"game.{game}.name"))), *rows]
+
+
+def matches_text(text: str, query: str) -> bool:
+    hay = fold(text)
+    return all(word in hay for word in fold(query).split())
+
+
 def matches(app, rule: str, query: str) -> bool:
     if not query:
         return True
@@ -40,7 +83,8 @@ def _results(app, query: str) -> list[ft.Control]:
     found = 0
     for games, rules in rule_book(app):
         shown = [r for r in rules if matches(app, r, query)]
-        if not shown:
+        variants = [control for g in games for control in _variants(app, g, query)]
+        if not shown and not variants:
             continue
         found += len(shown)
         cards = [ui.tid(f"rule-{r}", ft.Container(ft.Column([
@@ -54,7 +98,7 @@ def _results(app, query: str) -> list[ft.Control]:
         ], spacing=6), padding=14, border_radius=ui.RADIUS, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
             for r in shown]
         title = " / ".join(app.t(f"game.{g}.name") for g in games)
-        out.append(ui.panel(ft.Column([ui.title(title), *cards], spacing=10), ident=f"rules-{games[0]}"))
+        out.append(ui.panel(ft.Column([ui.title(title), *cards, *variants], spacing=10), ident=f"rules-{games[0]}"))
     out.insert(0, ui.muted(app.t("app.rules.found", count=found), ident="rules-count"))
     return out
 

@@ -16,7 +16,7 @@ from companion.app.games import playable_games
 @dataclass
 class Draft:
     game: str | None = None
-    variant: dict[str, str] = field(default_factory=dict)
+    variant: dict[str, Any] = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)     # chosen players, clockwise
     first: str | None = None
     assist: bool = False
@@ -29,48 +29,37 @@ class Draft:
 DEAL_EACH = 4  # animals dealt to each player in the short version (spec §4.3)
 
 
-def _record_model(game: str) -> Any:
-    from models.record import TableRecord
-
-    for member in get_args(get_args(TableRecord)[0]):  # the union of record envelopes
-        if game in get_args(member.model_fields["game"].annotation):
-            return member
-    return None
-
-
 def deal_choices(game: str | None) -> tuple[str, ...]:
     """The animals the record format lets the short version deal for ``game`` (cheapest first),
     or () when the game has no dealt start (no ``start_animals`` in its record envelope)."""
-    model = _record_model(game) if game else None
+    from models.record import record_model
+
+    model = record_model(game) if game else None
     info = model.model_fields.get("start_animals") if model is not None else None
     return _literal_values(info.annotation) if info is not None else ()
 
 
-def variant_choices(game: str) -> list[tuple[str, tuple[str, ...], str | None]]:
-    """(key, values, default) for every variant key the record format allows for ``game``.
-    The default is what the game's engine applies when the key is left out."""
-    from models.record import PLAYER_COUNTS, parse_record_data
+def variant_choices(game: str, players: int | None = None) -> list[tuple[str, tuple[Any, ...], Any]]:
+    """(key, values, default) for every variant key the game's engine declares (its ``variants``)
+    that the table picks from a list (a key allowed only with some player counts: once ``players``
+    is one of them). The default is what the engine applies when the key is left out."""
+    from models.record import PLAYER_COUNTS
     from scoring.registry import engine_class
 
-    record_model = _record_model(game)
-    model = record_model.model_fields["variant"].annotation if record_model is not None else None
-    if model is None or not hasattr(model, "model_fields"):
+    engine = engine_class(game)
+    if engine is None:
         return []
-    engine = None
-    cls = engine_class(game)
-    if cls is not None:
-        low = PLAYER_COUNTS[game][0]
-        record = parse_record_data({"format": "table-record/1", "game": game,
-                                    "players": [f"P{i}" for i in range(low)], "actions": []})
-        engine = cls(record)
-    choices = []
-    for key, info in model.model_fields.items():
-        values = _literal_values(info.annotation)
-        if not values:
-            continue
-        default = getattr(engine, key, None) if engine is not None else None
-        choices.append((key, values, default if default in values else None))
-    return choices
+    count = players if players is not None else PLAYER_COUNTS[game][0]
+    return [(spec.key, tuple(spec.choices), spec.default_for(game, count)) for spec in engine.variants
+            if spec.choices is not None and (spec.games is None or game in spec.games)
+            and (spec.players is None or players in spec.players)]
+
+
+def variant_word(value: Any) -> str:
+    """A variant value as catalogue keys and test identifiers spell it ("replay", "true", "3")."""
+    import json
+
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _literal_values(annotation: Any) -> tuple[str, ...]:
@@ -135,10 +124,10 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
     # 2. variants, each explained in one line
     if draft.game:
         rows: list[ft.Control] = []
-        for key, values, default in variant_choices(draft.game):
+        for key, values, default in variant_choices(draft.game, len(draft.seats) or None):
             chosen = draft.variant.get(key, default)
 
-            def pick(key: str, value: str):
+            def pick(key: str, value: Any):
                 def handler(_: Any) -> None:
                     draft.variant[key] = value
                     app.render()
@@ -146,9 +135,9 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
 
             options = [
                 ui.tile(ft.Column([
-                    ui.text(app.t(f"variant.{draft.game}.{key}.{value}"), ui.FONT_BODY),
+                    ui.text(app.t(f"variant.{draft.game}.{key}.{variant_word(value)}"), ui.FONT_BODY),
                     *([ui.muted(app.t("app.setup.variant_default"))] if value == default else []),
-                ], spacing=2, tight=True), pick(key, value), ident=f"variant-{key}-{value}",
+                ], spacing=2, tight=True), pick(key, value), ident=f"variant-{key}-{variant_word(value)}",
                     selected=chosen == value, width=420, padding=14)
                 for value in values
             ]
@@ -243,9 +232,11 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
         if draft.short and deal_choices(draft.game):
             # every seated player, dealt or not: the record models say what is missing
             setup = {"start_animals": {name: list(draft.deal.get(name, [])) for name in draft.seats}}
+        offered = {key for key, _, _ in variant_choices(draft.game, len(draft.seats) or None)}
+        variant = {key: value for key, value in draft.variant.items() if key in offered}
         state = app.guard(lambda: app.service.start(
             draft.game, list(draft.seats), first_player=draft.first or (draft.seats[0] if draft.seats else None),
-            variant=dict(draft.variant) or None, assist=draft.assist, setup=setup))
+            variant=variant or None, assist=draft.assist, setup=setup))
         if state is None:
             app.render()
             return

@@ -1,0 +1,148 @@
+"""Variants are declared once, by each engine (``variants``: VariantSpec): record validation, the
+JSON Schema, the set-up screen and the rules reference all read that declaration."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from models.record import MalformedRecord, parse_record, record_model
+from models.schema import HERE
+from scoring.registry import engine_class, refereed_games
+from tests.conftest import ROOT
+
+DECLARED = [(game, spec) for game in refereed_games() for spec in engine_class(game).variants
+            if spec.games is None or game in spec.games]
+
+
+def _players(game, spec=None):
+    from models.record import PLAYER_COUNTS
+
+    low, high = PLAYER_COUNTS[game]
+    count = next((n for n in range(low, high + 1) if spec is None or spec.players is None or n in spec.players), low)
+    return [f"P{i}" for i in range(count)]
+
+
+def _record(game, variant, players=None):
+    return json.dumps({"format": "table-record/1", "game": game, "players": players or _players(game),
+                       "variant": variant, "actions": []})
+
+
+def test_every_refereed_game_declares_its_variants():
+    assert {game for game, _ in DECLARED} == set(refereed_games())
+
+
+@pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
+def test_every_declared_choice_is_accepted_and_reaches_the_engine(game, spec):
+    for value in spec.choices:
+        record = parse_record(_record(game, {spec.key: value}, _players(game, spec)))
+        assert getattr(record.variant, spec.key) == value
+        engine = engine_class(game)(record)
+        assert engine.variant_value(record, spec.key) == value
+    omitted = parse_record(_record(game, {}, _players(game, spec)))
+    assert getattr(omitted.variant, spec.key) is None  # absent: the game's default applies
+    assert engine_class(game)(omitted).variant_value(omitted, spec.key) == spec.default_for(game, len(omitted.players))
+    assert set(spec.rules) == set(spec.choices)  # a rule explains each choice
+
+
+@pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
+def test_values_and_keys_that_are_not_declared_are_malformed(game, spec):
+    with pytest.raises(MalformedRecord, match=f"variant.{spec.key}"):
+        parse_record(_record(game, {spec.key: "no-such-choice"}))
+    with pytest.raises(MalformedRecord, match="variant.colour: unknown field"):
+        parse_record(_record(game, {"colour": "red"}))
+
+
+def test_the_default_follows_the_edition():
+    (spec,) = engine_class("high-society").variants
+    assert (spec.default_for("high-society", 3), spec.default_for("animalement-votre", 3)) == ("replay", "shared")
+
+
+# A declaration changed in a fresh process: the models, the schema and the screens follow it.
+CHANGED = r"""
+import json, sys
+from scoring.base import VariantSpec
+from scoring.high_society import HighSocietyEngine
+HighSocietyEngine.variants = (
+    VariantSpec("final_tie", ("replay", "shared", "coin"), "replay",
+                {"replay": "HS-FINAL-TIE", "shared": "HS-FINAL-TIE", "coin": "HS-FINAL-TIE"}),
+    VariantSpec("rounds", None, None, {None: "HS-END"}, minimum=1),
+    VariantSpec("fast", (False, True), False, {False: "HS-END", True: "HS-END"}, players=(4,)),
+    VariantSpec("animals", ("all",), "all", {"all": "HS-SCORE"}, games=("animalement-votre",)),
+)
+from models.record import MalformedRecord, parse_record, record_json_schema
+from companion.app.screens.setup import variant_choices
+from companion.app.screens.rules import variant_book
+
+def verdict(game, players, variant):
+    text = json.dumps({"format": "table-record/1", "game": game, "players": players, "variant": variant, "actions": []})
+    try:
+        return dict(parse_record(text).variant)
+    except MalformedRecord as error:
+        return error.message
+
+out = {
+    "coin": verdict("high-society", ["A", "B", "C"], {"final_tie": "coin"}),
+    "rounds": verdict("high-society", ["A", "B", "C"], {"rounds": 3}),
+    "rounds0": verdict("high-society", ["A", "B", "C"], {"rounds": 0}),
+    "fast3": verdict("high-society", ["A", "B", "C"], {"fast": True}),
+    "fast4": verdict("high-society", ["A", "B", "C", "D"], {"fast": True}),
+    "fast1": verdict("high-society", ["A", "B", "C", "D"], {"fast": 1}),
+    "animals_hs": verdict("high-society", ["A", "B", "C"], {"animals": "all"}),
+    "animals_av": verdict("animalement-votre", ["A", "B", "C"], {"animals": "all"}),
+    "schema": record_json_schema()["$defs"]["HSVariant"]["properties"]["final_tie"],
+    "setup": [[k, list(v), d] for k, v, d in variant_choices("high-society")],
+    "setup4": [k for k, _, _ in variant_choices("high-society", 4)],
+    "rules": [[k, [list(v) for v in values]] for k, values in variant_book("animalement-votre")],
+}
+print(json.dumps(out))
+"""
+
+
+def test_a_changed_declaration_changes_validation_schema_setup_and_rules():
+    done = subprocess.run([sys.executable, "-c", CHANGED], capture_output=True, cwd=ROOT, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr.decode()
+    out = json.loads(done.stdout)
+    assert out["coin"]["final_tie"] == "coin"
+    assert out["rounds"]["rounds"] == 3
+    assert "variant.rounds" in out["rounds0"]
+    assert out["fast3"] == "variant.fast: only with 4 players, not 3"
+    assert out["fast4"]["fast"] is True
+    assert "variant.fast" in out["fast1"] and "true or false" in out["fast1"]
+    assert out["animals_hs"] == "variant.animals: unknown field"
+    assert out["animals_av"]["animals"] == "all"
+    assert out["schema"]["anyOf"][0]["enum"] == ["replay", "shared", "coin"]
+    # the set-up screen offers the keys with a list of choices, for the player count when known
+    assert out["setup"] == [["final_tie", ["replay", "shared", "coin"], "replay"]]
+    assert out["setup4"] == ["final_tie", "fast"]
+    assert out["rules"] == [["final_tie", [["replay", "HS-FINAL-TIE", True], ["shared", "HS-FINAL-TIE", False],
+                                           ["coin", "HS-FINAL-TIE", False]]],
+                            ["fast", [[False, "HS-END", True], [True, "HS-END", False]]],
+                            ["animals", [["all", "HS-SCORE", True]]]]  # every key, whatever the player count
+
+
+@pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
+def test_the_kept_json_schema_lists_the_declared_choices(game, spec):
+    schema = json.loads((HERE / "table-record.schema.json").read_text(encoding="utf-8"))
+    model = record_model(game)
+    ref = schema["$defs"][model.__name__]["properties"]["variant"]["$ref"].rsplit("/", 1)[1]
+    prop = schema["$defs"][ref]["properties"][spec.key]
+    assert schema["$defs"][ref]["additionalProperties"] is False
+    assert prop["anyOf"][0]["enum"] == list(spec.choices)
+    assert prop["default"] is None  # left out: the game's default, named in the description
+    assert all(rule in prop["description"] for rule in spec.rules.values())
+
+
+@pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
+def test_setup_and_rules_reference_offer_the_declared_choices(game, spec):
+    from companion.app.screens.rules import variant_book
+    from companion.app.screens.setup import variant_choices
+
+    offered = {key: (values, default) for key, values, default in variant_choices(game)}
+    assert offered[spec.key] == (tuple(spec.choices), spec.default_for(game, len(_players(game))))
+    book = dict(variant_book(game))
+    assert [(value, rule) for value, rule, _ in book[spec.key]] == [(c, spec.rules[c]) for c in spec.choices]
+    assert [value for value, _, default in book[spec.key] if default] == [spec.default_for(game, 3)]
