@@ -119,7 +119,7 @@ def boursicocotte(rng: random.Random, game: str = "boursicocotte") -> dict[str, 
     from tests.test_boursicocotte_properties import Driver
 
     record = _envelope(game, rng)
-    engine = new_engine(parse_record_data(record))
+    engine: Any = new_engine(parse_record_data(record))
     driver = Driver(engine, rng)
     players = list(engine.players)
     while engine.outcome() is None:
@@ -167,6 +167,7 @@ def _random_value(annotation: Any, rng: random.Random, players: list[str], actin
 
 def _random_action(model: Any, rng: random.Random, players: list[str], acting: tuple[str, ...]) -> dict[str, Any]:
     data: dict[str, Any] = {}
+    literal: Any = Literal
     for name, info in model.model_fields.items():
         if not info.is_required() and rng.random() < 0.5:
             continue
@@ -174,7 +175,7 @@ def _random_action(model: Any, rng: random.Random, players: list[str], acting: t
         for meta in info.metadata:  # a card type kept in metadata (WholeNumbers)
             values = getattr(meta, "values", None)
             if values:
-                annotation = Literal[tuple(values)]  # type: ignore[valid-type]
+                annotation = literal[tuple(values)]
         data[name] = _random_value(annotation, rng, players, acting, name)
     return data
 

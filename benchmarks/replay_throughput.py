@@ -74,7 +74,7 @@ def rate(work: Callable[[str], Any], games: Games, seconds: float) -> tuple[floa
     """(games/s, actions/s) of ``work(text)`` over the generated games, in CPU time."""
     for text in games.texts:  # warm: validators built, engine imported
         work(text)
-    done = rounds = 0
+    done, rounds = 0.0, 0
     start = time.process_time()
     while True:
         for text in games.texts:

@@ -23,7 +23,7 @@ number of keys the models received must equal the number of ``:`` in the text. W
 import re
 from functools import cache
 from types import UnionType
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple, Union, cast, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, NamedTuple, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic_core import core_schema
@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
     from scoring.base import VariantSpec
 
-RECORD_FORMAT = "table-record/1"
-VERDICT_FORMAT = "table-verdict/1"
+RECORD_FORMAT: Final = "table-record/1"
+VERDICT_FORMAT: Final = "table-verdict/1"
 
 GAMES = ("high-society", "animalement-votre", "stupide-vautour", "animalia", "boursicocotte", "monte-descend")
 
@@ -96,8 +96,10 @@ def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
 
     engine = engine_class(game)
     fields: dict[str, Any] = {}
-    for spec in engine.variants if engine is not None else ():
-        fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, engine.games)))
+    if engine is not None:
+        for spec in engine.variants:
+            fields[spec.key] = (_choice_type(spec) | None,
+                                Field(default=None, description=_describe(spec, engine.games)))
     return cast("type[Variant]", create_model(name, __base__=Variant, __module__=__name__, **fields))
 
 
@@ -334,7 +336,8 @@ def _record_union() -> TypeAdapter[Any]:
     """Every record model in one discriminated union: for the JSON Schema, and for the message of
     a record that names no game."""
     models = tuple(dict.fromkeys(RECORD_MODELS.values()))
-    return TypeAdapter(Annotated[Union[models], Field(discriminator="game")])  # type: ignore[valid-type]
+    annotated: Any = Annotated  # a union built at run time, from the table
+    return TypeAdapter(annotated[Union[models], Field(discriminator="game")])
 
 
 @cache
