@@ -1,13 +1,17 @@
-"""Run every benchmark and print the figures (no assertions on time).
+"""Run every benchmark and print the figures, each beside its goal (no assertions on time).
 
-    python benchmarks/run_all.py [--quick]
+    python benchmarks/run_all.py [--quick] [--dir DIR]
 
-Takes well under a minute on 2 cores (about 10 s with --quick).
+Replay throughput for every game of scoring/registry.py (parse + validate alone, and the whole
+`companion replay` path), the cold start of `companion replay`, the store, and the durable append
+latency beside the machine's own raw SQLite INSERT + COMMIT. About a minute on 2 cores (--quick:
+shorter measures on fewer generated games).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sqlite3
 import sys
@@ -23,10 +27,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="shorter measures")
     parser.add_argument("--dir", default=None, help="directory for the databases (default: a temporary one)")
     args = parser.parse_args(argv)
-    print(f"Python {platform.python_version()} on {platform.machine()}, SQLite {sqlite3.sqlite_version}")
+    print(f"Python {platform.python_version()} on {platform.machine()}, SQLite {sqlite3.sqlite_version}, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (other work skews every figure)")
     extra = ["--dir", args.dir] if args.dir else []
     start = time.perf_counter()
-    replay_throughput.main(["--seconds", "1" if args.quick else "3", *extra])
+    replay_throughput.main(["--seconds", "0.5" if args.quick else "2", "--games", "5" if args.quick else "20",
+                            "--runs", "5" if args.quick else "9", *extra])
     print()
     append_latency.main(["--count", "100" if args.quick else "300", *extra])
     print(f"\n(all benchmarks: {time.perf_counter() - start:.1f} s)")

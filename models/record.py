@@ -115,10 +115,17 @@ def _choice_type(spec: "VariantSpec") -> Any:
 
 
 def _describe(spec: "VariantSpec", games: tuple[str, ...]) -> str:
-    """The declaration in the JSON Schema: defaults per game, the rule behind each choice."""
-    defaults = {game: spec.default_for(game, 0) for game in (spec.games or games)}
-    said = ", ".join(f"{value!r} ({game})" for game, value in defaults.items()) if len(set(map(repr, defaults.values()))) > 1 \
-        else repr(spec.default) if spec.default is not None else "derived by the engine"
+    """The declaration in the JSON Schema: the default (per game where they differ), the rule
+    behind each choice, the player counts it is allowed with."""
+    if spec.default is None and not spec.game_defaults:
+        said = "derived by the engine"
+    else:
+        defaults = {game: spec.game_defaults.get(game, spec.default) if spec.game_defaults else spec.default
+                    for game in spec.games or games}
+        if len(set(map(repr, defaults.values()))) == 1:
+            said = repr(next(iter(defaults.values())))
+        else:
+            said = ", ".join(f"{value!r} ({game})" for game, value in defaults.items())
     rules = ", ".join(f"{choice!r}: {rule}" for choice, rule in spec.rules.items())
     limits = f"; players: {', '.join(map(str, spec.players))}" if spec.players else ""
     return f"default: {said}; rules: {rules}{limits}"
