@@ -589,7 +589,8 @@ def test_every_service_message_has_both_languages():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    source = "".join((root / "companion" / name).read_text(encoding="utf-8") for name in ("service.py", "cli.py"))
+    files = [*sorted((root / "companion" / "service").glob("*.py")), root / "companion" / "cli.py"]
+    source = "".join(path.read_text(encoding="utf-8") for path in files)
 
     used = set(re.findall(r'"(service\.[a-z_.]+)"', source))
     assert used and used <= en, used - en
