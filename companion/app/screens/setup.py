@@ -5,12 +5,15 @@ setting. The service checks everything when the game starts."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.games import playable_games
+
+if TYPE_CHECKING:
+    from companion.app.shell import App
 
 
 @dataclass
@@ -93,7 +96,7 @@ def _assist_keys(game: str | None, on: bool) -> tuple[str, str]:
     return f"app.setup.assist.{game}", f"app.setup.assist_on.{game}" if on else f"app.setup.assist_off.{game}"
 
 
-def _draft(app) -> Draft:
+def _draft(app: App) -> Draft:
     draft = app.drafts.get("setup")
     if draft is None:
         draft = app.drafts["setup"] = Draft()
@@ -103,7 +106,7 @@ def _draft(app) -> Draft:
     return draft
 
 
-def build(app, **_: Any) -> tuple[str, ft.Control]:
+def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     from models.record import PLAYER_COUNTS
 
     draft = _draft(app)
@@ -258,7 +261,7 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
     return app.t("app.setup.title"), ft.Column(parts, spacing=ui.GAP)
 
 
-def _seating(app, draft: Draft) -> ft.Control:
+def _seating(app: App, draft: Draft) -> ft.Control:
     first = draft.first or draft.seats[0]
 
     def move(name: str, step: int):
@@ -304,7 +307,7 @@ def _seating(app, draft: Draft) -> ft.Control:
     return ft.Column([ui.muted(app.t("app.setup.seating_help")), *rows], spacing=8)
 
 
-def _short_version(app, draft: Draft, species: tuple[str, ...]) -> ft.Control:
+def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Control:
     """The switch, then (when on) each seated player's animals and the animals to deal from: tap a
     player, then the animals dealt to them; tap a dealt animal to take it back. The screen stops
     at 4 per player and at the 4 cards of each animal; the record models check the rest at start
