@@ -222,7 +222,7 @@ class MDTake(_Strict):
     count: Annotated[int, Field(ge=1)]
 
 
-MDAction = Annotated[Union[MDPlay, MDDraw, MDPass, MDTake], Field(discriminator="type")]
+MDAction = Annotated[MDPlay | MDDraw | MDPass | MDTake, Field(discriminator="type")]
 
 
 class MDVariant(_Strict):

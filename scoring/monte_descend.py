@@ -46,10 +46,11 @@ one small score line per finished deal.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any
 
 from models.i18n import Msg
 from models.record import MD_CARDS, MD_DECK, MD_HAND, MD_VALUES
@@ -132,7 +133,7 @@ class Card:
         return card_msg(self)
 
 
-@lru_cache(maxsize=None)
+@cache
 def card(card_id: str) -> Card:
     """The card a record id names (``b13``, ``r2``, ``y14-skip``)."""
     if card_id not in _KNOWN:
