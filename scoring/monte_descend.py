@@ -239,7 +239,10 @@ class MonteDescendEngine(Engine):
     - ``reshuffles_left``: how many times the reserve can still be rebuilt before the deal ends (1 or 0).
     - ``fits(cards, direction=None)``: whether ``cards`` (ids) could start the play the player to
       act is about to make (a prefix of a series; ``direction`` None leaves a choice open).
+    - ``chooses_direction(card_id)``: whether laying ``card_id`` first lets (and makes) the player say
+      the direction.
     - ``legal_singles()``: every card id that is legal alone now (for tests and pads).
+    - ``left_of(player)``, ``next_starter(previous)``, ``allowed()`` (a phrase: what may go on the pile).
     """
 
     games = (GAME,)
@@ -422,6 +425,10 @@ class MonteDescendEngine(Engine):
         if direction is not None and not self._chooses(cards[0]):
             direction = None
         return self._play_problem(cards, direction) is None
+
+    def chooses_direction(self, card_id: str) -> bool:
+        """Whether the player to act, laying ``card_id`` first, must say the direction."""
+        return not self.state.over and self._chooses(card(card_id))
 
     def legal_singles(self) -> tuple[str, ...]:
         """Every card id that could be laid alone now (whatever the hands hold)."""
