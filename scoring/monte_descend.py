@@ -420,6 +420,8 @@ class MonteDescendEngine(Engine):
         cards = [card(i) for i in card_ids]
         if self.table.phase is Phase.TAKE and not self.take_stacking:
             return False
+        if self.table.phase is Phase.DRAWN and len(cards) > 1:
+            return False
         if direction is None and self._chooses(cards[0]):
             return any(self._play_problem(cards, d) is None for d in ("up", "down"))
         if direction is not None and not self._chooses(cards[0]):

@@ -423,6 +423,25 @@ def test_the_reserve_is_rebuilt_once_then_the_deal_ends_ruling():
     assert eng.table.number == 2 and eng.table.reserve == 50
 
 
+def test_a_reserve_that_cannot_be_rebuilt_ends_the_deal_ruling():
+    # Unreachable from a real deal (someone always lays a card before the reserve runs out), so the
+    # counts are set by hand: one card left in the reserve, only the top card on the discard pile.
+    eng = engine(TWO, deals=2)
+    run(eng, play("Anne", "b20"))
+    t = eng.table
+    t.reserve, t.hands["Anne"] = 1, t.hands["Anne"] + 49
+    assert eng.card_count() == 64
+    events = run(eng, draw("Bruno"))
+    assert "nothing lies under the top card" in " ".join(en(events))
+    assert eng.state.sheet[0].went_out is None and eng.state.sheet[0].left == {"Anne": 55, "Bruno": 8}
+
+
+def test_after_a_draw_the_pad_highlights_no_second_card():
+    eng = engine()
+    run(eng, play("Pierre", "b10"), draw("Sandra"))
+    assert eng.fits(["b11"]) and not eng.fits(["b11", "b12"])
+
+
 def test_next_deal_fewest_points_start_ties_nearest_left_of_previous_ruling():
     players = ["A", "B", "C", "D"]
     eng = engine(players, deals=3)
