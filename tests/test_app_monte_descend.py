@@ -286,6 +286,21 @@ def test_after_the_match_the_sheet_shows_the_final_ranking():
     assert table.text("md-rank-Chloé") == en("app.md.rank_line", rank=2, player="Chloé", total="-7")
 
 
+def test_the_rules_reference_lists_every_md_rule(tmp_path):
+    from companion.app.screens import rules
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+    from scoring.monte_descend import MonteDescendEngine
+
+    app = App(SessionService(Store(tmp_path / "rules.db")), lang="fr")
+    books = dict(rules.rule_book(app))
+    assert books[(GAME,)] == MonteDescendEngine.rules
+    _, body = rules.build(app, query="MD-")
+    shown = {c.identifier for c in ui.walk(body) if isinstance(c, ft.Semantics) and c.identifier.startswith("rule-MD")}
+    assert shown == {f"rule-{r}" for r in MonteDescendEngine.rules}
+
+
 def test_rules_for_reads_the_rules_behind_the_events():
     engine = state_of().engine
     events = engine.apply(parse_action(GAME, play("Anne", "b3"), list(TABLE)))

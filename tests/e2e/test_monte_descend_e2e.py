@@ -62,6 +62,7 @@ def test_monte_descend_match(tablet: Screen, companion_app):
     screen.wait_text("MD-DOWN", "refusal")
     screen.wait_text(fr("rule.MD-DOWN.title"), "refusal")
     screen.wait_text("un 8 rouge ou moins, un 8 bleu pour tourner", "refusal")
+    screen.wait_text(fr("rule.MD-DOWN.text")[:60], "refusal")
     assert not screen.exists("entry-1"), "nothing saved"
 
     # the series is still entered: take the 9 out, lay the red 3
