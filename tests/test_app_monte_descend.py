@@ -131,7 +131,7 @@ def test_start_shows_an_empty_pile_the_deal_the_reserve_and_the_first_card_banne
     assert table.text("md-banner-free") == en("app.md.banner.first", player="Anne")
     assert not table.has("md-draw"), "the first card is free: no drawing"
     for p in TABLE:
-        assert table.text(f"md-hand-{p}") == f"{p} 7 cards"
+        assert table.text(f"md-hand-{p}") == f"{p} 7 cards " + en("app.md.hand_total", total="0")
 
 
 def test_the_top_card_value_and_direction_arrow():
@@ -141,7 +141,7 @@ def test_the_top_card_value_and_direction_arrow():
     icons = [c.icon for c in ui.walk(table.find("md-direction")) if isinstance(c, ft.Icon)]
     assert icons == [ft.Icons.ARROW_DOWNWARD]
     assert table.find("md-top-card").label == "red 8"
-    assert table.text("md-hand-Anne") == "Anne 6 cards"
+    assert table.text("md-hand-Anne").startswith("Anne 6 cards")
     assert table.text("md-laid-by") == en("app.md.laid_by", player="Anne")
     table = Table(state_of([play("Anne", "r8"), play("Bruno", "b8")]))
     icons = [c.icon for c in ui.walk(table.find("md-direction")) if isinstance(c, ft.Icon)]
@@ -273,6 +273,7 @@ def test_the_score_sheet_is_one_tap_away_with_points_totals_and_starters():
     assert table.text("md-total-Chloé") == "-7"
     assert table.text("md-sheet-starter-1") == "Anne"
     assert table.text("md-sheet-starter-2") == "Bruno", "fewest points, nearest to the left of Anne"
+    assert table.text("md-hand-total-Anne") == en("app.md.hand_total", total="+5"), "totals stay in view"
     table.tap("md-sheet-toggle")
     assert not table.has("md-sheet")
 
@@ -311,7 +312,7 @@ def test_french_is_the_screens_language_at_the_table():
     table = Table(state_of([play("Anne", "r8")]), lang="fr")
     assert table.text("md-turn") == "À Bruno de jouer"
     assert table.text("md-direction") == "on descend"
-    assert table.text("md-hand-Anne") == "Anne 6 cartes"
+    assert table.text("md-hand-Anne").startswith("Anne 6 cartes")
 
 
 # -- through the session service -------------------------------------------------------------------

@@ -173,6 +173,8 @@ def _hands_block(state: Any, ctx: Any) -> ft.Control:
                     ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True)],
                    spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             ft.Text(ctx.say(_n_cards(t.hands[player])), size=ui.FONT_TITLE, weight=ft.FontWeight.BOLD),
+            ui.muted(ctx.t("app.md.hand_total", total=_signed(engine.state.totals[player])),
+                     ident=ctx.ident(f"md-hand-total-{player}")),
         ], spacing=2, tight=True), padding=12, width=190, border_radius=ui.RADIUS,
             bgcolor=ft.Colors.PRIMARY_CONTAINER if current else ft.Colors.SURFACE_CONTAINER_HIGH,
             border=ft.Border.all(3 if current else 1, ft.Colors.PRIMARY if current else ft.Colors.OUTLINE_VARIANT))
