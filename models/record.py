@@ -178,6 +178,58 @@ class BCVariant(_Strict):
     trade_tie: Literal["exchanged", "returned"] | None = None  # money on a tied trade (rules-decisions)
 
 
+# --- Monte & descend (§4.5) ------------------------------------------------------------------
+
+MD_VALUES = tuple(range(1, 21))
+MD_ACTIONS = ("skip", "take", "pass", "chaos")
+MD_CARDS: tuple[str, ...] = (tuple(f"b{v}" for v in MD_VALUES) + tuple(f"r{v}" for v in MD_VALUES)
+                             + tuple(f"y{v}-{a}" for v in MD_VALUES for a in MD_ACTIONS))
+MD_DECK = 64      # cards in the game (how many of each kind is unknown: nothing depends on it)
+MD_HAND = 7       # cards dealt to each player at the start of a deal
+
+
+def _card_ids(*ids: str) -> Any:
+    return Literal[ids]
+
+
+MDCard = _card_ids(*MD_CARDS)
+
+
+class MDPlay(_Strict):
+    type: Literal["play"]
+    player: PlayerName
+    cards: Annotated[list[MDCard], Field(min_length=1)]
+    direction: Literal["up", "down"] | None = None
+
+
+class MDDraw(_Strict):
+    type: Literal["draw"]
+    player: PlayerName
+
+
+class MDPass(_Strict):
+    type: Literal["pass"]
+    player: PlayerName
+
+
+class MDTake(_Strict):
+    # "from" is a Python keyword: the field is ``from_`` in code, ``from`` in JSON both ways.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, serialize_by_alias=True)
+
+    type: Literal["take"]
+    player: PlayerName
+    from_: list[PlayerName] = Field(alias="from")
+    count: Annotated[int, Field(ge=1)]
+
+
+MDAction = Annotated[MDPlay | MDDraw | MDPass | MDTake, Field(discriminator="type")]
+
+
+class MDVariant(_Strict):
+    take_stacking: bool | None = None
+    deals: Annotated[int, Field(ge=1)] | None = None  # default: twice the number of players
+
+
 # --- Envelopes -------------------------------------------------------------------------------
 
 
@@ -210,19 +262,25 @@ class BoursicocotteRecord(_Envelope):
     actions: list[BCAction]
 
 
+class MonteDescendRecord(_Envelope):
+    game: Literal["monte-descend"]
+    variant: MDVariant = MDVariant()
+    actions: list[MDAction]
+
+
 class UncheckedRecord(_Envelope):
     """A game whose action vocabulary the referee does not know yet: the envelope is checked only."""
 
-    game: Literal["animalia", "monte-descend"]
+    game: Literal["animalia"]
     variant: dict[str, Any] = Field(default_factory=dict)
     actions: list[dict[str, Any]]
 
 
 TableRecord = Annotated[
-    Union[HighSocietyRecord, StupideVautourRecord, BoursicocotteRecord, UncheckedRecord],
+    Union[HighSocietyRecord, StupideVautourRecord, BoursicocotteRecord, MonteDescendRecord, UncheckedRecord],
     Field(discriminator="game"),
 ]
-AnyAction = Union[HSAction, SVAction, BCAction]
+AnyAction = Union[HSAction, SVAction, BCAction, MDAction]
 
 _RECORD = TypeAdapter(TableRecord)
 _ACTION_ADAPTERS: dict[str, TypeAdapter] = {
@@ -230,6 +288,7 @@ _ACTION_ADAPTERS: dict[str, TypeAdapter] = {
     "animalement-votre": TypeAdapter(HSAction),
     "stupide-vautour": TypeAdapter(SVAction),
     "boursicocotte": TypeAdapter(BCAction),
+    "monte-descend": TypeAdapter(MDAction),
 }
 
 
@@ -265,7 +324,7 @@ def _one_of(expected: str) -> Msg | str:
 
 
 _ACTION_TAGS = {"reveal", "bid", "pass", "discard", "play", "draw", "close", "pay",
-                "cannot_pay", "challenge", "accept", "counter"}
+                "cannot_pay", "challenge", "accept", "counter", "take"}
 
 
 def _where(loc: tuple) -> tuple[str, int | None]:
@@ -327,6 +386,7 @@ def _action_players(action: BaseModel) -> list[str]:
         value = getattr(action, attr, None)
         if value is not None:
             names.append(value)
+    names.extend(getattr(action, "from_", None) or ())  # Monte & descend's take
     cards = getattr(action, "cards", None)
     if isinstance(cards, dict):
         names.extend(cards)

@@ -194,7 +194,7 @@ def _bad_inputs():
         "illegal 2nd": (json.dumps([good, second, good]), Refused, 1, 2, "service.import.illegal"),
         "malformed 3rd": (json.dumps([good, good, third_malformed]), Malformed, 2, 5, "service.import.malformed"),
         "unknown game": (json.dumps([good, {**good, "game": "tarot"}]), Malformed, 1, None, "service.import.malformed"),
-        "no referee": (json.dumps({**good, "game": "monte-descend", "variant": {}, "actions": []}),
+        "no referee": (json.dumps({**good, "game": "animalia", "variant": {}, "actions": []}),
                        ServiceError, 0, None, "service.import.no_referee"),
         "a list item that is not an object": (json.dumps([good, "x"]), Malformed, 1, None, "service.import.malformed"),
         "unknown player": (json.dumps([{**good, "first_player": "Zoé"}]), Malformed, 0, None, "service.import.malformed"),

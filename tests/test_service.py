@@ -177,7 +177,7 @@ def test_start_refuses_a_bad_setup_with_a_reason_and_writes_nothing(store, servi
 
 def test_start_refuses_a_game_without_referee(store, service):
     with pytest.raises(ServiceError) as caught:
-        service.start("monte-descend", PLAYERS)
+        service.start("animalia", PLAYERS)
     assert caught.value.msg.key == "service.no_referee"
     assert store.table_counts()["sessions"] == 0
 

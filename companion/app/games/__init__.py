@@ -54,6 +54,7 @@ SCREENS: Mapping[str, str] = {
     "animalement-votre": "companion.app.games.high_society",
     "stupide-vautour": "companion.app.games.stupide_vautour",
     "boursicocotte": "companion.app.games.boursicocotte",
+    "monte-descend": "companion.app.games.monte_descend",
 }
 
 

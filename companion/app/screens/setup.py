@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 @dataclass
 class Draft:
     game: str | None = None
-    variant: dict[str, str] = field(default_factory=dict)
+    variant: dict[str, Any] = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)     # chosen players, clockwise
     first: str | None = None
     assist: bool = False
@@ -49,9 +49,10 @@ def deal_choices(game: str | None) -> tuple[str, ...]:
     return _literal_values(info.annotation) if info is not None else ()
 
 
-def variant_choices(game: str) -> list[tuple[str, tuple[str, ...], str | None]]:
-    """(key, values, default) for every variant key the record format allows for ``game``.
-    The default is what the game's engine applies when the key is left out."""
+def variant_choices(game: str) -> list[tuple[str, tuple[Any, ...], Any]]:
+    """(key, values, default) for every variant key the record format allows for ``game``: the
+    values of a Literal, or (False, True) for a yes/no key. The default is what the game's engine
+    applies when the key is left out."""
     from models.record import PLAYER_COUNTS, parse_record_data
     from scoring.registry import engine_class
 
@@ -66,14 +67,37 @@ def variant_choices(game: str) -> list[tuple[str, tuple[str, ...], str | None]]:
         record = parse_record_data({"format": "table-record/1", "game": game,
                                     "players": [f"P{i}" for i in range(low)], "actions": []})
         engine = cls(record)
-    choices = []
+    choices: list[tuple[str, tuple[Any, ...], Any]] = []
     for key, info in model.model_fields.items():
-        values = _literal_values(info.annotation)
+        values: tuple[Any, ...] = _literal_values(info.annotation)
+        if not values and _has_type(info.annotation, bool):
+            values = (False, True)
         if not values:
             continue
         default = getattr(engine, key, None) if engine is not None else None
         choices.append((key, values, default if default in values else None))
     return choices
+
+
+def number_variants(game: str, players: int) -> list[tuple[str, int, int]]:
+    """(key, minimum, default for this many players) for every whole-number variant key of
+    ``game`` (e.g. Monte & descend's number of deals), from its engine's VariantSpec."""
+    from scoring.registry import engine_class
+
+    cls = engine_class(game)
+    if cls is None:
+        return []
+    return [(spec.key, spec.minimum or 0, spec.default_for(game, players))
+            for spec in cls.variants if spec.choices is None]
+
+
+def _has_type(annotation: Any, kind: type) -> bool:
+    return annotation is kind or any(_has_type(arm, kind) for arm in get_args(annotation))
+
+
+def _value_key(value: Any) -> str:
+    """A variant value as it appears in catalogue keys and test identifiers (true/false for yes/no)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _literal_values(annotation: Any) -> tuple[str, ...]:
@@ -141,7 +165,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         for key, values, default in variant_choices(draft.game):
             chosen = draft.variant.get(key, default)
 
-            def pick(key: str, value: str):
+            def pick(key: str, value: Any):
                 def handler(_: Any) -> None:
                     draft.variant[key] = value
                     app.render()
@@ -149,14 +173,18 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
 
             options = [
                 ui.tile(ft.Column([
-                    ui.text(app.t(f"variant.{draft.game}.{key}.{value}"), ui.FONT_BODY),
+                    ui.text(app.t(f"variant.{draft.game}.{key}.{_value_key(value)}"), ui.FONT_BODY),
                     *([ui.muted(app.t("app.setup.variant_default"))] if value == default else []),
-                ], spacing=2, tight=True), pick(key, value), ident=f"variant-{key}-{value}",
-                    selected=chosen == value, width=420, padding=14)
+                ], spacing=2, tight=True), pick(key, value), ident=f"variant-{key}-{_value_key(value)}",
+                    selected=chosen == value and type(chosen) is type(value), width=420, padding=14)
                 for value in values
             ]
             rows.append(ui.text(app.t(f"variant.{draft.game}.{key}"), ui.FONT_BODY, weight=ft.FontWeight.W_600))
             rows.append(ui.wrap(options))
+        low_count = PLAYER_COUNTS[draft.game][0]
+        for key, minimum, default in number_variants(draft.game, max(len(draft.seats), low_count)):
+            rows.append(ui.text(app.t(f"variant.{draft.game}.{key}"), ui.FONT_BODY, weight=ft.FontWeight.W_600))
+            rows.append(_number_row(app, draft, key, minimum, default))
         if rows:
             parts.append(_section(app.t("app.setup.variants"), ft.Column(rows, spacing=10), "setup-variants"))
 
@@ -259,6 +287,35 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     parts.append(ui.button(app.t("app.setup.start"), start, ident="setup-start", icon=ft.Icons.PLAY_ARROW,
                            kind="primary", height=80, size=ui.FONT_TITLE - 4))
     return app.t("app.setup.title"), ft.Column(parts, spacing=ui.GAP)
+
+
+def _number_row(app: App, draft: Draft, key: str, minimum: int, default: int) -> ft.Control:
+    """A whole-number variant: − value +; left alone, the engine's default (which may follow the
+    number of players) is used and said."""
+    chosen = draft.variant.get(key)
+    shown = chosen if chosen is not None else default
+
+    def step(delta: int):
+        def handler(_: Any) -> None:
+            draft.variant[key] = max(minimum, shown + delta)
+            app.render()
+        return handler
+
+    def reset(_: Any) -> None:
+        draft.variant.pop(key, None)
+        app.render()
+
+    parts: list[ft.Control] = [
+        ui.icon_button(ft.Icons.REMOVE, step(-1), ident=f"variant-{key}-less", tooltip=app.t("app.setup.number_less"),
+                       disabled=shown <= minimum),
+        ui.text(str(shown), ui.FONT_TITLE, weight=ft.FontWeight.BOLD, ident=f"variant-{key}-value"),
+        ui.icon_button(ft.Icons.ADD, step(1), ident=f"variant-{key}-more", tooltip=app.t("app.setup.number_more")),
+    ]
+    if chosen is None:
+        parts.append(ui.muted(app.t(f"variant.{draft.game}.{key}.default")))
+    else:
+        parts.append(ui.chip(app.t(f"variant.{draft.game}.{key}.default"), reset, ident=f"variant-{key}-default"))
+    return ft.Row(parts, wrap=True, spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def _seating(app: App, draft: Draft) -> ft.Control:
