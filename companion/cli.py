@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the service's imports are paid only by the commands that use it
+    from companion.service import SessionService
 
 
 def _read_input(path: str) -> bytes:
@@ -66,7 +70,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                  desktop=args.desktop)
 
 
-def _open_service(args: argparse.Namespace):
+def _open_service(args: argparse.Namespace) -> SessionService:
     from companion.paths import resolve_db_path
     from companion.service import SessionService
     from companion.store import Store

@@ -265,6 +265,56 @@ BCAction = Annotated[
 ]
 
 
+# --- Monte & descend (§4.5) ------------------------------------------------------------------
+
+MD_VALUES = tuple(range(1, 21))
+MD_ACTIONS = ("skip", "take", "pass", "chaos")
+MD_CARDS: tuple[str, ...] = (tuple(f"b{v}" for v in MD_VALUES) + tuple(f"r{v}" for v in MD_VALUES)
+                             + tuple(f"y{v}-{a}" for v in MD_VALUES for a in MD_ACTIONS))
+MD_DECK = 64      # cards in the game (how many of each kind is unknown: nothing depends on it)
+MD_HAND = 7       # cards dealt to each player at the start of a deal
+
+
+def _card_ids(*ids: str) -> Any:
+    return Literal[ids]
+
+
+if TYPE_CHECKING:  # a card id is a str to a type checker; pydantic validates the Literal
+    MDCard = str
+else:
+    MDCard = _card_ids(*MD_CARDS)
+
+
+class MDPlay(_Strict):
+    type: Literal["play"]
+    player: PlayerName
+    cards: Annotated[list[MDCard], Field(min_length=1)]
+    direction: Literal["up", "down"] | None = None
+
+
+class MDDraw(_Strict):
+    type: Literal["draw"]
+    player: PlayerName
+
+
+class MDPass(_Strict):
+    type: Literal["pass"]
+    player: PlayerName
+
+
+class MDTake(_Strict):
+    # "from" is a Python keyword: the field is ``from_`` in code, ``from`` in JSON both ways.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, serialize_by_alias=True)
+
+    type: Literal["take"]
+    player: PlayerName
+    from_: list[PlayerName] = Field(alias="from")
+    count: Annotated[int, Field(ge=1)]
+
+
+MDAction = Annotated[MDPlay | MDDraw | MDPass | MDTake, Field(discriminator="type")]
+
+
 # --- Envelopes -------------------------------------------------------------------------------
 
 
@@ -308,10 +358,17 @@ class BoursicocotteRecord(TableRecord):
     actions: list[BCAction]
 
 
+class MonteDescendRecord(TableRecord):
+    game: Literal["monte-descend"]
+    variant: Annotated[Variant, DeclaredVariant("monte-descend", "MDVariant")] = DeclaredVariant.field(
+        "monte-descend", "MDVariant")
+    actions: list[MDAction]
+
+
 class UncheckedRecord(TableRecord):
     """A game whose action vocabulary the referee does not know yet: the envelope is checked only."""
 
-    game: Literal["animalia", "monte-descend"]
+    game: Literal["animalia"]
     variant: dict[str, Any] = Field(default_factory=dict)
     actions: list[dict[str, Any]]
 
@@ -323,15 +380,16 @@ RECORD_MODELS: dict[str, type[TableRecord]] = {
     "stupide-vautour": StupideVautourRecord,
     "animalia": UncheckedRecord,
     "boursicocotte": BoursicocotteRecord,
-    "monte-descend": UncheckedRecord,
+    "monte-descend": MonteDescendRecord,
 }
 ACTION_TYPES: dict[str, Any] = {
     "high-society": HSAction,
     "animalement-votre": HSAction,
     "stupide-vautour": SVAction,
     "boursicocotte": BCAction,
+    "monte-descend": MDAction,
 }
-AnyAction = Union[HSAction, SVAction, BCAction]
+AnyAction = Union[HSAction, SVAction, BCAction, MDAction]
 
 
 def record_model(game: str) -> type[TableRecord] | None:

@@ -99,10 +99,13 @@ class VariantSpec:
     minimum: int | None = None
     players: tuple[int, ...] | None = None
     game_defaults: Mapping[str, Any] | None = None  # per game id, where one engine serves several
+    per_player: int | None = None  # a number whose default is this many per player (``default`` None)
 
     def default_for(self, game: str, player_count: int) -> Any:
         if self.game_defaults and game in self.game_defaults:
             return self.game_defaults[game]
+        if self.default is None and self.per_player is not None:
+            return self.per_player * player_count
         return self.default
 
     def allows(self, value: Any) -> bool:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import companion.service.records
 from companion.cli import main
-import companion.service
 from companion.service import Malformed, NotKept, Refused, ServiceError, SessionService
 from companion.store import Store
 from models.i18n import render
@@ -132,15 +132,15 @@ def test_a_short_version_record_keeps_its_deal_through_the_store(store, tmp_path
 
 def _forget_start_animals(monkeypatch):
     """A store that forgets the field: no setup column written for it."""
-    real = companion.service.setup_fields
-    monkeypatch.setattr(companion.service, "setup_fields",
+    real = companion.service.records.setup_fields
+    monkeypatch.setattr(companion.service.records, "setup_fields",
                         lambda record: {k: v for k, v in real(record).items() if k != "start_animals"})
 
 
 def _rebuild_without(monkeypatch, field):
     """A store that keeps the field but forgets it when the record is rebuilt from the rows."""
-    real = companion.service._envelope
-    monkeypatch.setattr(companion.service, "_envelope",
+    real = companion.service.records._envelope
+    monkeypatch.setattr(companion.service.records, "_envelope",
                         lambda *args, **kw: {k: v for k, v in real(*args, **kw).items() if k != field})
 
 
@@ -194,7 +194,7 @@ def _bad_inputs():
         "illegal 2nd": (json.dumps([good, second, good]), Refused, 1, 2, "service.import.illegal"),
         "malformed 3rd": (json.dumps([good, good, third_malformed]), Malformed, 2, 5, "service.import.malformed"),
         "unknown game": (json.dumps([good, {**good, "game": "tarot"}]), Malformed, 1, None, "service.import.malformed"),
-        "no referee": (json.dumps({**good, "game": "monte-descend", "variant": {}, "actions": []}),
+        "no referee": (json.dumps({**good, "game": "animalia", "variant": {}, "actions": []}),
                        ServiceError, 0, None, "service.import.no_referee"),
         "a list item that is not an object": (json.dumps([good, "x"]), Malformed, 1, None, "service.import.malformed"),
         "unknown player": (json.dumps([{**good, "first_player": "Zoé"}]), Malformed, 0, None, "service.import.malformed"),

@@ -172,7 +172,7 @@ def test_parse_action_checks_vocabulary_and_players():
 
 
 def test_games_without_a_referee_are_answered_with_exit_2(make_record):
-    for game in ("animalia", "monte-descend"):
+    for game in ("animalia",):
         verdict, status = verdict_for_text(as_text(make_record(game, ["A", "B", "C"])))
         assert status == 2
         assert verdict.status == "illegal"

@@ -177,7 +177,7 @@ def test_start_refuses_a_bad_setup_with_a_reason_and_writes_nothing(store, servi
 
 def test_start_refuses_a_game_without_referee(store, service):
     with pytest.raises(ServiceError) as caught:
-        service.start("monte-descend", PLAYERS)
+        service.start("animalia", PLAYERS)
     assert caught.value.msg.key == "service.no_referee"
     assert store.table_counts()["sessions"] == 0
 
@@ -589,7 +589,8 @@ def test_every_service_message_has_both_languages():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    source = "".join((root / "companion" / name).read_text(encoding="utf-8") for name in ("service.py", "cli.py"))
+    files = [*sorted((root / "companion" / "service").glob("*.py")), root / "companion" / "cli.py"]
+    source = "".join(path.read_text(encoding="utf-8") for path in files)
 
     used = set(re.findall(r'"(service\.[a-z_.]+)"', source))
     assert used and used <= en, used - en

@@ -15,6 +15,12 @@ from tests.conftest import ROOT
 
 DECLARED = [(game, spec) for game in refereed_games() for spec in engine_class(game).variants
             if spec.games is None or game in spec.games]
+LISTED = [(game, spec) for game, spec in DECLARED if spec.choices is not None]  # picked from a list
+
+
+def _allowed(spec):
+    """The values to try: the choices, or whole numbers from the minimum."""
+    return spec.choices if spec.choices is not None else (spec.minimum or 0, (spec.minimum or 0) + 3)
 
 
 def _players(game, spec=None):
@@ -36,7 +42,7 @@ def test_every_refereed_game_declares_its_variants():
 
 @pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
 def test_every_declared_choice_is_accepted_and_reaches_the_engine(game, spec):
-    for value in spec.choices:
+    for value in _allowed(spec):
         record = parse_record(_record(game, {spec.key: value}, _players(game, spec)))
         assert getattr(record.variant, spec.key) == value
         engine = engine_class(game)(record)
@@ -44,13 +50,15 @@ def test_every_declared_choice_is_accepted_and_reaches_the_engine(game, spec):
     omitted = parse_record(_record(game, {}, _players(game, spec)))
     assert getattr(omitted.variant, spec.key) is None  # absent: the game's default applies
     assert engine_class(game)(omitted).variant_value(omitted, spec.key) == spec.default_for(game, len(omitted.players))
-    assert set(spec.rules) == set(spec.choices)  # a rule explains each choice
+    assert set(spec.rules) == set(spec.choices if spec.choices is not None else (None,))  # a rule for each
 
 
 @pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
 def test_values_and_keys_that_are_not_declared_are_malformed(game, spec):
-    with pytest.raises(MalformedRecord, match=f"variant.{spec.key}"):
-        parse_record(_record(game, {spec.key: "no-such-choice"}))
+    wrong = ["no-such-choice"] + ([(spec.minimum or 0) - 1, 2.0] if spec.choices is None else [])
+    for value in wrong:
+        with pytest.raises(MalformedRecord, match=f"variant.{spec.key}"):
+            parse_record(_record(game, {spec.key: value}))
     with pytest.raises(MalformedRecord, match="variant.colour: unknown field"):
         parse_record(_record(game, {"colour": "red"}))
 
@@ -131,12 +139,17 @@ def test_the_kept_json_schema_lists_the_declared_choices(game, spec):
     ref = schema["$defs"][model.__name__]["properties"]["variant"]["$ref"].rsplit("/", 1)[1]
     prop = schema["$defs"][ref]["properties"][spec.key]
     assert schema["$defs"][ref]["additionalProperties"] is False
-    assert prop["anyOf"][0]["enum"] == list(spec.choices)
+    if spec.choices is None:
+        assert prop["anyOf"][0] == {"minimum": spec.minimum, "type": "integer"}
+    elif set(spec.choices) == {False, True}:
+        assert prop["anyOf"][0] == {"type": "boolean"}
+    else:
+        assert prop["anyOf"][0]["enum"] == list(spec.choices)
     assert prop["default"] is None  # left out: the game's default, named in the description
     assert all(rule in prop["description"] for rule in spec.rules.values())
 
 
-@pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
+@pytest.mark.parametrize("game, spec", LISTED, ids=lambda x: getattr(x, "key", x))
 def test_setup_and_rules_reference_offer_the_declared_choices(game, spec):
     from companion.app.screens.rules import variant_book
     from companion.app.screens.setup import variant_choices
@@ -146,3 +159,13 @@ def test_setup_and_rules_reference_offer_the_declared_choices(game, spec):
     book = dict(variant_book(game))
     assert [(value, rule) for value, rule, _ in book[spec.key]] == [(c, spec.rules[c]) for c in spec.choices]
     assert [value for value, _, default in book[spec.key] if default] == [spec.default_for(game, 3)]
+
+
+@pytest.mark.parametrize("game, spec", [(g, s) for g, s in DECLARED if s.choices is None],
+                         ids=lambda x: getattr(x, "key", x))
+def test_setup_offers_whole_number_variants_with_their_default_for_the_player_count(game, spec):
+    from companion.app.screens.setup import number_variants
+
+    for count in range(2, 7):
+        offered = {key: (minimum, default) for key, minimum, default in number_variants(game, count)}
+        assert offered[spec.key] == (spec.minimum or 0, spec.default_for(game, count))

@@ -12,9 +12,12 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import assets as _assets
+
+if TYPE_CHECKING:
+    from companion.service import SessionService
 
 # The assets package's own folder: right for an editable install and for an installed wheel alike.
 ASSETS_DIR = Path(_assets.__file__).resolve().parent
@@ -23,7 +26,7 @@ DEFAULT_PORT = 8550
 log = logging.getLogger("companion.app")
 
 
-def open_service(db_path: Path) -> Any:
+def open_service(db_path: Path) -> SessionService:
     """The session service on the database at ``db_path`` (created and migrated if needed)."""
     from companion.service import SessionService
     from companion.store import Store
@@ -41,7 +44,7 @@ def settings_path_for(db_path: Path) -> Path:
     return db_path.parent / "settings.json"
 
 
-def make_main(service: Any, export_dir: Path | None = None, settings_path: Path | None = None) -> Callable[[Any], None]:
+def make_main(service: SessionService, export_dir: Path | None = None, settings_path: Path | None = None) -> Callable[[Any], None]:
     def main(page: Any) -> None:
         from companion.app.shell import App
 

@@ -16,12 +16,15 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import flet as ft
 
 from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg
 from companion.app import ui
+
+if TYPE_CHECKING:
+    from companion.service import SessionService
 
 log = logging.getLogger("companion.app")
 
@@ -38,7 +41,7 @@ class Place:
 
 
 class App:
-    def __init__(self, service: Any, page: ft.Page | None = None, *, lang: str = DEFAULT_LANGUAGE,
+    def __init__(self, service: SessionService, page: ft.Page | None = None, *, lang: str = DEFAULT_LANGUAGE,
                  dark: bool = False, export_dir: Path | None = None, settings_path: Path | None = None):
         self.service = service
         self.page = page

@@ -38,11 +38,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 import flet as ft
 
 from models.i18n import Msg
+
+if TYPE_CHECKING:
+    from companion.service import SessionState
+    from scoring.base import Engine, Expectation, Outcome
 
 # game id -> module with build(state, ctx)
 SCREENS: Mapping[str, str] = {
@@ -50,6 +54,7 @@ SCREENS: Mapping[str, str] = {
     "animalement-votre": "companion.app.games.high_society",
     "stupide-vautour": "companion.app.games.stupide_vautour",
     "boursicocotte": "companion.app.games.boursicocotte",
+    "monte-descend": "companion.app.games.monte_descend",
 }
 
 
@@ -63,9 +68,9 @@ class TableState:
     players: tuple[str, ...]
     first_player: str
     assist: bool
-    engine: Any
-    expected: Any          # scoring.base.Expectation
-    outcome: Any = None    # scoring.base.Outcome | None
+    engine: Engine
+    expected: Expectation
+    outcome: Outcome | None = None
     entries: int = 0       # how many entries the state is built from
 
 
@@ -138,7 +143,8 @@ def variant_dict(variant: Any) -> dict[str, Any]:
     return dict(dump(exclude_none=True)) if dump else {}
 
 
-def _state(session: Any, engine: Any, expected: Any, outcome: Any, entries: int) -> TableState:
+def _state(session: SessionState, engine: Engine, expected: Expectation, outcome: Outcome | None,
+           entries: int) -> TableState:
     return TableState(
         game=session.game,
         variant=variant_dict(session.variant),
@@ -152,11 +158,11 @@ def _state(session: Any, engine: Any, expected: Any, outcome: Any, entries: int)
     )
 
 
-def state_from_session(session: Any) -> TableState:
+def state_from_session(session: SessionState) -> TableState:
     return _state(session, session.engine, session.expected, session.outcome, len(session.log))
 
 
-def state_at(session: Any, upto: int) -> TableState:
+def state_at(session: SessionState, upto: int) -> TableState:
     """The table as it was before entry ``upto`` (0-based): a replay of the first ``upto``
     entries of the session's record."""
     from scoring.referee import replay

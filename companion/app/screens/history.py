@@ -6,12 +6,17 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.format import day, names, when
+
+if TYPE_CHECKING:
+    from companion.app.shell import App
+    from companion.service import SessionSummary
+
 
 PERIODS = ("all", "week", "month", "year")
 
@@ -26,7 +31,7 @@ class Filters:
     import_path: str = ""
 
 
-def _filters(app) -> Filters:
+def _filters(app: App) -> Filters:
     return app.drafts.setdefault("history", Filters())
 
 
@@ -70,7 +75,7 @@ def bounds(filters: Filters, today: date) -> tuple[datetime | None, datetime | N
     return since, until, problem
 
 
-def write_export(app, records: Any, stem: str) -> Path:
+def write_export(app: App, records: list[dict[str, Any]], stem: str) -> Path:
     folder = Path(app.export_dir) if app.export_dir else Path.home()
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -79,7 +84,7 @@ def write_export(app, records: Any, stem: str) -> Path:
     return path
 
 
-def build(app, **_: Any) -> tuple[str, ft.Control]:
+def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     from scoring.registry import refereed_games
 
     f = _filters(app)
@@ -200,7 +205,7 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
     return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
 
 
-def _row(app, summary: Any) -> ft.Control:
+def _row(app: App, summary: SessionSummary) -> ft.Control:
     finished = summary.status == "finished"
     if finished:
         if summary.winners:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.format import when, names
 
+if TYPE_CHECKING:
+    from companion.app.shell import App
+    from companion.service import SessionSummary
 
-def build(app, **_: Any) -> tuple[str, ft.Control]:
+
+def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     sections: list[ft.Control] = []
     unfinished = app.guard(app.service.unfinished) or []
     if unfinished:
@@ -39,7 +43,7 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
     return app.t("app.name"), ft.Column(sections, spacing=ui.GAP * 1.5)
 
 
-def _resume_tile(app, summary: Any) -> ft.Control:
+def _resume_tile(app: App, summary: SessionSummary) -> ft.Control:
     sid = summary.session_id
     body = ft.Column([
         ft.Row([ft.Icon(ft.Icons.PLAY_CIRCLE, size=34, color=ft.Colors.PRIMARY),

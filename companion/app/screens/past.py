@@ -3,7 +3,7 @@ record's first k entries through the engine), plus export, delete and resume."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -12,8 +12,11 @@ from companion.app.format import names, when
 from companion.app.games import TableContext, screen_for, state_at
 from companion.app.screens.results import outcome_view
 
+if TYPE_CHECKING:
+    from companion.app.shell import App
 
-def build(app, session_id: int, step: int | None = None, **_: Any) -> tuple[str, ft.Control]:
+
+def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple[str, ft.Control]:
     session = app.service.open(session_id)
     total = len(session.log)
     step = total if step is None else max(0, min(step, total))

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.format import percent, when
 
+if TYPE_CHECKING:
+    from companion.app.shell import App
 
-def build(app, **_: Any) -> tuple[str, ft.Control]:
+
+def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     draft = app.drafts.setdefault("players", {"name": ""})
     profiles = app.guard(app.service.players) or []
     stats = {s.name: s for s in (app.guard(app.service.player_stats) or [])}

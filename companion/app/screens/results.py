@@ -3,13 +3,17 @@ rules call for), every explanation sentence, and a "why?" on each player's score
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.format import names, number
 from models.i18n import Msg
+
+if TYPE_CHECKING:
+    from companion.app.shell import App
+    from scoring.base import Outcome
 
 
 def mentions(message: Msg, player: str) -> bool:
@@ -25,7 +29,7 @@ def mentions(message: Msg, player: str) -> bool:
     return any(found(v) for v in message.params.values())
 
 
-def headline(app, outcome: Any) -> str:
+def headline(app: App, outcome: Outcome) -> str:
     if outcome.replay_required:
         return app.t("app.results.replay", players=names(app, _tied_best(outcome)))
     if not outcome.winners:
@@ -35,13 +39,13 @@ def headline(app, outcome: Any) -> str:
     return app.t("app.results.winners", players=names(app, outcome.winners))
 
 
-def _tied_best(outcome: Any) -> list[str]:
+def _tied_best(outcome: Outcome) -> list[str]:
     ranks = dict(outcome.ranking)
     best = min(ranks.values()) if ranks else 1
     return [p for p, r in outcome.ranking if r == best and p not in outcome.eliminated]
 
 
-def outcome_view(app, outcome: Any, players: Iterable[str], *, prefix: str = "", game: str | None = None) -> ft.Control:
+def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: str = "", game: str | None = None) -> ft.Control:
     """The result block, shared by the results screen and the history."""
     from companion.app.games import screen_for
     from companion.app.screens.table import why_dialog
@@ -103,7 +107,7 @@ def outcome_view(app, outcome: Any, players: Iterable[str], *, prefix: str = "",
     return ft.Column(parts, spacing=ui.GAP)
 
 
-def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
+def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     session = app.service.open(session_id)
     heading = app.t("app.results.title", game=app.t(f"game.{session.game}.name"))
     if session.outcome is None:

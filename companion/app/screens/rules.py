@@ -4,11 +4,14 @@ catalogues; searchable (id, title or text, in the table's language)."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app import ui
+
+if TYPE_CHECKING:
+    from companion.app.shell import App
 
 
 def fold(text: str) -> str:
@@ -16,7 +19,7 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if unicodedata.category(c) != "Mn")
 
 
-def rule_book(app) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+def rule_book(app: App) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """[(games sharing an engine, rule ids)] for every registered engine."""
     from scoring.registry import engine_class, refereed_games
 
@@ -44,7 +47,7 @@ def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool], ...]
     return book
 
 
-def _variants(app, game: str, query: str) -> list[ft.Control]:
+def _variants(app: App, game: str, query: str) -> list[ft.Control]:
     """The game's variants, each value in one line with the rule it changes."""
     from companion.app.screens.setup import variant_word
 
@@ -71,14 +74,14 @@ def matches_text(text: str, query: str) -> bool:
     return all(word in hay for word in fold(query).split())
 
 
-def matches(app, rule: str, query: str) -> bool:
+def matches(app: App, rule: str, query: str) -> bool:
     if not query:
         return True
     hay = fold(" ".join((rule, app.t(f"rule.{rule}.title"), app.t(f"rule.{rule}.text"))))
     return all(word in hay for word in fold(query).split())
 
 
-def _results(app, query: str) -> list[ft.Control]:
+def _results(app: App, query: str) -> list[ft.Control]:
     out: list[ft.Control] = []
     found = 0
     for games, rules in rule_book(app):
@@ -103,7 +106,7 @@ def _results(app, query: str) -> list[ft.Control]:
     return out
 
 
-def build(app, query: str = "", **_: Any) -> tuple[str, ft.Control]:
+def build(app: App, query: str = "", **_: Any) -> tuple[str, ft.Control]:
     results = ft.Column(_results(app, query), spacing=ui.GAP)
 
     def search(e: Any) -> None:

@@ -5,12 +5,15 @@ setting. The service checks everything when the game starts."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.games import playable_games
+
+if TYPE_CHECKING:
+    from companion.app.shell import App
 
 
 @dataclass
@@ -62,6 +65,18 @@ def variant_word(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+def number_variants(game: str, players: int) -> list[tuple[str, int, int]]:
+    """(key, minimum, default for this many players) for every whole-number variant key of
+    ``game`` (e.g. Monte & descend's number of deals), from its engine's VariantSpec."""
+    from scoring.registry import engine_class
+
+    cls = engine_class(game)
+    if cls is None:
+        return []
+    return [(spec.key, spec.minimum or 0, spec.default_for(game, players))
+            for spec in cls.variants if spec.choices is None]
+
+
 def _literal_values(annotation: Any) -> tuple[str, ...]:
     """The string values of the first Literal in ``annotation``, looking through unions and
     containers (``dict[str, list[Literal[…]]] | None``)."""
@@ -82,7 +97,7 @@ def _assist_keys(game: str | None, on: bool) -> tuple[str, str]:
     return f"app.setup.assist.{game}", f"app.setup.assist_on.{game}" if on else f"app.setup.assist_off.{game}"
 
 
-def _draft(app) -> Draft:
+def _draft(app: App) -> Draft:
     draft = app.drafts.get("setup")
     if draft is None:
         draft = app.drafts["setup"] = Draft()
@@ -92,7 +107,7 @@ def _draft(app) -> Draft:
     return draft
 
 
-def build(app, **_: Any) -> tuple[str, ft.Control]:
+def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     from models.record import PLAYER_COUNTS
 
     draft = _draft(app)
@@ -138,11 +153,15 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
                     ui.text(app.t(f"variant.{draft.game}.{key}.{variant_word(value)}"), ui.FONT_BODY),
                     *([ui.muted(app.t("app.setup.variant_default"))] if value == default else []),
                 ], spacing=2, tight=True), pick(key, value), ident=f"variant-{key}-{variant_word(value)}",
-                    selected=chosen == value, width=420, padding=14)
+                    selected=chosen == value and type(chosen) is type(value), width=420, padding=14)
                 for value in values
             ]
             rows.append(ui.text(app.t(f"variant.{draft.game}.{key}"), ui.FONT_BODY, weight=ft.FontWeight.W_600))
             rows.append(ui.wrap(options))
+        low_count = PLAYER_COUNTS[draft.game][0]
+        for key, minimum, default in number_variants(draft.game, max(len(draft.seats), low_count)):
+            rows.append(ui.text(app.t(f"variant.{draft.game}.{key}"), ui.FONT_BODY, weight=ft.FontWeight.W_600))
+            rows.append(_number_row(app, draft, key, minimum, default))
         if rows:
             parts.append(_section(app.t("app.setup.variants"), ft.Column(rows, spacing=10), "setup-variants"))
 
@@ -249,7 +268,36 @@ def build(app, **_: Any) -> tuple[str, ft.Control]:
     return app.t("app.setup.title"), ft.Column(parts, spacing=ui.GAP)
 
 
-def _seating(app, draft: Draft) -> ft.Control:
+def _number_row(app: App, draft: Draft, key: str, minimum: int, default: int) -> ft.Control:
+    """A whole-number variant: − value +; left alone, the engine's default (which may follow the
+    number of players) is used and said."""
+    chosen = draft.variant.get(key)
+    shown = chosen if chosen is not None else default
+
+    def step(delta: int):
+        def handler(_: Any) -> None:
+            draft.variant[key] = max(minimum, shown + delta)
+            app.render()
+        return handler
+
+    def reset(_: Any) -> None:
+        draft.variant.pop(key, None)
+        app.render()
+
+    parts: list[ft.Control] = [
+        ui.icon_button(ft.Icons.REMOVE, step(-1), ident=f"variant-{key}-less", tooltip=app.t("app.setup.number_less"),
+                       disabled=shown <= minimum),
+        ui.text(str(shown), ui.FONT_TITLE, weight=ft.FontWeight.BOLD, ident=f"variant-{key}-value"),
+        ui.icon_button(ft.Icons.ADD, step(1), ident=f"variant-{key}-more", tooltip=app.t("app.setup.number_more")),
+    ]
+    if chosen is None:
+        parts.append(ui.muted(app.t(f"variant.{draft.game}.{key}.default")))
+    else:
+        parts.append(ui.chip(app.t(f"variant.{draft.game}.{key}.default"), reset, ident=f"variant-{key}-default"))
+    return ft.Row(parts, wrap=True, spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def _seating(app: App, draft: Draft) -> ft.Control:
     first = draft.first or draft.seats[0]
 
     def move(name: str, step: int):
@@ -295,7 +343,7 @@ def _seating(app, draft: Draft) -> ft.Control:
     return ft.Column([ui.muted(app.t("app.setup.seating_help")), *rows], spacing=8)
 
 
-def _short_version(app, draft: Draft, species: tuple[str, ...]) -> ft.Control:
+def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Control:
     """The switch, then (when on) each seated player's animals and the animals to deal from: tap a
     player, then the animals dealt to them; tap a dealt animal to take it back. The screen stops
     at 4 per player and at the 4 cards of each animal; the record models check the rest at start

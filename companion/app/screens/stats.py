@@ -4,7 +4,7 @@ best score, head to head) and per game (games played, average winning score, rec
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 import flet_charts as fch
@@ -12,11 +12,15 @@ import flet_charts as fch
 from companion.app import ui
 from companion.app.format import names, number, percent
 
+if TYPE_CHECKING:
+    from companion.app.shell import App
+
+
 BAR_COLOURS = (ft.Colors.TEAL_400, ft.Colors.AMBER_600, ft.Colors.INDIGO_300, ft.Colors.DEEP_ORANGE_300,
                ft.Colors.GREEN_400, ft.Colors.PINK_300)
 
 
-def _chart(app, groups: list[tuple[str, list[tuple[float, str]]]], ident: str, *,
+def _chart(app: App, groups: list[tuple[str, list[tuple[float, str]]]], ident: str, *,
            legend: list[str] = (), percent_axis: bool = False) -> ft.Control:
     """A bar chart: one group per label, one bar per (value, tooltip) in it; bars of the same rank
     share a colour, named in ``legend``."""
@@ -50,7 +54,7 @@ def _chart(app, groups: list[tuple[str, list[tuple[float, str]]]], ident: str, *
                                    spacing=6))
 
 
-def build(app, **_: Any) -> tuple[str, ft.Control]:
+def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     state = app.drafts.setdefault("stats", {})
     players = app.guard(app.service.player_stats) or []
     games = app.guard(app.service.game_stats) or []

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from models.i18n import Msg
 
 from companion.app import ui
-from companion.app.games import TableContext, screen_for, state_at, state_from_session
+from companion.app.games import GameScreen, TableContext, TableState, screen_for, state_at, state_from_session
+
+if TYPE_CHECKING:
+    from companion.app.shell import App
+    from companion.service import CorrectionConflict, LogEntry, SessionState
+
 
 LOG_SHORT = 6
 log = logging.getLogger("companion.app")
@@ -26,23 +31,23 @@ log = logging.getLogger("companion.app")
 @dataclass
 class TableDraft:
     draft: dict[str, Any] = field(default_factory=dict)        # the game screen's own draft
-    refusal: tuple[str, Any, int | None] | None = None         # (rule id, Msg, entry index)
-    problem: Any = None                                        # a Msg: malformed input, service error
+    refusal: tuple[str, Msg, int | None] | None = None         # (rule id, Msg, entry index)
+    problem: Msg | None = None                                 # malformed input, service error
     correcting: int | None = None                              # index of the entry being corrected
     fix_draft: dict[str, Any] = field(default_factory=dict)
-    preview: tuple[dict[str, Any], Any] | None = None          # (action, preview result)
-    conflict: Any = None                                       # CorrectionConflict
+    preview: tuple[dict[str, Any], SessionState] | None = None  # (action, preview result)
+    conflict: CorrectionConflict | None = None
     full_log: bool = False
 
 
-def _table_draft(app, sid: int) -> TableDraft:
+def _table_draft(app: App, sid: int) -> TableDraft:
     key = f"table:{sid}"
     if key not in app.drafts:
         app.drafts[key] = TableDraft()
     return app.drafts[key]
 
 
-def refusal_view(app, rule: str, message: Any, *, ident: str = "refusal", index: int | None = None,
+def refusal_view(app: App, rule: str, message: Msg, *, ident: str = "refusal", index: int | None = None,
                  on_close: Any = None) -> ft.Control:
     """A refused entry: the engine's sentence, then the rule's id, title and text."""
     details = [app.t("app.table.rule_line", rule=rule, title=app.t(f"rule.{rule}.title"))]
@@ -54,7 +59,7 @@ def refusal_view(app, rule: str, message: Any, *, ident: str = "refusal", index:
                      close_tooltip=app.t("app.common.close"))
 
 
-def why_dialog(app, heading: str, sentences: list[str], rules: tuple[str, ...], ident: str = "why") -> None:
+def why_dialog(app: App, heading: str, sentences: list[str], rules: tuple[str, ...], ident: str = "why") -> None:
     """A "why?": the sentences, then each rule behind them with its id, title and text."""
     lines: list[ft.Control] = [ft.Text(line, size=ui.FONT_BODY) for line in sentences]
     for rule in rules:
@@ -72,14 +77,14 @@ def why_dialog(app, heading: str, sentences: list[str], rules: tuple[str, ...], 
     ))
 
 
-def describe_entry(app, entry: Any) -> str:
+def describe_entry(app: App, entry: LogEntry) -> str:
     """An entry as one line: what it did (the engine's sentences)."""
     if entry.events:
         return " ".join(app.say(m) for m in entry.events)
     return app.t("app.table.entry_plain", type=entry.action.get("type", "?"))
 
 
-def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
+def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     service = app.service
     session = service.open(session_id)
     draft = _table_draft(app, session_id)
@@ -91,7 +96,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     def rerender() -> None:
         app.render()
 
-    def after_change(new_state: Any) -> None:
+    def after_change(new_state: SessionState | None) -> None:
         app.announce(session_id)
         draft.draft = {}
         draft.refusal = None
@@ -159,7 +164,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     # -- the game's own screen (or the correction editor) ----------------------------------------
     has_side = hasattr(game_screen, "build_side")
     if draft.correcting is not None:
-        game_part, state, ctx = _correction(app, session, draft, game_screen, has_side)
+        game_part, state, ctx = _correction(app, session, draft, draft.correcting, game_screen, has_side)
     else:
         state = state_from_session(session)
         ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft,
@@ -179,7 +184,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     return heading, ft.Column(parts, spacing=ui.GAP)
 
 
-def _prompt(app, sentence: str, ident: str) -> ft.Control:
+def _prompt(app: App, sentence: str, ident: str) -> ft.Control:
     return ui.tid(ident, ft.Container(
         ft.Row([ft.Icon(ft.Icons.CAMPAIGN, size=38, color=ft.Colors.ON_PRIMARY_CONTAINER),
                 ft.Text(sentence, size=ui.FONT_PROMPT - 2, weight=ft.FontWeight.BOLD,
@@ -189,7 +194,7 @@ def _prompt(app, sentence: str, ident: str) -> ft.Control:
         border_radius=ui.RADIUS + 4))
 
 
-def _finished(app, session: Any) -> ft.Control:
+def _finished(app: App, session: SessionState) -> ft.Control:
     return ui.panel(ft.Column([
         ui.title(app.t("app.table.game_over")),
         ui.button(app.t("app.table.see_results"), lambda _: app.replace("results", session_id=session.session_id),
@@ -197,7 +202,7 @@ def _finished(app, session: Any) -> ft.Control:
     ], spacing=ui.GAP))
 
 
-def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | None,
+def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, top: ft.Control | None,
           rules_for: Any) -> ft.Control:
     entries = list(session.log)
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
@@ -213,7 +218,7 @@ def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | Non
             app.render()
         return handler
 
-    def why(entry: Any, rules: tuple[str, ...]):
+    def why(entry: LogEntry, rules: tuple[str, ...]):
         def handler(_: Any) -> None:
             why_dialog(app, app.t("app.table.why_entry", n=entry.index + 1),
                        [app.say(m) for m in entry.events], rules)
@@ -254,12 +259,11 @@ def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | Non
     return ui.panel(ft.Column(controls, spacing=12), ident="table-side")
 
 
-def _correction(app, session: Any, draft: TableDraft, game_screen: Any,
-                has_side: bool) -> tuple[ft.Control, Any, TableContext]:
-    """Re-enter entry ``draft.correcting`` with the game's own screen, as the table was then."""
+def _correction(app: App, session: SessionState, draft: TableDraft, index: int, game_screen: GameScreen,
+                has_side: bool) -> tuple[ft.Control, TableState, TableContext]:
+    """Re-enter entry ``index`` (``draft.correcting``) with the game's own screen, as the table was then."""
     from companion.service import CorrectionConflict, Malformed, Refused, ServiceError
 
-    index = draft.correcting
     sid = session.session_id
     original = session.log[index]
 
@@ -360,7 +364,7 @@ def _correction(app, session: Any, draft: TableDraft, game_screen: Any,
     return ft.Column(parts, spacing=ui.GAP), state, ctx
 
 
-def _preview_lines(app, result: Any, index: int) -> list[str]:
+def _preview_lines(app: App, result: SessionState, index: int) -> list[str]:
     """What the corrected entry does, and what the table expects afterwards."""
     lines: list[str] = []
     log = getattr(result, "log", None)

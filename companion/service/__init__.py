@@ -1,0 +1,66 @@
+"""The session service: the only thing the app talks to.
+
+The record is the truth. A session's state is its active entries (non-retracted action rows in
+``seq`` order) replayed through the game's engine. Every change is one write transaction,
+committed before the new state is returned: an entry the screen shows as accepted is on disk.
+A refused or malformed entry raises and writes nothing.
+
+:class:`SessionService` is composed of one part per job, all sharing the store, the lock and the
+cache of live sessions (:mod:`.live`):
+
+- :mod:`.sessions` — lifecycle: players, start, open, delete, repair of results rows;
+- :mod:`.play` — applying and taking back entries: submit, undo, corrections;
+- :mod:`.queries` — history lists and statistics;
+- :mod:`.transfer` — import and export of table records;
+- :mod:`.states` — the typed values returned to screens; :mod:`.errors` — what it refuses;
+- :mod:`.records` — a record and the rows the store keeps for it; :mod:`.replay` — the engine fold.
+
+Errors carry a :class:`models.i18n.Msg` (``.msg``): the app renders it in the table's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from companion.service.errors import (
+    CorrectionConflict,
+    Malformed,
+    NotKept,
+    Refused,
+    ServiceError,
+)
+from companion.service.live import CACHE_SIZE
+from companion.service.play import Play
+from companion.service.queries import Queries
+from companion.service.records import ENVELOPE_COLUMNS, setup_fields
+from companion.service.sessions import Sessions
+from companion.service.states import (
+    UTC,
+    GameStats,
+    HeadToHead,
+    HeadToHeadGame,
+    HistoryEntry,
+    LogEntry,
+    PlayerGameStats,
+    PlayerProfile,
+    PlayerStats,
+    SessionState,
+    SessionSummary,
+)
+from companion.service.transfer import Transfer
+from companion.store import Store
+
+
+class SessionService(Sessions, Play, Queries, Transfer):
+    def __init__(self, store: Store, clock: Callable[[], datetime] | None = None):
+        super().__init__(store, clock)
+        self.repair_results()
+
+
+__all__ = [
+    "CACHE_SIZE", "ENVELOPE_COLUMNS", "UTC",
+    "CorrectionConflict", "GameStats", "HeadToHead", "HeadToHeadGame", "HistoryEntry", "LogEntry", "Malformed",
+    "NotKept", "PlayerGameStats", "PlayerProfile", "PlayerStats", "Refused", "ServiceError", "SessionService",
+    "SessionState", "SessionSummary", "setup_fields",
+]

@@ -1,0 +1,79 @@
+"""What the service refuses to do, and why: every error carries a :class:`models.i18n.Msg`
+(``.msg``) that the app renders in the table's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from models.i18n import Msg
+
+
+def _english(msg: Msg) -> str:
+    try:
+        return msg.render("en")
+    except Exception:  # a missing catalogue text must not hide the error itself
+        return f"{msg.key} {dict(msg.params)}"
+
+
+class ServiceError(Exception):
+    """Anything the service refuses to do; ``msg`` says why, in any language."""
+
+    def __init__(self, msg: Msg):
+        self.msg = msg
+        super().__init__(_english(msg))
+
+
+class Refused(ServiceError):
+    """The rules refuse an entry. ``index`` is the entry's 0-based place in the record, ``rule``
+    the id in the rules reference. ``record`` is the 0-based record number on import, else None."""
+
+    def __init__(self, rule: str, msg: Msg, index: int | None, record: int | None = None):
+        self.rule = rule
+        self.index = index
+        self.record = record
+        super().__init__(msg)
+
+
+class Malformed(ServiceError):
+    """The data is not a valid action, game set-up or record. ``index``: the action at fault,
+    if known; ``record``: the 0-based record number on import."""
+
+    def __init__(self, msg: Msg, index: int | None = None, record: int | None = None):
+        self.index = index
+        self.record = record
+        super().__init__(msg)
+
+
+class NotKept(ServiceError):
+    """A record the store would not give back whole (an envelope field it has no place for):
+    refused before anything is written. ``record``: the 0-based record number on import, else
+    None; ``fields``: the envelope fields that would change."""
+
+    def __init__(self, msg: Msg, fields: Sequence[str], record: int | None = None):
+        self.fields = tuple(fields)
+        self.record = record
+        super().__init__(msg)
+
+
+class CorrectionConflict(ServiceError):
+    """A correction would make a later entry illegal: ``index`` is that entry, ``rule`` and
+    ``reason`` (the rule's own sentence) say why; ``msg`` is the whole sentence to show."""
+
+    def __init__(self, index: int, rule: str, msg: Msg, reason: Msg):
+        self.index = index
+        self.rule = rule
+        self.reason = reason
+        super().__init__(msg)
+
+
+class Stale(Exception):
+    """The database moved on behind the cache (another process wrote to the session)."""
+
+
+def unknown_session(session_id: object) -> ServiceError:
+    return ServiceError(Msg("service.session.unknown", {"session": session_id}))
+
+
+def storage_error(err: Exception) -> ServiceError:
+    detail = str(getattr(err, "orig", None) or err).splitlines()[0]
+    return ServiceError(Msg("service.storage.failed", {"detail": detail}))

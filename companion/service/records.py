@@ -1,0 +1,95 @@
+"""A record and the rows the store keeps for it: the envelope fields with a place of their own,
+the ``setup`` column for the others, the record read back from the rows, and the check that a
+record comes back whole (:func:`lost`) before anything is written."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from companion.store import Store, dumps
+from models.record import (
+    RECORD_FORMAT,
+    AnyAction,
+    MalformedRecord,
+    TableRecord,
+    action_to_data,
+    parse_record_data,
+    record_to_data,
+)
+from models.tables import GameSession
+
+# Envelope fields the sessions table has a column (or the seats, or the log) for. Any other field
+# a record model defines — Boursicocotte's start_animals — goes to the ``setup`` column.
+ENVELOPE_COLUMNS = frozenset({"format", "game", "variant", "players", "first_player", "actions"})
+
+
+def setup_fields(record: TableRecord) -> dict[str, Any]:
+    """The record's optional set-up fields beyond those with a column of their own, as JSON data
+    ({} when it has none)."""
+    return {k: v for k, v in record_to_data(record).items() if k not in ENVELOPE_COLUMNS}
+
+
+def _envelope(game: str, variant: dict[str, Any], players: Sequence[str], first_player: str,
+              setup: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A session's record with no actions, as the store keeps it: first player explicit."""
+    envelope = {"format": RECORD_FORMAT, "game": game, "variant": variant, "players": list(players),
+                "first_player": first_player}
+    envelope.update({k: v for k, v in (setup or {}).items() if k not in ENVELOPE_COLUMNS})
+    envelope["actions"] = []
+    return envelope
+
+
+def refereed_actions(record: TableRecord) -> Sequence[AnyAction]:
+    """The record's actions as models. Only a game with no referee keeps raw dicts, and the
+    service never gets that far with one (:class:`scoring.referee.NoReferee` is raised first)."""
+    return cast(Sequence[AnyAction], record.actions)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What the store writes for a record: the sessions row's arguments, the seats' names in
+    order, the action log's JSON texts."""
+    row: dict[str, Any]
+    players: list[str]
+    actions: list[str]
+
+
+def kept(record: TableRecord, assist: bool, now: datetime) -> Kept:
+    row = {"game": record.game, "variant": record_to_data(record).get("variant", {}),
+           "first_player": record.starting_player, "assist": assist, "now": now, "setup": setup_fields(record)}
+    return Kept(row, list(record.players), [dumps(action_to_data(a)) for a in refereed_actions(record)])
+
+
+def stored_record(row: GameSession, names: Sequence[str], actions: Sequence[str]) -> TableRecord:
+    """The record a session's rows stand for: what is replayed when the game is opened.
+    Raises MalformedRecord, or ValueError for JSON the store could not have written."""
+    setup = json.loads(row.setup) if row.setup else None
+    if setup is not None and not isinstance(setup, dict):
+        raise ValueError(f"setup: {row.setup!r} is not a JSON object")
+    envelope = _envelope(row.game, json.loads(row.variant), names, row.first_player, setup)
+    return parse_record_data({**envelope, "actions": [json.loads(a) for a in actions]})
+
+
+def lost(record: TableRecord, kept: Kept) -> list[str]:
+    """The envelope fields (or "actions") that would not come back from the store as they are in
+    ``record``; [] when it comes back whole. Both are compared in canonical form: first player
+    explicit (the default, players[0], if the record leaves it out)."""
+    def canonical(parsed: TableRecord) -> TableRecord:
+        return parsed.model_copy(update={"first_player": parsed.starting_player})
+
+    back: TableRecord | None
+    try:
+        back = canonical(stored_record(Store.session_row(**kept.row), kept.players, kept.actions))
+    except (MalformedRecord, ValueError):
+        back = None
+    want = canonical(record)
+    if back == want:
+        return []
+    want_data = record_to_data(want)
+    got = record_to_data(back) if back is not None else {}
+    fields = [key for key in dict.fromkeys([*want_data, *got]) if want_data.get(key) != got.get(key)]
+    return fields or list(want_data)  # unequal models with equal JSON: name everything rather than nothing

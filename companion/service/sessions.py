@@ -1,0 +1,142 @@
+"""A session's lifecycle, and the players who sit at the table: add a player, start a game,
+open it (from the cache or the database), delete it, and repair the results rows of finished
+games saved before the results table existed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from companion.service.errors import (
+    Malformed,
+    NotKept,
+    ServiceError,
+    storage_error,
+    unknown_session,
+)
+from companion.service.live import Live, ServiceCore
+from companion.service.records import ENVELOPE_COLUMNS, kept, lost, stored_record
+from companion.service.replay import result_rows
+from companion.service.states import PlayerProfile, SessionState, utc
+from models.i18n import Msg
+from models.record import RECORD_FORMAT, MalformedRecord, parse_record_data
+from models.tables import Player
+from scoring.referee import NoReferee, new_engine
+
+
+class Sessions(ServiceCore):
+    def repair_results(self) -> list[int]:
+        """Write the missing results rows of finished games (a database from before migration
+        0002 has none) by replaying them once. Returns the sessions repaired."""
+        with self.store.read() as db:
+            missing = self.store.finished_without_results(db)
+        repaired = []
+        for session_id in missing:
+            with self._lock:
+                try:
+                    live = self._live(session_id)
+                except ServiceError:
+                    continue  # not replayable here: opening it will say why
+                outcome = live.engine.outcome()
+                if outcome is None:
+                    continue
+                try:
+                    with self.store.write() as db:
+                        self.store.write_results(db, session_id, result_rows(outcome, live.player_ids))
+                except SQLAlchemyError:
+                    continue
+                repaired.append(session_id)
+        return repaired
+
+    # -- players --------------------------------------------------------------------------------
+
+    def players(self) -> list[PlayerProfile]:
+        with self.store.read() as db:
+            return [_profile(p) for p in self.store.players(db)]
+
+    def add_player(self, name: str) -> PlayerProfile:
+        clean = (name or "").strip()
+        if not clean:
+            raise ServiceError(Msg("service.player.blank"))
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    if self.store.player_by_name(db, clean) is not None:
+                        raise ServiceError(Msg("service.player.duplicate", {"name": clean}))
+                    player = self.store.add_player(db, clean, self._now())
+            except IntegrityError:  # another process added the same name in between
+                raise ServiceError(Msg("service.player.duplicate", {"name": clean})) from None
+            except SQLAlchemyError as err:
+                raise storage_error(err) from err
+        return _profile(player)
+
+    # -- starting, opening, deleting ------------------------------------------------------------
+
+    def start(self, game: str, players: Sequence[str], first_player: str | None = None,
+              variant: dict[str, Any] | None = None, assist: bool = False, *,
+              setup: dict[str, Any] | None = None) -> SessionState:
+        """``setup``: the record envelope's optional set-up fields for this game, e.g. the
+        Boursicocotte short version's deal ``{"start_animals": {"Anne": ["cow", …], …}}``; the
+        record models check them like the rest."""
+        names = [n.strip() if isinstance(n, str) else n for n in players]
+        envelope: dict[str, Any] = {"format": RECORD_FORMAT, "game": game, "players": names, "actions": []}
+        if first_player is not None:
+            envelope["first_player"] = first_player.strip() if isinstance(first_player, str) else first_player
+        if variant is not None:
+            envelope["variant"] = variant
+        if setup is not None:
+            if not isinstance(setup, dict):
+                raise Malformed(Msg("service.setup.not_fields"))
+            for key in setup:
+                if key in ENVELOPE_COLUMNS:
+                    raise Malformed(Msg("service.setup.reserved", {"field": key}))
+            envelope = {**envelope, **setup}
+        try:
+            record = parse_record_data(envelope)
+            engine = new_engine(record)
+        except NoReferee:
+            raise ServiceError(Msg("service.no_referee", {"game": game})) from None
+        except MalformedRecord as err:
+            raise Malformed(Msg("service.setup.malformed", {"detail": err.msg})) from None
+        now = self._now()
+        rows = kept(record, bool(assist), now)
+        missing = lost(record, rows)
+        if missing:
+            raise NotKept(Msg("service.setup.not_kept", {"fields": ", ".join(missing)}), missing)
+        # the same canonical envelope as a session read back from the database
+        record = stored_record(self.store.session_row(**rows.row), rows.players, [])
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    ids = self.store.ensure_players(db, rows.players, now)
+                    row = self.store.create_session(db, **rows.row, player_ids=[ids[n] for n in rows.players])
+            except SQLAlchemyError as err:
+                raise storage_error(err) from err
+            assert row.id is not None  # the database gave it one
+            live = Live(session_id=row.id, game=game, variant=rows.row["variant"], players=tuple(record.players),
+                        player_ids=ids, first_player=record.starting_player, assist=bool(assist),
+                        started_at=now, updated_at=now, base=record, engine=engine)
+            self._remember(live)
+            return self._state(live)
+
+    def open(self, session_id: int) -> SessionState:
+        with self._lock:
+            return self._state(self._live(session_id))
+
+    def delete(self, session_id: int) -> None:
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    if not self.store.delete_session(db, session_id):
+                        raise unknown_session(session_id)
+            except SQLAlchemyError as err:
+                raise storage_error(err) from err
+            finally:
+                self._forget(session_id)
+
+
+def _profile(player: Player) -> PlayerProfile:
+    assert player.id is not None  # a row read from, or just written to, the database
+    return PlayerProfile(player.id, player.name, utc(player.created_at))

@@ -1,0 +1,103 @@
+"""Records in and out: export sessions as table records (table-record/1), import one record or a
+list of them — all checked before anything is written, all written in one transaction."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from companion.service.errors import (
+    Malformed,
+    NotKept,
+    Refused,
+    storage_error,
+    unknown_session,
+)
+from companion.service.live import ServiceCore
+from companion.service.records import Kept, kept, lost, refereed_actions
+from companion.service.replay import Fold, fold, result_rows
+from models.i18n import Msg
+from models.record import RECORD_FORMAT, MalformedRecord, parse_record_data
+from scoring.referee import NoReferee
+
+
+class Transfer(ServiceCore):
+    def export(self, session_id: int | None = None) -> list[dict[str, Any]]:
+        """Table records (table-record/1) of one session or of all, oldest first."""
+        with self.store.read() as db:
+            ids = self.store.session_ids(db) if session_id is None else [session_id]
+            out = []
+            for sid in ids:
+                row = self.store.session(db, sid)
+                if row is None:
+                    raise unknown_session(sid)
+                record: dict[str, Any] = {"format": RECORD_FORMAT, "game": row.game}
+                variant = json.loads(row.variant)
+                if variant:
+                    record["variant"] = variant
+                record["players"] = self.store.seat_names(db, sid)
+                record["first_player"] = row.first_player
+                if row.setup:
+                    record.update(json.loads(row.setup))
+                record["actions"] = [json.loads(a.action) for a in self.store.active_actions(db, sid)]
+                out.append(record)
+            return out
+
+    def import_records(self, text: str | bytes) -> list[int]:
+        """Import one record or a list of records. Everything is checked first (models, a replay
+        of each, and that what would be stored reads back as the same record); one bad record and
+        nothing is written. Returns the new session ids."""
+        try:
+            data = json.loads(text)
+        except (ValueError, UnicodeDecodeError) as err:
+            raise Malformed(Msg("service.import.not_json", {"detail": str(err)})) from None
+        items = [data] if isinstance(data, dict) else data
+        if not isinstance(items, list):
+            raise Malformed(Msg("service.import.not_records"))
+        if not items:
+            raise Malformed(Msg("service.import.empty"))
+        now = self._now()
+        checked: list[tuple[Kept, Fold]] = []
+        for number, item in enumerate(items):
+            try:
+                record = parse_record_data(item)
+                folded = fold(record, refereed_actions(record))
+            except NoReferee:
+                raise Malformed(Msg("service.import.no_referee", {"record": number + 1, "game": item.get("game")}),
+                                record=number) from None
+            except MalformedRecord as err:
+                raise Malformed(Msg("service.import.malformed", {"record": number + 1, "detail": err.msg}),
+                                index=err.index, record=number) from None
+            if folded.violation is not None:
+                v = folded.violation
+                assert folded.index is not None
+                raise Refused(v.rule, Msg("service.import.illegal", {"record": number + 1, "entry": folded.index + 1,
+                                                                     "rule": v.rule, "reason": v.msg}),
+                              folded.index, record=number)
+            # An accepted import must replay to the same record: read back what would be stored.
+            rows = kept(record, False, now)
+            missing = lost(record, rows)
+            if missing:
+                raise NotKept(Msg("service.import.not_kept", {"record": number + 1, "fields": ", ".join(missing)}),
+                              missing, record=number)
+            checked.append((rows, folded))
+        ids: list[int] = []
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    for rows, folded in checked:
+                        player_ids = self.store.ensure_players(db, rows.players, now)
+                        row = self.store.create_session(db, **rows.row,
+                                                        player_ids=[player_ids[n] for n in rows.players])
+                        assert row.id is not None  # the database gave it one
+                        self.store.append(db, row.id, rows.actions, now, after=0)
+                        outcome = folded.engine.outcome()
+                        if outcome is not None:
+                            self.store.write_results(db, row.id, result_rows(outcome, player_ids))
+                            self.store.set_status(db, row.id, True, now)
+                        ids.append(row.id)
+            except SQLAlchemyError as err:
+                raise storage_error(err) from err
+        return ids
