@@ -131,11 +131,27 @@ def boursicocotte(rng: random.Random, game: str = "boursicocotte") -> dict[str, 
     return record
 
 
+# --- Monte & descend: the engine tests' driver (random legal plays, series, draws and takes) ---
+
+def monte_descend(rng: random.Random, game: str = "monte-descend") -> dict[str, Any]:
+    from tests.test_monte_descend import drive
+
+    record = _envelope(game, rng)
+    del record["first_player"]  # the driver's matches start with the first seat
+    record["variant"] = {"take_stacking": rng.random() < 0.5}
+    engine, actions = drive(record["players"], take_stacking=record["variant"]["take_stacking"], rng=rng)
+    record["actions"] = actions
+    if engine.outcome() is None:
+        raise Stuck(f"{game}: the driver stopped before the end of the match", record)
+    return record
+
+
 PLAYOUTS: dict[str, Callable[..., dict[str, Any]]] = {
     "high-society": high_society,
     "animalement-votre": high_society,
     "stupide-vautour": stupide_vautour,
     "boursicocotte": boursicocotte,
+    "monte-descend": monte_descend,
 }
 
 
