@@ -12,6 +12,7 @@ _ENGINES: dict[str, str] = {
     "animalement-votre": "scoring.high_society:HighSocietyEngine",
     "stupide-vautour": "scoring.stupide_vautour:StupideVautourEngine",
     "boursicocotte": "scoring.boursicocotte:BoursicocotteEngine",
+    "animalia": "scoring.animalia:AnimaliaEngine",
 }
 
 

@@ -168,11 +168,11 @@ def test_parse_action_checks_vocabulary_and_players():
     with pytest.raises(MalformedRecord, match="unknown action type"):
         parse_action("stupide-vautour", {"type": "bid", "player": "A", "add": [1]}, ["A", "B"])
     with pytest.raises(MalformedRecord, match="no action vocabulary"):
-        parse_action("animalia", {"type": "take"}, ["A", "B"])
+        parse_action("monte-descend", {"type": "take"}, ["A", "B"])
 
 
 def test_games_without_a_referee_are_answered_with_exit_2(make_record):
-    for game in ("animalia", "monte-descend"):
+    for game in ("monte-descend",):
         verdict, status = verdict_for_text(as_text(make_record(game, ["A", "B", "C"])))
         assert status == 2
         assert verdict.status == "illegal"
