@@ -34,6 +34,7 @@ from scoring.animalia_medals import (
     EXCELLENCE_POINTS,
     FULL,
     Medals,
+    count_msg,
     excellence,
     medal_choices,
     normalised,
@@ -146,15 +147,6 @@ def card(name: str) -> Msg:
 
 def cards_msg(names: Iterable[str]) -> list[Msg]:
     return [card(c) for c in names]
-
-
-def _plural(n: int) -> str:
-    return "zero" if n == 0 else "one" if abs(n) == 1 else "many"
-
-
-def count_msg(noun: str, n: int) -> Msg:
-    """``ani.n.cards.one`` "1 carte" / ``.many`` "2 cartes" / ``.zero``."""
-    return Msg(f"ani.n.{noun}.{_plural(n)}", {"n": n})
 
 
 def power_of(name: str) -> str | None:

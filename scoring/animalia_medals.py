@@ -40,6 +40,16 @@ def medals_of(families: Sequence[str]) -> Medals:
     return {f: counts[f] for f in FAMILIES if counts[f] >= 2}
 
 
+def _plural(n: int) -> str:
+    return "zero" if n == 0 else "one" if abs(n) == 1 else "many"
+
+
+def count_msg(noun: str, n: int) -> Msg:
+    """``ani.n.cards.one`` "1 carte" / ``.many`` "2 cartes" / ``.zero`` (nouns: cards, stars, medals,
+    bonus, prizes)."""
+    return Msg(f"ani.n.{noun}.{_plural(n)}", {"n": n})
+
+
 def _key(medals: Mapping[str, int]) -> tuple[int, ...]:
     return tuple(medals.get(f, 0) for f in FAMILIES)
 
@@ -140,11 +150,14 @@ def advise(cards: Sequence[str], bonus: Sequence[str], totals: Mapping[str, int]
     best = found[0]
     plain = next(o for o in found if not o.covers)  # keeping every bonus card
     if best.excellence:
-        reason = Msg("ani.advice.why.excellence", {"end": best.end, "now": best.now, "prizes": best.excellence})
+        reason = Msg("ani.advice.why.excellence", {"end": best.end, "now": count_msg("medals", best.now),
+                                                   "prizes": count_msg("prizes", best.excellence)})
     elif best.covers:
-        reason = Msg("ani.advice.why.covers", {"now": best.now, "plain": plain.now, "used": best.used})
+        reason = Msg("ani.advice.why.covers", {"now": count_msg("medals", best.now),
+                                               "plain": count_msg("medals", plain.now),
+                                               "used": count_msg("bonus", best.used)})
     elif bonus:
-        reason = Msg("ani.advice.why.keep", {"now": best.now})
+        reason = Msg("ani.advice.why.keep", {"now": count_msg("medals", best.now)})
     else:
-        reason = Msg("ani.advice.why.most", {"now": best.now})
+        reason = Msg("ani.advice.why.most", {"now": count_msg("medals", best.now)})
     return Advice(tuple(found), best, reason)
