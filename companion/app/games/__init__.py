@@ -50,6 +50,7 @@ SCREENS: Mapping[str, str] = {
     "animalement-votre": "companion.app.games.high_society",
     "stupide-vautour": "companion.app.games.stupide_vautour",
     "boursicocotte": "companion.app.games.boursicocotte",
+    "animalia": "companion.app.games.animalia",
 }
 
 
