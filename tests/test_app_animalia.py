@@ -402,3 +402,44 @@ def test_through_the_table_frame_a_whole_season(tmp_path):
     assert state.engine.medals[A] == {"cat": 2, "dog": 3} and len(state.engine.bonus[A]) == 2
     assert state.engine.medals[B] == {"horse": 3} and state.engine.bonus[B] == []  # his bonus horse covered a single
     assert state.engine.medals[C] == {"rabbit": 2}
+
+
+def test_a_finished_game_goes_to_the_results_with_scores_excellence_and_why(tmp_path):
+    from companion.app.screens.results import mentions
+    from tests.test_animalia import play_random
+
+    eng, actions = play_random(3, seed=5)
+    app, service, sid = _app(tmp_path)
+    for action in actions[:-1]:
+        service.submit(sid, action)
+    app.go("table", session_id=sid)
+    assert _frame_has(app, "ani-medals-waiting")
+    last = actions[-1]
+    service.submit(sid, last)
+    app.go("results", session_id=sid)
+    shown = " | ".join(probe.texts(app.root))
+    outcome = eng.outcome()
+    assert outcome is not None
+    for player in (A, B, C):
+        line = [m.render("en") for m in outcome.explanation if mentions(m, player) and m.key == "ani.explain.score"]
+        assert len(line) == 1 and line[0] in shown
+    assert service.open(sid).outcome.scores == outcome.scores
+
+
+def test_the_adviser_lists_every_way_on_request():
+    eng = at_phase3()
+    table = Table(eng, live=True)
+    table.tap("ani-show-Anne")
+    from scoring.animalia_medals import options
+
+    every = options(eng.collections[(A, 0)], eng.bonus[A], eng.medals[A], eng.per)
+    assert len(every) > screen.ADVICE_SHOWN + 1
+    shown = [i for i in table.idents() if i.startswith("ani-advice-") and i[len("ani-advice-"):].isdigit()]
+    assert len(shown) == screen.ADVICE_SHOWN + 1
+    table.tap("ani-advice-all")
+    shown = [i for i in table.idents() if i.startswith("ani-advice-") and i[len("ani-advice-"):].isdigit()]
+    assert len(shown) == len(every)
+    table.tap(f"ani-advice-{len(every) - 1}")  # the last way: follow it, confirm, the engine accepts it
+    table.tap("ani-medals-confirm")
+    assert table.refusals == [] and eng.medals_due(A) == ()
+    assert eng.medals[A] == every[-1].medals

@@ -501,6 +501,12 @@ def _medals_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
             ctx.refresh()
         return handler
 
+    every = bool(ctx.draft.get("all_options"))
+
+    def show_all(_: Any) -> None:
+        ctx.draft["all_options"] = not every
+        ctx.refresh()
+
     def confirm(_: Any) -> None:
         rows: dict[str, Any] = {"row": row} if engine.two else {}
         for bonus, target in covers:
@@ -516,8 +522,11 @@ def _medals_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
             ui.subtitle(ctx.t("app.ani.advice_title")),
             ui.text(ctx.say(advice.reason), ui.FONT_BODY, ident=ctx.ident("ani-advice-why")),
             *[_option_line(ctx, engine, o, follow(o), f"ani-advice-{i}", i == 0)
-              for i, o in enumerate(advice.options[:ADVICE_SHOWN + 1])],
-            ui.muted(ctx.t("app.ani.advice_count", n=len(advice.options))),
+              for i, o in enumerate(advice.options if every else advice.options[:ADVICE_SHOWN + 1])],
+            _row([ui.muted(ctx.t("app.ani.advice_count", n=len(advice.options))),
+                  *([ui.button(ctx.t("app.ani.advice_fewer" if every else "app.ani.advice_all", n=len(advice.options)), show_all,
+                               ident=ctx.ident("ani-advice-all"), kind="text", size=ui.FONT_BODY)]
+                    if len(advice.options) > ADVICE_SHOWN + 1 else [])], spacing=8),
         ], spacing=8), ident=ctx.ident("ani-advice"), bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=12),
     ]
     # covers by hand
