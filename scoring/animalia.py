@@ -476,10 +476,11 @@ class AnimaliaEngine(Engine):
             self.holder = here
             out.append(event("ANI-DEAL", "ani.event.pass", player=player, next=here))
             return out
-        forced = size >= LOT_MAX or any(len(self.collections[(here, r)]) + size == FULL for r in self.rows)
-        if forced:
+        completes = any(len(self.collections[(here, r)]) + size == FULL for r in self.rows)
+        if size >= LOT_MAX or completes:
             self.holder, self.forced = here, True
-            out.append(event(("ANI-DEAL", "ANI-FORCED-TAKE"), "ani.event.back_forced", player=player, dealer=here))
+            key = "ani.event.back_forced_three" if size >= LOT_MAX else "ani.event.back_forced_complete"
+            out.append(event(("ANI-DEAL", "ANI-FORCED-TAKE"), key, player=player, dealer=here))
             return out
         self.holder = None
         out.append(event("ANI-DEAL", "ani.event.back_draw", player=player, dealer=here))

@@ -180,7 +180,7 @@ def test_the_lot_goes_left_then_grows_to_three_and_the_dealer_must_take_it():
     for p in (A, B):
         do(eng, type="pass", player=p)
     events = do(eng, type="pass", player=C)
-    assert "ani.event.back_forced" in keys(events) and eng.forced
+    assert "ani.event.back_forced_three" in keys(events) and eng.forced
     assert eng.expected().types == ("take",)
     refused(eng, "ANI-FORCED-TAKE", type="pass", player=A)
     events = do(eng, type="take", player=A)
@@ -213,7 +213,7 @@ def test_mael_the_dealer_with_four_cards_must_take_the_card_everyone_passed():
     do(eng, type="pass", player=A)
     do(eng, type="pass", player=B)
     events = do(eng, type="pass", player=C)
-    assert "ani.event.back_forced" in keys(events)
+    assert "ani.event.back_forced_complete" in keys(events)
     refused(eng, "ANI-FORCED-TAKE", type="pass", player=A)
     do(eng, type="take", player=A)
     assert len(eng.collections[(A, 0)]) == 5
@@ -233,7 +233,7 @@ def test_noemi_with_three_cards_is_skipped_by_a_lot_of_three_and_complete_player
     assert eng.holder == B  # 3 + 2 = 5: Bruno may hold it
     do(eng, type="pass", player=B)
     events = do(eng, type="pass", player=C)
-    assert "ani.event.back_forced" in keys(events)  # the 2-card lot completes Anne's collection
+    assert "ani.event.back_forced_complete" in keys(events)  # the 2-card lot completes Anne's collection
     do(eng, type="take", player=A)
     assert len(eng.collections[(A, 0)]) == 5 and eng.dealer == B
     # Bruno deals a lot of one: Anne (complete) is skipped
@@ -246,7 +246,7 @@ def test_noemi_with_three_cards_is_skipped_by_a_lot_of_three_and_complete_player
     assert eng.holder == B
     do(eng, type="pass", player=B)
     events = do(eng, type="pass", player=C)
-    assert "ani.event.back_forced" in keys(events)  # 3 + 2 completes Bruno's collection
+    assert "ani.event.back_forced_complete" in keys(events)  # 3 + 2 completes Bruno's collection
     refused(eng, "ANI-FORCED-TAKE", type="pass", player=B)
 
 
@@ -617,7 +617,9 @@ def test_a_deck_that_runs_out_ends_phase_one_and_gives_no_more_bonus_cards():
             events += do(eng, type="pass", player=eng.holder)
     assert "ani.event.deck_out" in keys(events) and "ANI-DECK-OUT" in rules_of(events)
     assert eng.deck == set() and eng.phase is Phase.MEDALS
-    assert "ani.event.bonus_short" in keys(events)
+    assert eng.set_aside == ["rabbit-thief"] and eng.lot == []  # the lot in play, set aside
+    assert [len(eng.collections[(p, 0)]) for p in NAMES] == [4, 4, 5, 5, 5, 0]  # kept as they are
+    assert "ani.event.bonus_short" in keys(events) and eng.bonus[NAMES[0]] == []
     located = eng.locations()
     assert sorted(located) == sorted(eng.in_game)
 
@@ -692,3 +694,17 @@ def test_two_players_a_power_serves_the_row_that_activated_it():
             **{"from": B, "from_row": 1})
     do(eng, type="power", player=A, power="thief", card="dog-champion", row=1, **{"from": B, "from_row": 0})
     assert eng.collections[(A, 1)] == ["cat-thief", "dog-thief", "dog-champion"] and eng.collections[(B, 0)] == []
+
+
+def test_two_players_the_last_player_with_an_incomplete_row_takes_card_by_card():
+    eng = engine(2)
+    hands = {(A, 0): SEASON[A], (A, 1): SEASON[B], (B, 0): SEASON[C][:3]}
+    for i in range(5):
+        for (p, r), cards in hands.items():
+            if i < len(cards):
+                give(eng, cards[i], p, row=r)
+    assert not eng.incomplete(A) and eng.solo and eng.dealer == B
+    do(eng, type="draw", card="parrot-champion")
+    refused(eng, "ANI-LAST", type="pass", player=B)
+    do(eng, type="take", player=B, row=1)
+    assert eng.collections[(B, 1)] == ["parrot-champion"] and eng.holder is None and eng.dealer == B
