@@ -708,3 +708,62 @@ def test_two_players_the_last_player_with_an_incomplete_row_takes_card_by_card()
     refused(eng, "ANI-LAST", type="pass", player=B)
     do(eng, type="take", player=B, row=1)
     assert eng.collections[(B, 1)] == ["parrot-champion"] and eng.holder is None and eng.dealer == B
+
+
+def test_records_with_every_action_shape_survive_the_store_import_and_export(tmp_path):
+    """Optional fields (``row``, ``from``, ``from_row``, ``to``, ``to_row``) come back exactly."""
+    import json
+
+    from companion.service import SessionService
+    from companion.store import Store
+
+    wanted = {"thief", "prankster", "spy"}
+    records = []
+    for players in (2, 3):
+        found: set[str] = set()
+        seed = 0
+        while not wanted <= found:
+            _, actions = play_random(players, seed)
+            kinds = {a["power"] for a in actions if a["type"] == "power"}
+            if kinds - found:
+                found |= kinds
+                records.append(record(players, actions))
+            seed += 1
+    service = SessionService(Store(tmp_path / "ani.db"))
+    ids = service.import_records(json.dumps(records))
+    exported = service.export()
+    assert len(ids) == len(records) == len(exported)
+    by_actions = sorted(json.dumps(r["actions"], sort_keys=True) for r in exported)
+    assert by_actions == sorted(json.dumps(r["actions"], sort_keys=True) for r in records)
+
+
+def test_the_log_never_names_a_bonus_card_drawn_or_the_medals_taken():
+    for players, seed in ((2, 3), (4, 4), (6, 5)):
+        rng = random.Random(seed)
+        eng = engine(players)
+        while eng.phase is not Phase.OVER:
+            data = rng.choice(legal_actions(eng))
+            events = eng.apply(act(eng, data))
+            if data["type"] == "bonus":
+                for e in events:
+                    assert card(data["card"]) not in _all_params(e), e
+            if data["type"] == "medals":
+                said = " ".join(e.render("en") for e in events if e.key == "ani.event.medals")
+                assert "medal" not in said.replace("taken their medals", "")
+
+
+def card(name: str) -> Any:
+    from scoring.animalia import card as named
+
+    return named(name)
+
+
+def _all_params(message: Any) -> list[Any]:
+    out: list[Any] = []
+    for value in message.params.values():
+        out.append(value)
+        if isinstance(value, (list, tuple)):
+            out.extend(value)
+        if hasattr(value, "params"):
+            out.extend(_all_params(value))
+    return out
