@@ -443,3 +443,13 @@ def test_the_adviser_lists_every_way_on_request():
     table.tap("ani-medals-confirm")
     assert table.refusals == [] and eng.medals_due(A) == ()
     assert eng.medals[A] == every[-1].medals
+
+
+def test_in_a_correction_the_private_view_sends_one_entry():
+    eng = at_phase3()
+    table = Table(eng, prefix="fix-")
+    table.tap("fix-ani-show-Anne")
+    table.tap("fix-ani-cover-bonus-cat-thief")
+    table.tap("fix-ani-cover-card-owl")
+    table.tap("fix-ani-medals-confirm")
+    assert table.submitted == [{"type": "cover", "player": A, "bonus": "cat-thief", "card": "owl"}]

@@ -509,9 +509,13 @@ def _medals_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
 
     def confirm(_: Any) -> None:
         rows: dict[str, Any] = {"row": row} if engine.two else {}
-        for bonus, target in covers:
-            ctx.submit({"type": "cover", "player": player, "bonus": bonus, "card": target, **rows})
-        ctx.submit({"type": "medals", "player": player, "medals": choices[choice], **rows})
+        entries = [{"type": "cover", "player": player, "bonus": bonus, "card": target, **rows}
+                   for bonus, target in covers]
+        entries.append({"type": "medals", "player": player, "medals": choices[choice], **rows})
+        if ctx.id_prefix:  # a correction replaces one entry with one entry: the first of them
+            entries = entries[:1]
+        for entry in entries:
+            ctx.submit(entry)
 
     parts: list[ft.Control] = [
         ui.text(ctx.t("app.ani.medals_intro", who=_who(ctx, engine, player, row if engine.two else None)),
