@@ -60,16 +60,16 @@ def legal_actions(eng: AnimaliaEngine) -> list[dict[str, Any]]:
     return out
 
 
-def play_random(players: int, seed: int, *, elegance: str | None = None, check=None) -> tuple[AnimaliaEngine, list[dict[str, Any]]]:
+def play_random(players: int, seed: int, *, elegance: str | None = None,
+                check: Any = None) -> tuple[AnimaliaEngine, list[dict[str, Any]]]:
     """A whole game driven by the engine's legal choices; ``check(engine)`` after every step."""
     rng = random.Random(seed)
-    extra = {"variant": {"elegance": elegance}} if elegance else {}
+    extra: dict[str, Any] = {"variant": {"elegance": elegance}} if elegance else {}
     eng = engine(players, **extra)
     done: list[dict[str, Any]] = []
     while eng.phase is not Phase.OVER:
         options = legal_actions(eng)
         assert options, (eng.phase, eng.expected())
-        # prefer medals sometimes, covers sometimes: keep games varied but finite
         data = rng.choice(options)
         eng.apply(act(eng, data))
         done.append(data)
