@@ -410,6 +410,8 @@ def test_a_robbed_complete_collection_rejoins_when_the_thief_has_room():
     assert "ani.event.rejoins" in keys(events) and "ANI-ROBBED" in rules_of(events)
     assert len(eng.collections[(A, 0)]) == 5 and len(eng.collections[(B, 0)]) == 4
     assert eng.incomplete(B)
+    give(eng, "parrot-champion", B)  # Bruno is offered lots again, and completes his collection once more
+    assert len(eng.collections[(B, 0)]) == 5
 
 
 # -- phase 2: elegance and bonus cards ----------------------------------------------------------------
