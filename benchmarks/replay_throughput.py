@@ -60,6 +60,13 @@ def store_throughput(directory: Path, seconds: float) -> tuple[float, float, int
         store.close()
 
 
+def _animalia(players: int) -> dict:
+    """A whole 3-season game driven by the engine's own legal choices (tests/test_animalia.py)."""
+    from tests.test_animalia import play_random, record
+
+    return record(players, play_random(players, seed=1)[1])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each measure")
@@ -70,6 +77,7 @@ def main(argv: list[str] | None = None) -> None:
         "high-society, 5 players": hs_long(["Anne", "Bruno", "Chloé", "Dario", "Eve"]),
         "high-society, 3 players": hs_long(["Anne", "Bruno", "Chloé"]),
         "stupide-vautour, 5 players": sv_game(["Anne", "Bruno", "Chloé", "Dario", "Eve"], shift=3),
+        "animalia, 6 players": _animalia(6),
     }
     for name, record in games.items():
         rate, length = engine_throughput(record, args.seconds)

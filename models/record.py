@@ -13,6 +13,7 @@ import re
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import model_serializer
 from pydantic_core import PydanticCustomError
 
 from models.i18n import Msg
@@ -230,6 +231,121 @@ class MDVariant(_Strict):
     deals: Annotated[int, Field(ge=1)] | None = None  # default: twice the number of players
 
 
+# --- Animalia (§4.4) ------------------------------------------------------------------------
+
+ANI_FAMILIES = ("cat", "horse", "dog", "rabbit", "parrot")
+ANI_MEMBERS = ("champion", "dandy", "cute", "scruffy", "thief", "spy", "prankster")
+ANI_CARDS = tuple(f"{f}-{m}" for f in ANI_FAMILIES for m in ANI_MEMBERS) + ("owl",)
+ANICard = Literal[
+    "cat-champion", "cat-dandy", "cat-cute", "cat-scruffy", "cat-thief", "cat-spy", "cat-prankster",
+    "horse-champion", "horse-dandy", "horse-cute", "horse-scruffy", "horse-thief", "horse-spy", "horse-prankster",
+    "dog-champion", "dog-dandy", "dog-cute", "dog-scruffy", "dog-thief", "dog-spy", "dog-prankster",
+    "rabbit-champion", "rabbit-dandy", "rabbit-cute", "rabbit-scruffy", "rabbit-thief", "rabbit-spy",
+    "rabbit-prankster",
+    "parrot-champion", "parrot-dandy", "parrot-cute", "parrot-scruffy", "parrot-thief", "parrot-spy",
+    "parrot-prankster",
+    "owl",
+]
+ANIFamily = Literal["cat", "horse", "dog", "rabbit", "parrot"]
+ANIPower = Literal["thief", "spy", "prankster"]
+ANIRow = _card_numbers(0, 1)
+
+
+class _ANIAction(_Strict):
+    """Optional fields left out are not written back (``row`` exists only with 2 players)."""
+
+    @model_serializer(mode="wrap")
+    def _without_nones(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        return {("from" if k == "from_" else k): v for k, v in data.items() if v is not None}
+
+
+class ANIDraw(_ANIAction):
+    type: Literal["draw"]
+    card: ANICard
+
+
+class ANITake(_ANIAction):
+    type: Literal["take"]
+    player: PlayerName
+    row: ANIRow | None = None
+
+
+class ANIPass(_ANIAction):
+    type: Literal["pass"]
+    player: PlayerName
+
+
+class ANIPowerUse(_ANIAction):
+    type: Literal["power"]
+    player: PlayerName
+    power: ANIPower
+    card: ANICard | None = None
+    from_: PlayerName | None = Field(default=None, alias="from")
+    from_row: ANIRow | None = None
+    to: PlayerName | None = None
+    to_row: ANIRow | None = None
+    row: ANIRow | None = None
+
+
+class ANIRenounce(_ANIAction):
+    type: Literal["renounce"]
+    player: PlayerName
+    power: ANIPower
+
+
+class ANIBonus(_ANIAction):
+    type: Literal["bonus"]
+    player: PlayerName
+    card: ANICard
+
+
+class ANICover(_ANIAction):
+    type: Literal["cover"]
+    player: PlayerName
+    bonus: ANICard
+    card: ANICard
+    row: ANIRow | None = None
+
+
+class ANIMedals(_ANIAction):
+    type: Literal["medals"]
+    player: PlayerName
+    medals: dict[ANIFamily, Annotated[int, Field(ge=0)]]
+    row: ANIRow | None = None
+
+
+ANIAction = Annotated[
+    ANIDraw | ANITake | ANIPass | ANIPowerUse | ANIRenounce | ANIBonus | ANICover | ANIMedals,
+    Field(discriminator="type"),
+]
+
+
+class ANIVariant(_Strict):
+    elegance: Literal["collection", "player"] | None = None  # "player": 2 players only
+
+
+def _check_animalia_rows(action: BaseModel, players: int, index: int | None) -> None:
+    """With 2 players every ``row`` field the spec shows is required; with more it is refused."""
+    fields = {"take": ("row",), "cover": ("row",), "medals": ("row",)}.get(getattr(action, "type", ""), ())
+    if isinstance(action, ANIPowerUse):
+        fields = ("row",) + (("from_row",) if action.from_ is not None else ()) + (
+            ("to_row",) if action.to is not None else ())
+        for name in ("row", "from_row", "to_row"):
+            if name not in fields and getattr(action, name) is not None:
+                raise _bad("ani_row_stray", index, where=_at(index, name))
+    for name in fields:
+        given = getattr(action, name) is not None
+        if players == 2 and not given:
+            raise _bad("ani_row_required", index, where=_at(index, name))
+        if players != 2 and given:
+            raise _bad("ani_row_refused", index, where=_at(index, name), count=players)
+
+
+def _at(index: int | None, name: str) -> str:
+    return name if index is None else f"actions[{index}].{name}"
+
+
 # --- Envelopes -------------------------------------------------------------------------------
 
 
@@ -268,19 +384,17 @@ class MonteDescendRecord(_Envelope):
     actions: list[MDAction]
 
 
-class UncheckedRecord(_Envelope):
-    """A game whose action vocabulary the referee does not know yet: the envelope is checked only."""
-
+class AnimaliaRecord(_Envelope):
     game: Literal["animalia"]
-    variant: dict[str, Any] = Field(default_factory=dict)
-    actions: list[dict[str, Any]]
+    variant: ANIVariant = ANIVariant()
+    actions: list[ANIAction]
 
 
 TableRecord = Annotated[
-    Union[HighSocietyRecord, StupideVautourRecord, BoursicocotteRecord, MonteDescendRecord, UncheckedRecord],
+    Union[HighSocietyRecord, StupideVautourRecord, BoursicocotteRecord, MonteDescendRecord, AnimaliaRecord],
     Field(discriminator="game"),
 ]
-AnyAction = Union[HSAction, SVAction, BCAction, MDAction]
+AnyAction = Union[HSAction, SVAction, BCAction, MDAction, ANIAction]
 
 _RECORD = TypeAdapter(TableRecord)
 _ACTION_ADAPTERS: dict[str, TypeAdapter] = {
@@ -289,6 +403,7 @@ _ACTION_ADAPTERS: dict[str, TypeAdapter] = {
     "stupide-vautour": TypeAdapter(SVAction),
     "boursicocotte": TypeAdapter(BCAction),
     "monte-descend": TypeAdapter(MDAction),
+    "animalia": TypeAdapter(ANIAction),
 }
 
 
@@ -324,7 +439,8 @@ def _one_of(expected: str) -> Msg | str:
 
 
 _ACTION_TAGS = {"reveal", "bid", "pass", "discard", "play", "draw", "close", "pay",
-                "cannot_pay", "challenge", "accept", "counter", "take"}
+                "cannot_pay", "challenge", "accept", "counter",
+                "take", "power", "renounce", "bonus", "cover", "medals"}
 
 
 def _where(loc: tuple) -> tuple[str, int | None]:
@@ -382,7 +498,7 @@ def _from_validation_error(err: ValidationError) -> MalformedRecord:
 
 def _action_players(action: BaseModel) -> list[str]:
     names = []
-    for attr in ("player", "target"):
+    for attr in ("player", "target", "from_", "to"):
         value = getattr(action, attr, None)
         if value is not None:
             names.append(value)
@@ -423,12 +539,14 @@ def _check_people(record: BaseModel) -> None:
                 dealt[animal] = dealt.get(animal, 0) + 1
                 if dealt[animal] > 4:
                     raise _bad("start_too_many", animal=animal)
-    if isinstance(record, UncheckedRecord):
-        return
+    if isinstance(record, AnimaliaRecord) and record.variant.elegance == "player" and len(players) != 2:
+        raise _bad("ani_elegance_player", count=len(players))
     for i, action in enumerate(record.actions):
         for name in _action_players(action):
             if name not in seen:
                 raise _bad("action_player", i, i=i, name=repr(name))
+        if isinstance(record, AnimaliaRecord):
+            _check_animalia_rows(action, len(players), i)
 
 
 def parse_record_data(data: Any) -> TableRecord:
@@ -489,6 +607,8 @@ def parse_action(game: str, data: Any, players: list[str]) -> AnyAction:
     for name in _action_players(action):
         if name not in players:
             raise _bad("unknown_player", name=repr(name))
+    if game == "animalia":
+        _check_animalia_rows(action, len(players), None)
     return action
 
 
