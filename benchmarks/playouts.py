@@ -146,12 +146,25 @@ def monte_descend(rng: random.Random, game: str = "monte-descend") -> dict[str, 
     return record
 
 
+# --- Animalia: the engine tests' driver (a random choice among the engine's legal actions) -----
+
+def animalia(rng: random.Random, game: str = "animalia") -> dict[str, Any]:
+    from tests.test_animalia import play_random, record
+
+    least, most = PLAYER_COUNTS[game]
+    players = rng.randint(least, most)
+    elegance = rng.choice(["collection", "player"]) if players == 2 else None
+    _, actions = play_random(players, seed=rng.randrange(2**32), elegance=elegance)
+    return record(players, actions, **({"variant": {"elegance": elegance}} if elegance else {}))
+
+
 PLAYOUTS: dict[str, Callable[..., dict[str, Any]]] = {
     "high-society": high_society,
     "animalement-votre": high_society,
     "stupide-vautour": stupide_vautour,
     "boursicocotte": boursicocotte,
     "monte-descend": monte_descend,
+    "animalia": animalia,
 }
 
 

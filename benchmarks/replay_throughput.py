@@ -188,6 +188,7 @@ def store_throughput(directory: Path, seconds: float) -> tuple[float, float, int
         store.close()
 
 
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU time spent on each measure")

@@ -23,9 +23,21 @@ number of keys the models received must equal the number of ``:`` in the text. W
 import re
 from functools import cache
 from types import UnionType
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, NamedTuple, Union, cast, get_args, get_origin
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Callable,
+    Final,
+    Literal,
+    NamedTuple,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+)
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_serializer
 from pydantic_core import core_schema
 
 from models.i18n import Msg
@@ -91,15 +103,16 @@ class Variant(_Strict):
 @cache
 def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
     """The variant model of ``game``, built from its engine's ``variants`` (:class:`VariantSpec`)
-    on first use: one optional field per key (absent or null = the game's default)."""
+    on first use: one optional field per key (absent or null = the game's default). A game with no
+    engine has no declaration: its records are malformed (``record.no_referee``)."""
     from scoring.registry import engine_class
 
     engine = engine_class(game)
+    if engine is None:  # no declaration to read (nothing is cached: the model is built once there is one)
+        raise MalformedRecord(Msg("record.no_referee", {"game": repr(game)}))
     fields: dict[str, Any] = {}
-    if engine is not None:
-        for spec in engine.variants:
-            fields[spec.key] = (_choice_type(spec) | None,
-                                Field(default=None, description=_describe(spec, engine.games)))
+    for spec in engine.variants:
+        fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, engine.games)))
     return cast("type[Variant]", create_model(name, __base__=Variant, __module__=__name__, **fields))
 
 
@@ -315,6 +328,118 @@ class MDTake(_Strict):
 MDAction = Annotated[MDPlay | MDDraw | MDPass | MDTake, Field(discriminator="type")]
 
 
+# --- Animalia (§4.4) ------------------------------------------------------------------------
+
+ANI_FAMILIES = ("cat", "horse", "dog", "rabbit", "parrot")
+ANI_MEMBERS = ("champion", "dandy", "cute", "scruffy", "thief", "spy", "prankster")
+ANI_CARDS = tuple(f"{f}-{m}" for f in ANI_FAMILIES for m in ANI_MEMBERS) + ("owl",)
+ANICard = Literal[
+    "cat-champion", "cat-dandy", "cat-cute", "cat-scruffy", "cat-thief", "cat-spy", "cat-prankster",
+    "horse-champion", "horse-dandy", "horse-cute", "horse-scruffy", "horse-thief", "horse-spy", "horse-prankster",
+    "dog-champion", "dog-dandy", "dog-cute", "dog-scruffy", "dog-thief", "dog-spy", "dog-prankster",
+    "rabbit-champion", "rabbit-dandy", "rabbit-cute", "rabbit-scruffy", "rabbit-thief", "rabbit-spy",
+    "rabbit-prankster",
+    "parrot-champion", "parrot-dandy", "parrot-cute", "parrot-scruffy", "parrot-thief", "parrot-spy",
+    "parrot-prankster",
+    "owl",
+]
+ANIFamily = Literal["cat", "horse", "dog", "rabbit", "parrot"]
+ANIPower = Literal["thief", "spy", "prankster"]
+ANIRow = Annotated[int, WholeNumbers((0, 1))]
+
+
+class _ANIAction(_Strict):
+    """Optional fields left out are not written back (``row`` exists only with 2 players)."""
+
+    @model_serializer(mode="wrap")
+    def _without_nones(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        return {("from" if k == "from_" else k): v for k, v in data.items() if v is not None}
+
+
+class ANIDraw(_ANIAction):
+    type: Literal["draw"]
+    card: ANICard
+
+
+class ANITake(_ANIAction):
+    type: Literal["take"]
+    player: PlayerName
+    row: ANIRow | None = None
+
+
+class ANIPass(_ANIAction):
+    type: Literal["pass"]
+    player: PlayerName
+
+
+class ANIPowerUse(_ANIAction):
+    type: Literal["power"]
+    player: PlayerName
+    power: ANIPower
+    card: ANICard | None = None
+    from_: PlayerName | None = Field(default=None, alias="from")
+    from_row: ANIRow | None = None
+    to: PlayerName | None = None
+    to_row: ANIRow | None = None
+    row: ANIRow | None = None
+
+
+class ANIRenounce(_ANIAction):
+    type: Literal["renounce"]
+    player: PlayerName
+    power: ANIPower
+
+
+class ANIBonus(_ANIAction):
+    type: Literal["bonus"]
+    player: PlayerName
+    card: ANICard
+
+
+class ANICover(_ANIAction):
+    type: Literal["cover"]
+    player: PlayerName
+    bonus: ANICard
+    card: ANICard
+    row: ANIRow | None = None
+
+
+class ANIMedals(_ANIAction):
+    type: Literal["medals"]
+    player: PlayerName
+    medals: dict[ANIFamily, Annotated[int, Field(ge=0)]]
+    row: ANIRow | None = None
+
+
+ANIAction = Annotated[
+    ANIDraw | ANITake | ANIPass | ANIPowerUse | ANIRenounce | ANIBonus | ANICover | ANIMedals,
+    Field(discriminator="type"),
+]
+
+
+def _check_animalia_rows(action: BaseModel, players: int, index: int | None) -> None:
+    """With 2 players every ``row`` field the spec shows is required; with more it is refused."""
+    fields: tuple[str, ...] = {"take": ("row",), "cover": ("row",), "medals": ("row",)}.get(
+        getattr(action, "type", ""), ())
+    if isinstance(action, ANIPowerUse):
+        fields = ("row",) + (("from_row",) if action.from_ is not None else ()) + (
+            ("to_row",) if action.to is not None else ())
+        for name in ("row", "from_row", "to_row"):
+            if name not in fields and getattr(action, name) is not None:
+                raise _bad("ani_row_stray", index, where=_at(index, name))
+    for name in fields:
+        given = getattr(action, name) is not None
+        if players == 2 and not given:
+            raise _bad("ani_row_required", index, where=_at(index, name))
+        if players != 2 and given:
+            raise _bad("ani_row_refused", index, where=_at(index, name), count=players)
+
+
+def _at(index: int | None, name: str) -> str:
+    return name if index is None else f"actions[{index}].{name}"
+
+
 # --- Envelopes -------------------------------------------------------------------------------
 
 
@@ -365,12 +490,11 @@ class MonteDescendRecord(TableRecord):
     actions: list[MDAction]
 
 
-class UncheckedRecord(TableRecord):
-    """A game whose action vocabulary the referee does not know yet: the envelope is checked only."""
-
+class AnimaliaRecord(TableRecord):
     game: Literal["animalia"]
-    variant: dict[str, Any] = Field(default_factory=dict)
-    actions: list[dict[str, Any]]
+    variant: Annotated[Variant, DeclaredVariant("animalia", "ANIVariant")] = DeclaredVariant.field(
+        "animalia", "ANIVariant")
+    actions: list[ANIAction]
 
 
 # game id -> its record model and its action union (one line per game; nothing is built until used)
@@ -378,7 +502,7 @@ RECORD_MODELS: dict[str, type[TableRecord]] = {
     "high-society": HighSocietyRecord,
     "animalement-votre": HighSocietyRecord,
     "stupide-vautour": StupideVautourRecord,
-    "animalia": UncheckedRecord,
+    "animalia": AnimaliaRecord,
     "boursicocotte": BoursicocotteRecord,
     "monte-descend": MonteDescendRecord,
 }
@@ -388,8 +512,9 @@ ACTION_TYPES: dict[str, Any] = {
     "stupide-vautour": SVAction,
     "boursicocotte": BCAction,
     "monte-descend": MDAction,
+    "animalia": ANIAction,
 }
-AnyAction = Union[HSAction, SVAction, BCAction, MDAction]
+AnyAction = Union[HSAction, SVAction, BCAction, MDAction, ANIAction]
 
 
 def record_model(game: str) -> type[TableRecord] | None:
@@ -589,7 +714,8 @@ def _keys_given(value: Any) -> int:
 
 
 def _check_variant(record: "TableRecord") -> None:
-    """The declared limits a field type cannot say: keys of one game only, player counts."""
+    """The declared limits a field type cannot say: keys of one game only, player counts (a key
+    allowed with some player counts only may still name its default with the others)."""
     variant = record.variant
     if not isinstance(variant, Variant) or not variant.__pydantic_fields_set__:
         return
@@ -602,7 +728,8 @@ def _check_variant(record: "TableRecord") -> None:
         if spec.games is not None and record.game not in spec.games:
             raise MalformedRecord(Msg("record.at", {"where": f"variant.{spec.key}",
                                                     "problem": Msg("record.problem.unknown_field")}))
-        if spec.players is not None and len(record.players) not in spec.players:
+        if (spec.players is not None and len(record.players) not in spec.players
+                and getattr(variant, spec.key) != spec.default_for(record.game, len(record.players))):
             raise _bad("variant_players", key=spec.key, counts=_one_of(", ".join(map(str, spec.players))),
                        count=len(record.players))
 
@@ -638,11 +765,14 @@ def _check_envelope(record: TableRecord) -> set[str]:
                 dealt[animal] = dealt.get(animal, 0) + 1
                 if dealt[animal] > 4:
                     raise _bad("start_too_many", animal=animal)
+    if isinstance(record, AnimaliaRecord) and getattr(record.variant, "elegance", None) == "player" \
+            and len(players) != 2:
+        raise _bad("ani_elegance_player", count=len(players))
     _check_variant(record)
     return seen
 
 
-def _check_actions(actions: list[Any], seen: set[str]) -> int:
+def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int, int], None] | None = None) -> int:
     """Every player an action names is at the table; returns how many keys the actions were given
     (one pass: this is the loop every record pays for)."""
     keys = 0
@@ -663,6 +793,8 @@ def _check_actions(actions: list[Any], seen: set[str]) -> int:
             if names and not seen.issuperset(names):
                 stranger = next(name for name in names if name not in seen)
                 raise _bad("action_player", i, i=i, name=repr(stranger))
+        if extra is not None:  # a game's own check of each action (Animalia's rows)
+            extra(action, len(seen), i)
         for attr in plan.flat:
             if attr in given:
                 keys += len(getattr(action, attr))
@@ -679,7 +811,8 @@ def _check_people(record: TableRecord) -> int:
     plan = _plan(type(record))
     keys = len(given) + sum(_keys_given(getattr(record, name)) for name in plan.nested + plan.flat
                             if name in given and name != "actions")
-    return keys + _check_actions(record.actions, seen)
+    extra = _check_animalia_rows if isinstance(record, AnimaliaRecord) else None
+    return keys + _check_actions(record.actions, seen, extra)
 
 
 # --- Parsing -----------------------------------------------------------------------------------
@@ -778,6 +911,8 @@ def parse_action(game: str, data: Any, players: list[str]) -> Any:
     for name in _action_players(action):
         if name not in players:
             raise _bad("unknown_player", name=repr(name))
+    if game == "animalia":
+        _check_animalia_rows(action, len(players), None)
     return action
 
 

@@ -13,6 +13,7 @@ _ENGINES: dict[str, str] = {
     "stupide-vautour": "scoring.stupide_vautour:StupideVautourEngine",
     "boursicocotte": "scoring.boursicocotte:BoursicocotteEngine",
     "monte-descend": "scoring.monte_descend:MonteDescendEngine",
+    "animalia": "scoring.animalia:AnimaliaEngine",
 }
 
 

@@ -55,7 +55,8 @@ def test_missing_key_is_loud():
 
 # Every game's rule ids carry the game's prefix: the rules reference groups them by it.
 RULE_PREFIX = {"high-society": "HS-", "animalement-votre": "HS-", "stupide-vautour": "SV-", "boursicocotte": "BC-",
-               "monte-descend": "MD-"}
+               "monte-descend": "MD-",
+               "animalia": "ANI-"}
 
 
 @pytest.mark.parametrize("game", sorted(RULE_PREFIX))

@@ -154,8 +154,11 @@ def test_setup_and_rules_reference_offer_the_declared_choices(game, spec):
     from companion.app.screens.rules import variant_book
     from companion.app.screens.setup import variant_choices
 
-    offered = {key: (values, default) for key, values, default in variant_choices(game)}
-    assert offered[spec.key] == (tuple(spec.choices), spec.default_for(game, len(_players(game))))
+    count = len(_players(game, spec))
+    offered = {key: (values, default) for key, values, default in variant_choices(game, count)}
+    assert offered[spec.key] == (tuple(spec.choices), spec.default_for(game, count))
+    if spec.players is not None:  # offered only once the player count allows it
+        assert spec.key not in {key for key, _, _ in variant_choices(game)}
     book = dict(variant_book(game))
     assert [(value, rule) for value, rule, _ in book[spec.key]] == [(c, spec.rules[c]) for c in spec.choices]
     assert [value for value, _, default in book[spec.key] if default] == [spec.default_for(game, 3)]
@@ -169,3 +172,26 @@ def test_setup_offers_whole_number_variants_with_their_default_for_the_player_co
     for count in range(2, 7):
         offered = {key: (minimum, default) for key, minimum, default in number_variants(game, count)}
         assert offered[spec.key] == (spec.minimum or 0, spec.default_for(game, count))
+
+
+MISSING = r"""
+import json
+from scoring import registry
+from models.record import MalformedRecord, parse_record
+from scoring.referee import verdict_for_text
+text = json.dumps({"format": "table-record/1", "game": "monte-descend", "players": ["A", "B", "C"],
+                   "variant": {"take_stacking": True}, "actions": []})
+target = registry._ENGINES.pop("monte-descend")
+verdict, status = verdict_for_text(text)  # the first build of the record model happens here
+registry._ENGINES["monte-descend"] = target
+print(json.dumps([status, verdict.error.message, parse_record(text).variant.take_stacking]))
+"""
+
+
+def test_a_game_whose_engine_is_missing_has_no_declaration_and_nothing_stale_is_kept():
+    done = subprocess.run([sys.executable, "-c", MISSING], capture_output=True, cwd=ROOT, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr.decode()
+    status, message, stacking = json.loads(done.stdout)
+    assert status == 2 and "no referee" in message
+    assert stacking is True  # the declaration is read once the engine is there

@@ -55,6 +55,7 @@ SCREENS: Mapping[str, str] = {
     "stupide-vautour": "companion.app.games.stupide_vautour",
     "boursicocotte": "companion.app.games.boursicocotte",
     "monte-descend": "companion.app.games.monte_descend",
+    "animalia": "companion.app.games.animalia",
 }
 
 

@@ -1,0 +1,622 @@
+"""Animalia at the table.
+
+Public (face up at the table, always shown): the lot in play and whom it is offered to, every
+collection with its elegance stars and its count of cards, the dealer and the season, the deck's
+count, the elegance prize and who draws how many bonus cards, the covers laid in phase 3, and how
+many bonus cards each player holds.
+
+Private: which bonus cards a player holds, and the medals taken. A bonus card is entered behind a
+"hand the tablet to …" screen; in phase 3 each player opens their own view (their bonus cards, the
+medal adviser's proposals, the covers and the medal choice), confirms, and the screen is covered
+again. The season tally keeps the medals hidden until the players tap "reveal"; the game's end
+shows them.
+
+The card picker greys out what the table can see is not in the deck (collections, lot, covered or
+set-aside cards, and the five cute animals with 2–4 players); cards held as bonus cards stay
+tappable (greying them would show them), unless the assist setting is on. The engine refuses what
+is illegal and the frame shows the rule. Game facts come from the engine's documented public
+attributes (scoring/animalia.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import flet as ft
+
+from companion.app import ui
+from models.i18n import Msg
+from models.record import ANI_CARDS, ANI_FAMILIES, ANI_MEMBERS
+from scoring.animalia import Phase, card, count_msg, medals_msg, stars_of
+from scoring.animalia_medals import advise, medal_choices, normalised
+
+FAMILY_COLOURS: Mapping[str, tuple[str, str]] = {
+    "cat": (ft.Colors.ORANGE_800, ft.Colors.ORANGE_50),
+    "horse": (ft.Colors.BROWN_500, ft.Colors.BROWN_50),
+    "dog": (ft.Colors.BLUE_700, ft.Colors.BLUE_50),
+    "rabbit": (ft.Colors.PINK_400, ft.Colors.PINK_50),
+    "parrot": (ft.Colors.GREEN_800, ft.Colors.GREEN_50),
+    "owl": (ft.Colors.DEEP_PURPLE_500, ft.Colors.DEEP_PURPLE_50),
+}
+ADVICE_SHOWN = 6  # options listed under the adviser's best one
+
+
+def rules_for(messages: Sequence[Msg]) -> tuple[str, ...]:
+    """The rules behind these engine sentences (each Event names them), in order, once each."""
+    found: list[str] = []
+    for message in messages:
+        for rule in getattr(message, "rules", ()):
+            if rule not in found:
+                found.append(rule)
+    return tuple(found)
+
+
+def build(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    live = not ctx.readonly and state.outcome is None
+    if live:
+        private = _private_step(state, ctx)
+        if private is not None and ctx.draft.get("open") == _token(state, private):
+            return _private_block(state, ctx, private)
+    parts: list[ft.Control] = [_header(state, ctx)]
+    if live:
+        phase = engine.phase
+        if phase is Phase.DEAL:
+            parts.append(_lot_block(state, ctx))
+            if engine.holder is None:
+                parts.append(_picker_block(state, ctx))
+        elif phase is Phase.POWERS:
+            parts.append(_lot_block(state, ctx))
+            parts.append(_powers_block(state, ctx))
+        elif phase is Phase.BONUS:
+            parts.append(_prize_block(state, ctx))
+            parts.append(_cover_block(state, ctx, engine.owed[0], "bonus"))
+        elif phase is Phase.MEDALS:
+            parts.append(_prize_block(state, ctx))
+            parts.append(_medals_waiting_block(state, ctx))
+    parts.append(_collections_block(state, ctx))
+    if len(engine.tallies) > 1 or engine.phase in (Phase.OVER,) or state.outcome is not None:
+        parts.append(_tally_block(state, ctx))
+    return ft.Column(parts, spacing=ui.GAP)
+
+
+# -- small pieces ----------------------------------------------------------------------------------
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _family(name: str) -> str:
+    return "owl" if name == "owl" else name.split("-", 1)[0]
+
+
+def card_face(ctx: Any, name: str, *, big: bool = False) -> ft.Control:
+    border, bg = FAMILY_COLOURS[_family(name)]
+    stars = stars_of(name)
+    lines: list[ft.Control] = [
+        ft.Text(_cap(ctx.say(card(name))), size=26 if big else 16, weight=ft.FontWeight.BOLD,
+                color=ft.Colors.BLACK, text_align=ft.TextAlign.CENTER),
+    ]
+    if stars:
+        lines.append(ft.Text(ctx.say(count_msg("stars", stars)), size=22 if big else 14, color=border,
+                             weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER))
+    return ft.Container(
+        ft.Column(lines, horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER,
+                  spacing=2, tight=True),
+        width=190 if big else 112, height=150 if big else 74, bgcolor=bg, border=ft.Border.all(5 if big else 2, border),
+        border_radius=12, alignment=ft.Alignment.CENTER, padding=4)
+
+
+def _row(controls: list[ft.Control], spacing: float = ui.GAP) -> ft.Row:
+    return ft.Row(controls, wrap=True, spacing=spacing, run_spacing=spacing,
+                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def _who(ctx: Any, engine: Any, player: str, row: int | None) -> str:
+    if engine.two and row is not None:
+        return ctx.t("ani.who.row", player=player, row=row + 1)
+    return player
+
+
+def _submitter(ctx: Any, action: dict[str, Any]) -> Callable[[Any], None]:
+    return lambda _: ctx.submit(action)
+
+
+# -- header, lot, picker ---------------------------------------------------------------------------
+
+
+def _header(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    phase_key = {Phase.DEAL: "app.ani.phase.deal", Phase.POWERS: "app.ani.phase.deal",
+                 Phase.BONUS: "app.ani.phase.bonus", Phase.MEDALS: "app.ani.phase.medals",
+                 Phase.OVER: "app.ani.phase.over"}[engine.phase]
+    facts = [
+        ui.text(ctx.t("app.ani.season", season=engine.season), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                ident=ctx.ident("ani-season")),
+        ui.text(ctx.t(phase_key), ui.FONT_LABEL, ident=ctx.ident("ani-phase")),
+        ui.text(ctx.t("app.ani.dealer", player=engine.dealer), ui.FONT_BODY, ident=ctx.ident("ani-dealer")),
+        ui.muted(ctx.t("app.ani.deck", cards=count_msg("cards", len(engine.deck))), ident=ctx.ident("ani-deck")),
+    ]
+    return ui.panel(_row(facts), ident=ctx.ident("ani-header"), padding=12)
+
+
+def _lot_block(state: Any, ctx: Any) -> ft.Control:
+    """The lot in play, big, and the player it is offered to with Take / Pass."""
+    engine = state.engine
+    lot = list(engine.lot)
+    lines: list[ft.Control] = []
+    if lot:
+        lines.append(ui.tid(ctx.ident("ani-lot"), _row([card_face(ctx, c, big=True) for c in lot])))
+    else:
+        lines.append(ui.text(ctx.t("app.ani.no_lot"), ui.FONT_TITLE, ident=ctx.ident("ani-lot")))
+    holder = engine.holder
+    if engine.phase is Phase.DEAL and holder is not None and not ctx.readonly:
+        key = "app.ani.offered_solo" if engine.solo else "app.ani.offered_forced" if engine.forced else "app.ani.offered"
+        lines.append(ui.text(ctx.t(key, player=holder), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                             color=ft.Colors.PRIMARY, ident=ctx.ident("ani-holder")))
+        buttons: list[ft.Control] = []
+        fitting = engine.fitting_rows(holder, len(lot)) if state.assist else engine.rows
+        if engine.two:
+            for r in engine.rows:
+                buttons.append(ui.button(ctx.t("app.ani.take_row", row=r + 1), _submitter(
+                    ctx, {"type": "take", "player": holder, "row": r}), ident=ctx.ident(f"ani-take-row-{r}"),
+                    icon=ft.Icons.DOWNLOAD, kind="primary", height=80, disabled=r not in fitting))
+        else:
+            buttons.append(ui.button(ctx.t("app.ani.take"), _submitter(ctx, {"type": "take", "player": holder}),
+                                     ident=ctx.ident("ani-take"), icon=ft.Icons.DOWNLOAD, kind="primary", height=80))
+        if not engine.forced and not engine.solo:
+            buttons.append(ui.button(ctx.t("app.ani.pass"), _submitter(ctx, {"type": "pass", "player": holder}),
+                                     ident=ctx.ident("ani-pass"), icon=ft.Icons.ARROW_FORWARD, height=80))
+        lines.append(_row(buttons))
+    return ui.panel(ft.Column(lines, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+                    ident=ctx.ident("ani-lot-block"))
+
+
+def _publicly_away(engine: Any) -> set[str]:
+    """Cards the whole table can see are not in the deck."""
+    away = set(engine.lot) | set(engine.discarded) | set(engine.set_aside)
+    for cards in engine.collections.values():
+        away |= set(cards)
+    return away | (set(ANI_CARDS) - set(engine.in_game))
+
+
+def _picker(ctx: Any, on_pick: Callable[[str], Callable[[Any], None]], disabled: Callable[[str], bool],
+            selected: str | None = None, prefix: str = "ani-pick") -> ft.Control:
+    """5 families × 7 animals, and the owl."""
+    rows: list[ft.Control] = []
+    for family in ANI_FAMILIES:
+        tiles = []
+        for member in ANI_MEMBERS:
+            name = f"{family}-{member}"
+            tiles.append(ui.tile(card_face(ctx, name), on_pick(name), ident=ctx.ident(f"{prefix}-{name}"),
+                                 disabled=disabled(name), selected=name == selected, padding=2,
+                                 label=ctx.say(card(name))))
+        rows.append(_row(tiles, spacing=6))
+    rows.append(_row([ui.tile(card_face(ctx, "owl"), on_pick("owl"), ident=ctx.ident(f"{prefix}-owl"),
+                              disabled=disabled("owl"), selected=selected == "owl", padding=2,
+                              label=ctx.say(card("owl")))], spacing=6))
+    return ft.Column(rows, spacing=6)
+
+
+def _picker_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    away = _publicly_away(engine)
+
+    def pick(name: str) -> Callable[[Any], None]:
+        return _submitter(ctx, {"type": "draw", "card": name})
+
+    def disabled(name: str) -> bool:
+        return name in away or (state.assist and name not in engine.deck)
+
+    title = "app.ani.draw_more" if engine.lot else "app.ani.draw"
+    return ui.panel(ft.Column([
+        ui.subtitle(ctx.t(title, dealer=engine.dealer), ident=ctx.ident("ani-draw-title")),
+        _picker(ctx, pick, disabled),
+    ], spacing=12), ident=ctx.ident("ani-draw"))
+
+
+# -- powers ----------------------------------------------------------------------------------------
+
+
+def _powers_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    pending = engine.pending
+    actor, row = pending.actor, pending.row
+    mine = engine.collections[(actor, row)]
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.powers_title", player=actor,
+                                                 powers=[Msg(f"ani.power.{p}") for p in pending.powers]),
+                                           ident=ctx.ident("ani-powers-title")),
+                               ui.muted(ctx.t("app.ani.powers_aid"))]
+    rows: dict[str, Any] = {"row": row} if engine.two else {}
+    for power in pending.powers:
+        block: list[ft.Control] = [ui.text(ctx.t(f"app.ani.power.{power}"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD)]
+        if power == "spy":
+            block.append(ui.button(ctx.t("app.ani.use_spy"), _submitter(
+                ctx, {"type": "power", "player": actor, "power": "spy", **rows}), ident=ctx.ident("ani-use-spy"),
+                icon=ft.Icons.VISIBILITY, kind="primary"))
+        elif power == "thief":
+            for (p, r), cards in engine.collections.items():
+                if p == actor or not cards:
+                    continue
+                source = {"from": p, **({"from_row": r} if engine.two else {})}
+                tiles = [ui.tile(card_face(ctx, c), _submitter(ctx, {
+                    "type": "power", "player": actor, "power": "thief", "card": c, **source, **rows}),
+                    ident=ctx.ident(f"ani-steal-{p}-{r}-{c}"), padding=2, label=ctx.say(card(c))) for c in cards]
+                block.append(_row([ui.text(_who(ctx, engine, p, r), ui.FONT_BODY, weight=ft.FontWeight.W_600),
+                                   *tiles], spacing=6))
+        else:
+            picked = ctx.draft.get("give")
+            if picked not in mine:
+                picked = None
+
+            def choose(name: str) -> Callable[[Any], None]:
+                def handler(_: Any) -> None:
+                    ctx.draft["give"] = name
+                    ctx.refresh()
+                return handler
+
+            block.append(_row([ui.tile(card_face(ctx, c), choose(c), ident=ctx.ident(f"ani-give-card-{c}"),
+                                       selected=c == picked, padding=2, label=ctx.say(card(c))) for c in mine],
+                              spacing=6))
+            if picked is not None:
+                targets = []
+                for (p, r), cards in engine.collections.items():
+                    if p == actor:
+                        continue
+                    action = {"type": "power", "player": actor, "power": "prankster", "card": picked, "to": p,
+                              **({"to_row": r} if engine.two else {}), **rows}
+                    targets.append(ui.chip(_who(ctx, engine, p, r), _submitter(ctx, action),
+                                           ident=ctx.ident(f"ani-give-to-{p}-{r}"), icon=ft.Icons.CARD_GIFTCARD,
+                                           disabled=state.assist and len(cards) >= 5))
+                block.append(_row([ui.text(ctx.t("app.ani.give_to", card=card(picked)), ui.FONT_BODY), *targets],
+                                  spacing=8))
+        block.append(ui.button(ctx.t("app.ani.renounce", power=Msg(f"ani.power.{power}")), _submitter(
+            ctx, {"type": "renounce", "player": actor, "power": power}), ident=ctx.ident(f"ani-renounce-{power}"),
+            icon=ft.Icons.BLOCK, kind="outlined"))
+        lines.append(ui.panel(ft.Column(block, spacing=8), ident=ctx.ident(f"ani-power-{power}"), padding=12))
+    return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("ani-powers"))
+
+
+# -- collections -----------------------------------------------------------------------------------
+
+
+def _collections_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    tiles: list[ft.Control] = []
+    for (player, row), cards in engine.collections.items():
+        stars = sum(stars_of(c) for c in cards)
+        active = player in state.expected.players
+        head = ft.Row([
+            ft.Icon(ft.Icons.PLAY_ARROW if active else ft.Icons.PERSON, size=26,
+                    color=ft.Colors.PRIMARY if active else ft.Colors.ON_SURFACE_VARIANT),
+            ft.Text(_who(ctx, engine, player, row), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True),
+        ], spacing=6)
+        facts = [ui.text(ctx.t("app.ani.count", n=len(cards)), ui.FONT_BODY, weight=ft.FontWeight.W_600,
+                         ident=ctx.ident(f"ani-count-{player}-{row}")),
+                 ui.text(ctx.say(count_msg("stars", stars)), ui.FONT_BODY, color=ft.Colors.PRIMARY,
+                         ident=ctx.ident(f"ani-stars-{player}-{row}"))]
+        if row == 0:
+            facts.append(ui.muted(ctx.t("app.ani.bonus_held", cards=count_msg("bonus", len(engine.bonus[player]))),
+                                  ident=ctx.ident(f"ani-bonus-count-{player}")))
+        body = [head, _row(facts, spacing=12),
+                ui.tid(ctx.ident(f"ani-collection-{player}-{row}"),
+                       _row([card_face(ctx, c) for c in cards], spacing=4) if cards
+                       else ui.muted(ctx.t("app.ani.empty")))]
+        tiles.append(ft.Container(ft.Column(body, spacing=6), width=620, padding=10, border_radius=ui.RADIUS,
+                                  border=ft.Border.all(3 if active else 1,
+                                                       ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT)))
+    return ui.panel(ft.Column([ui.subtitle(ctx.t("app.ani.collections")), _row(tiles, spacing=12)], spacing=8),
+                    ident=ctx.ident("ani-collections"))
+
+
+# -- phase 2 ----------------------------------------------------------------------------------------
+
+
+def _prize_block(state: Any, ctx: Any) -> ft.Control:
+    engine = state.engine
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.prize_title"))]
+    for z in sorted(engine.prizes, key=lambda z: -z.stars):
+        who = z.player if z.row is None else _who(ctx, engine, z.player, z.row)
+        key = {1: "app.ani.prize_first", 2: "app.ani.prize_second"}.get(z.place, "app.ani.prize_none")
+        lines.append(ui.text(ctx.t(key, who=who, stars=count_msg("stars", z.stars), cards=count_msg("bonus", z.cards)),
+                             ui.FONT_BODY, weight=ft.FontWeight.W_600 if z.place else None,
+                             ident=ctx.ident(f"ani-prize-{z.player}-{0 if z.row is None else z.row}")))
+    if engine.phase is Phase.BONUS and engine.owed:
+        lines.append(ui.text(ctx.t("app.ani.owed", players=list(engine.owed)), ui.FONT_BODY,
+                             ident=ctx.ident("ani-owed")))
+    return ui.panel(ft.Column(lines, spacing=6), ident=ctx.ident("ani-prize"))
+
+
+# -- private entries --------------------------------------------------------------------------------
+
+
+def _private_step(state: Any, ctx: Any) -> str | None:
+    """The player whose private entry is awaited or chosen now, if any."""
+    engine = state.engine
+    if engine.phase is Phase.BONUS:
+        return engine.owed[0]
+    if engine.phase is Phase.MEDALS:
+        chosen = ctx.draft.get("who")
+        if chosen in state.expected.players:
+            return chosen
+    return None
+
+
+def _token(state: Any, player: str) -> str:
+    return f"{state.engine.phase.value}|{player}|{state.entries}"
+
+
+def _pass_line(ctx: Any, player: str, why: str) -> ft.Control:
+    return ui.tid(ctx.ident("ani-pass-tablet"), ft.Container(ft.Row([
+        ft.Icon(ft.Icons.TABLET_ANDROID, size=44, color=ft.Colors.ON_SECONDARY_CONTAINER),
+        ft.Column([
+            ft.Text(ctx.t("app.ani.pass_to", player=player), size=ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.ON_SECONDARY_CONTAINER),
+            ft.Text(why, size=ui.FONT_BODY, color=ft.Colors.ON_SECONDARY_CONTAINER),
+        ], spacing=4, expand=True, tight=True),
+    ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=18, border_radius=ui.RADIUS))
+
+
+def _show_me(state: Any, ctx: Any, player: str, ident: str) -> ft.Control:
+    def show(_: Any) -> None:
+        ctx.draft["who"] = player
+        ctx.draft["open"] = _token(state, player)
+        ctx.refresh()
+
+    return ui.button(ctx.t("app.ani.show_me", player=player), show, ident=ctx.ident(ident),
+                     icon=ft.Icons.VISIBILITY, kind="primary", height=80, size=ui.FONT_TITLE - 4)
+
+
+def _cover_block(state: Any, ctx: Any, player: str, kind: str) -> ft.Control:
+    why = ctx.t(f"app.ani.pass_why.{kind}", player=player)
+    return ui.panel(ft.Column([_pass_line(ctx, player, why), _show_me(state, ctx, player, "ani-show-me")],
+                              spacing=ui.GAP), ident=ctx.ident("ani-cover"))
+
+
+def _medals_waiting_block(state: Any, ctx: Any) -> ft.Control:
+    waiting = list(state.expected.players)
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.medals_waiting", players=waiting))]
+    lines.append(ui.muted(ctx.t("app.ani.pass_why.medals")))
+    lines.append(_row([_show_me(state, ctx, p, f"ani-show-{p}") for p in waiting]))
+    return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("ani-medals-waiting"))
+
+
+def _cover_again(ctx: Any) -> None:
+    for key in ("open", "who", "pick", "covers", "choice"):
+        ctx.draft.pop(key, None)
+    dismiss = getattr(ctx, "dismiss", None)
+    if dismiss is not None:
+        dismiss()
+    ctx.refresh()
+
+
+def _private_head(ctx: Any, player: str) -> ft.Control:
+    return ft.Row([ft.Icon(ft.Icons.LOCK, size=40, color=ft.Colors.PRIMARY),
+                   ui.text(ctx.t("app.ani.private_title", player=player), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                           ident=ctx.ident("ani-private-title"), expand=True),
+                   ui.button(ctx.t("app.ani.hide"), lambda _: _cover_again(ctx), ident=ctx.ident("ani-hide"),
+                             icon=ft.Icons.VISIBILITY_OFF, kind="outlined")],
+                  spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def _private_block(state: Any, ctx: Any, player: str) -> ft.Control:
+    if state.engine.phase is Phase.BONUS:
+        body = _bonus_entry(state, ctx, player)
+    else:
+        body = _medals_entry(state, ctx, player)
+    return ui.panel(ft.Column([_private_head(ctx, player), *body], spacing=12), ident=ctx.ident("ani-private"),
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=14)
+
+
+def _held_line(ctx: Any, held: Sequence[str]) -> ft.Control:
+    if not held:
+        return ui.text(ctx.t("app.ani.your_bonus_none"), ui.FONT_BODY, ident=ctx.ident("ani-your-bonus"))
+    return ui.tid(ctx.ident("ani-your-bonus"), _row([
+        ui.text(ctx.t("app.ani.your_bonus"), ui.FONT_BODY, weight=ft.FontWeight.W_600),
+        *[card_face(ctx, c) for c in held]], spacing=6))
+
+
+def _bonus_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
+    """The bonus card drawn for ``player``: tapped in the picker, then confirmed."""
+    engine = state.engine
+    away = _publicly_away(engine) | set(engine.bonus[player])
+    picked = ctx.draft.get("pick")
+
+    def pick(name: str) -> Callable[[Any], None]:
+        def handler(_: Any) -> None:
+            ctx.draft["pick"] = name
+            ctx.refresh()
+        return handler
+
+    def disabled(name: str) -> bool:
+        return name in away or (state.assist and name not in engine.deck)
+
+    owed = sum(1 for p in engine.owed if p == player)
+    parts: list[ft.Control] = [
+        ui.text(ctx.t("app.ani.bonus_intro", cards=count_msg("bonus", owed)), ui.FONT_BODY,
+                ident=ctx.ident("ani-bonus-intro")),
+        _held_line(ctx, engine.bonus[player]),
+        _picker(ctx, pick, disabled, selected=picked, prefix="ani-bonus-pick"),
+    ]
+    confirm = ui.button(ctx.t("app.ani.bonus_confirm", card=card(picked)) if picked else ctx.t("app.ani.bonus_tap"),
+                        _submitter(ctx, {"type": "bonus", "player": player, "card": picked}) if picked else None,
+                        ident=ctx.ident("ani-bonus-confirm"), icon=ft.Icons.LOCK, kind="primary",
+                        disabled=picked is None, height=72)
+    parts.append(confirm)
+    return parts
+
+
+def _medals_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
+    """Covers and medals for the first of ``player``'s collections still due: the adviser proposes,
+    the player picks covers (bonus card, then the card it goes on) and one medal choice, then confirms."""
+    engine = state.engine
+    row = engine.medals_due(player)[0]
+    cards = list(engine.collections[(player, row)])
+    held = list(engine.bonus[player])
+    covers: list[list[str]] = [c for c in ctx.draft.setdefault("covers", []) if c[0] in held and c[1] in cards]
+    ctx.draft["covers"] = covers
+    used = {b for b, _ in covers}
+    after = list(cards)
+    for bonus, target in covers:
+        after[after.index(target)] = bonus
+    choices = medal_choices(after)
+    choice = ctx.draft.get("choice")
+    if choice not in range(len(choices)):
+        choice = 0 if len(choices) == 1 else None
+    totals = dict(engine.medals[player])
+    advice = advise(cards, held, totals, engine.per)
+
+    def follow(option: Any) -> Callable[[Any], None]:
+        def handler(_: Any) -> None:
+            ctx.draft["covers"] = [[b, c] for b, c in option.covers]
+            planned = list(cards)
+            for b, c in option.covers:
+                planned[planned.index(c)] = b
+            ctx.draft["choice"] = medal_choices(planned).index(normalised(option.medals))
+            ctx.refresh()
+        return handler
+
+    def pick_bonus(name: str) -> Callable[[Any], None]:
+        def handler(_: Any) -> None:
+            ctx.draft["pick"] = None if ctx.draft.get("pick") == name else name
+            ctx.refresh()
+        return handler
+
+    def cover_card(target: str) -> Callable[[Any], None]:
+        def handler(_: Any) -> None:
+            bonus = ctx.draft.get("pick")
+            if bonus in held and bonus not in used and not any(t == target for _, t in covers):
+                covers.append([bonus, target])
+                ctx.draft["pick"] = None
+                ctx.draft.pop("choice", None)
+            ctx.refresh()
+        return handler
+
+    def choose(index: int) -> Callable[[Any], None]:
+        def handler(_: Any) -> None:
+            ctx.draft["choice"] = index
+            ctx.refresh()
+        return handler
+
+    every = bool(ctx.draft.get("all_options"))
+
+    def show_all(_: Any) -> None:
+        ctx.draft["all_options"] = not every
+        ctx.refresh()
+
+    def confirm(_: Any) -> None:
+        rows: dict[str, Any] = {"row": row} if engine.two else {}
+        entries = [{"type": "cover", "player": player, "bonus": bonus, "card": target, **rows}
+                   for bonus, target in covers]
+        entries.append({"type": "medals", "player": player, "medals": choices[choice], **rows})
+        if ctx.id_prefix:  # a correction replaces one entry with one entry: the first of them
+            entries = entries[:1]
+        for entry in entries:
+            ctx.submit(entry)
+
+    parts: list[ft.Control] = [
+        ui.text(ctx.t("app.ani.medals_intro", who=_who(ctx, engine, player, row if engine.two else None)),
+                ui.FONT_LABEL, weight=ft.FontWeight.W_600),
+        _held_line(ctx, held),
+        # the adviser
+        ui.panel(ft.Column([
+            ui.subtitle(ctx.t("app.ani.advice_title")),
+            ui.text(ctx.say(advice.reason), ui.FONT_BODY, ident=ctx.ident("ani-advice-why")),
+            *[_option_line(ctx, engine, o, follow(o), f"ani-advice-{i}", i == 0)
+              for i, o in enumerate(advice.options if every else advice.options[:ADVICE_SHOWN + 1])],
+            _row([ui.muted(ctx.t("app.ani.advice_count", n=len(advice.options))),
+                  *([ui.button(ctx.t("app.ani.advice_fewer" if every else "app.ani.advice_all", n=len(advice.options)), show_all,
+                               ident=ctx.ident("ani-advice-all"), kind="text", size=ui.FONT_BODY)]
+                    if len(advice.options) > ADVICE_SHOWN + 1 else [])], spacing=8),
+        ], spacing=8), ident=ctx.ident("ani-advice"), bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=12),
+    ]
+    # covers by hand
+    if held:
+        pick = ctx.draft.get("pick")
+        parts.append(ui.text(ctx.t("app.ani.cover_how"), ui.FONT_BODY))
+        parts.append(_row([ui.tile(card_face(ctx, b), pick_bonus(b), ident=ctx.ident(f"ani-cover-bonus-{b}"),
+                                   selected=b == pick, disabled=b in used, padding=2, label=ctx.say(card(b)))
+                           for b in held], spacing=6))
+    covered = {t for _, t in covers}
+    parts.append(ui.tid(ctx.ident("ani-private-collection"), _row([
+        ui.tile(card_face(ctx, c), cover_card(c), ident=ctx.ident(f"ani-cover-card-{c}"),
+                selected=c in covered, padding=2, label=ctx.say(card(c))) for c in cards], spacing=6)))
+    if covers:
+        parts.append(ui.text(ctx.t("app.ani.covers_planned", covers=[
+            Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in covers]), ui.FONT_BODY,
+            ident=ctx.ident("ani-covers-planned")))
+        def clear(_: Any) -> None:
+            covers.clear()
+            ctx.draft.pop("choice", None)
+            ctx.refresh()
+
+        parts.append(ui.button(ctx.t("app.ani.covers_clear"), clear, ident=ctx.ident("ani-covers-clear"),
+                               kind="text", icon=ft.Icons.BACKSPACE))
+    # the medal choice
+    parts.append(ui.text(ctx.t("app.ani.choose_medals"), ui.FONT_BODY, weight=ft.FontWeight.W_600))
+    parts.append(_row([ui.chip(ctx.say(Msg("ani.choice", {"medals": medals_msg(m)})), choose(i),
+                               ident=ctx.ident(f"ani-choice-{i}"), selected=i == choice)
+                       for i, m in enumerate(choices)], spacing=8))
+    parts.append(ui.button(ctx.t("app.ani.medals_confirm"), confirm if choice is not None else None,
+                           ident=ctx.ident("ani-medals-confirm"), icon=ft.Icons.MILITARY_TECH, kind="primary",
+                           disabled=choice is None, height=72))
+    return parts
+
+
+def _option_line(ctx: Any, engine: Any, option: Any, handler: Callable[[Any], None], ident: str,
+                 best: bool) -> ft.Control:
+    covers = ([Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in option.covers]
+              if option.covers else Msg("app.ani.no_cover"))
+    owl = Msg(f"ani.family.{option.owl_as}") if option.owl_as else None
+    line = ctx.t("app.ani.option_owl" if owl else "app.ani.option", medals=medals_msg(option.medals), covers=covers,
+                 owl=owl or "", now=count_msg("medals", option.now), end=option.end)
+    return ui.tile(ft.Row([ft.Icon(ft.Icons.STAR if best else ft.Icons.CHEVRON_RIGHT, size=24),
+                           ft.Text(line, size=ui.FONT_BODY, expand=True)], spacing=8),
+                   handler, ident=ctx.ident(ident), selected=best, padding=10)
+
+
+# -- the season tally ---------------------------------------------------------------------------------
+
+
+def _tally_block(state: Any, ctx: Any) -> ft.Control:
+    """Medals of the last finished season per player and family, and the running total: hidden until
+    the players tap "reveal", shown once the game is over."""
+    engine = state.engine
+    over = state.outcome is not None or engine.phase is Phase.OVER
+    finished = [t for t in engine.tallies if len(t.medals) == len(engine.collections)]
+    if not finished:
+        return ft.Container()
+    last = finished[-1]
+    shown = over or ctx.draft.get("reveal") == last.season
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.tally_title", season=last.season),
+                                           ident=ctx.ident("ani-tally-title"))]
+    if not shown:
+        def reveal(_: Any) -> None:
+            ctx.draft["reveal"] = last.season
+            ctx.refresh()
+
+        lines.append(ui.muted(ctx.t("app.ani.tally_hidden")))
+        lines.append(ui.button(ctx.t("app.ani.reveal"), reveal, ident=ctx.ident("ani-reveal"),
+                               icon=ft.Icons.VISIBILITY, kind="outlined"))
+        return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("ani-tally"))
+    for player in state.players:
+        season = last.of(player)
+        running: dict[str, int] = {}
+        for t in finished:
+            for f, n in t.of(player).items():
+                running[f] = running.get(f, 0) + n
+        lines.append(ui.text(ctx.t("app.ani.tally_line", player=player, season=medals_msg(season),
+                                   total=medals_msg(normalised(running)),
+                                   count=count_msg("medals", sum(running.values()))), ui.FONT_BODY,
+                             ident=ctx.ident(f"ani-tally-{player}")))
+    if not over:
+        def hide(_: Any) -> None:
+            ctx.draft.pop("reveal", None)
+            ctx.refresh()
+
+        lines.append(ui.button(ctx.t("app.ani.hide_tally"), hide, ident=ctx.ident("ani-hide-tally"),
+                               icon=ft.Icons.VISIBILITY_OFF, kind="outlined"))
+    return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("ani-tally"))
