@@ -500,9 +500,10 @@ def _action_players(action: BaseModel) -> list[str]:
     names = []
     for attr in ("player", "target", "from_", "to"):
         value = getattr(action, attr, None)
-        if value is not None:
+        if isinstance(value, list):  # Monte & descend's take names several players
+            names.extend(value)
+        elif value is not None:
             names.append(value)
-    names.extend(getattr(action, "from_", None) or ())  # Monte & descend's take
     cards = getattr(action, "cards", None)
     if isinstance(cards, dict):
         names.extend(cards)

@@ -133,7 +133,7 @@ def test_only_games_with_an_engine_and_a_table_screen_are_offered(app):
         assert engine_class(game) is not None and game in SCREENS
     assert "high-society" in offered
     assert "animalia" in offered
-    assert "monte-descend" not in offered  # no referee yet
+    assert "monte-descend" in offered
 
 
 def test_each_variant_is_explained_in_one_line_with_the_editions_default(app):

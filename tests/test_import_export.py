@@ -256,7 +256,8 @@ def test_cli_export_and_import_round_trip(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == exported
 
 
-def test_cli_import_of_bad_files_exits_2_and_changes_nothing(tmp_path, capsys):
+def test_cli_import_of_bad_files_exits_2_and_changes_nothing(tmp_path, capsys, monkeypatch):
+    monkeypatch.delitem(registry._ENGINES, "animalia")  # for the "no referee" file: every game has one now
     db = tmp_path / "companion.db"
     store = Store(db)
     SessionService(store).import_records(json.dumps(some_records()[:1]))
