@@ -21,7 +21,6 @@ Engines are pure: no UI, no database, no clock, no randomness.
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
@@ -55,8 +54,18 @@ class Event(Msg):
 
 
 def event(rules: str | tuple[str, ...], key: str, **params: Any) -> Event:
-    """``event("HS-MISFORTUNE", "hs.event.misfortune", player=…)``."""
-    return Event(key, params, (rules,) if isinstance(rules, str) else tuple(rules))
+    """``event("HS-MISFORTUNE", "hs.event.misfortune", player=…)``; ``()`` for plain bookkeeping."""
+    return Event(key, params, (rules,) if isinstance(rules, str) else rules)
+
+
+def rules_of(messages: Iterable[Msg]) -> tuple[str, ...]:
+    """The rule ids behind these sentences (the :class:`Event` s among them), in order, once each:
+    what the app's "why?" shows for a log entry or a result."""
+    found: dict[str, None] = {}
+    for message in messages:
+        for rule in getattr(message, "rules", ()):
+            found[rule] = None
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -133,7 +142,7 @@ class Outcome:
     winners: tuple[str, ...]
     replay_required: bool
     ranking: tuple[tuple[str, int], ...]
-    explanation: tuple[Msg, ...]  # Events (with their rule ids) in engines on the new contract
+    explanation: tuple[Msg, ...]  # Events: each line names the rules that settled it
 
 
 def rank_by(players: Sequence[str], keys: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
