@@ -238,37 +238,3 @@ class Engine(ABC):
     def player_view(self, assist: bool = False) -> Mapping[str, Any]:
         """What a table screen may show (subclasses add their game's public state)."""
         return {}
-
-
-class CopyingEngine(Engine):
-    """TRANSITIONAL (engine-core issue): the old contract, for engines not yet split into
-    ``_check``/``_perform``. Their ``_apply`` validates and mutates together, so a refusal is undone
-    by restoring a deep copy — the cost the new contract removes. Delete once no engine uses it."""
-
-    @abstractmethod
-    def _apply(self, action: Any) -> Iterable[Msg]:
-        ...
-
-    def apply(self, action: Any) -> tuple[Msg, ...]:
-        import copy
-
-        saved = copy.deepcopy(self.__dict__)
-        try:
-            events = tuple(self._apply(action))
-        except Exception:
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
-        self.applied += 1
-        if not hasattr(self, "history"):
-            self.history: list[Any] = []
-        self.history.append(action)
-        return events
-
-    def _check(self, action: Any) -> None:
-        import copy
-
-        copy.deepcopy(self).apply(action)
-
-    def _perform(self, action: Any) -> Iterable[Msg]:  # pragma: no cover - apply is overridden
-        return self._apply(action)
