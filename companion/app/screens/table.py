@@ -15,6 +15,7 @@ from typing import Any
 import flet as ft
 
 from models.i18n import Msg
+from scoring.base import rules_of
 
 from companion.app import ui
 from companion.app.games import TableContext, screen_for, state_at, state_from_session
@@ -167,7 +168,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
-    side = _side(app, session, draft, undo, top, getattr(game_screen, "rules_for", None))
+    side = _side(app, session, draft, undo, top)
     if app.wide:
         layout = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
@@ -197,8 +198,7 @@ def _finished(app, session: Any) -> ft.Control:
     ], spacing=ui.GAP))
 
 
-def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | None,
-          rules_for: Any) -> ft.Control:
+def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | None) -> ft.Control:
     entries = list(session.log)
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
 
@@ -222,7 +222,7 @@ def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | Non
     rows: list[ft.Control] = []
     for entry in reversed(shown):
         being_fixed = draft.correcting == entry.index
-        rules = tuple(rules_for(entry.events)) if rules_for is not None else ()
+        rules = rules_of(entry.events)  # the rules the engine's events name: a "why?" for any game
         buttons = [ui.icon_button(ft.Icons.HELP_OUTLINE, why(entry, rules), ident=f"why-entry-{entry.index}",
                                   tooltip=app.t("app.results.why"))] if rules else []
         rows.append(ui.tid(f"entry-{entry.index}", ft.Container(ft.Row([
