@@ -61,7 +61,7 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec(PLAY_PLAYERS, "round", refusal=True),
     RuleSpec(PLAY_USED, "round", refusal=True),
     RuleSpec(AWARD_RULE, "round"),
-    RuleSpec(TIES_RULE, "round", variant="ties"),
+    RuleSpec(TIES_RULE, "round", ruling=True, variant="ties"),
     RuleSpec(CARRY_RULE, "round"),
     RuleSpec(GAME_OVER, "end", refusal=True),
     RuleSpec(END_RULE, "end", ruling=True),
