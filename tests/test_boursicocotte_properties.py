@@ -24,6 +24,7 @@ from models.record import parse_action, parse_record
 from scoring.base import RuleViolation
 from scoring.boursicocotte import ANIMALS, COPIES, REFUSALS, SUPPLY, VALUES, BoursicocotteEngine
 from scoring.referee import verdict_for_text
+from tests.all_or_nothing import try_action
 from tests.test_boursicocotte import accept, bid, cannot_pay, challenge, close, counter, draw, pay
 
 NAMES = ("Anne", "Bruno", "Chloé", "David", "Emma")
@@ -164,11 +165,11 @@ def play_random_game(seed: int, count: int, short: bool) -> tuple[BoursicocotteE
         assert len(actions) < MAX_ACTIONS, "the game did not end"
         renders(eng.expected().prompt)
         if rnd.random() < 0.15:
+            # a random action: check changes nothing; if refused, apply refuses it too with a listed
+            # rule and leaves every attribute exactly as it was (a legal one is left to the driver)
             probe = parse_action("boursicocotte", driver.random_action(), players)
-            try:
-                eng.check(probe)
-            except RuleViolation as refused:
-                assert refused.rule in REFUSALS
+            refused = try_action(eng, probe, REFUSALS, apply_legal=False)
+            if isinstance(refused, RuleViolation):
                 renders(refused.msg)
         data_action = driver.next_action()
         events = eng.apply(parse_action("boursicocotte", data_action, players))
