@@ -95,6 +95,7 @@ REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
 # … and the rules it applies without refusing anything, rulings included, for the rules reference.
 APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
 
+_TURN_PROMPTS: dict[tuple[str, ...], str] = {("draw",): "bc.prompt.draw", ("challenge",): "bc.prompt.challenge"}
 _ANIMAL_MSGS: dict[str, Msg] = {a: Msg(f"bc.animal.{a}") for a in ANIMALS}
 
 
@@ -774,7 +775,7 @@ class BoursicocotteEngine(Engine):
                 types += ("draw",)
             if self._has_money(player) and self.can_trade(player):
                 types += ("challenge",)
-            key = {("draw",): "bc.prompt.draw", ("challenge",): "bc.prompt.challenge"}.get(types, "bc.prompt.turn")
+            key = _TURN_PROMPTS.get(types, "bc.prompt.turn")
             return Expectation((player,), types, Msg(key, {"player": player}))
         if isinstance(stage, AuctionStage):
             a = stage.auction

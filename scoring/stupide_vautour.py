@@ -489,6 +489,7 @@ def settle(players: Sequence[str], scores: Mapping[str, int]
     levels = sorted(set(scores.values()), reverse=True)
     at = {v: tuple(p for p in players if scores[p] == v) for v in levels}
     top = at[levels[0]]
+    winners: tuple[str, ...]
     if len(top) == 1:
         winners = top
         groups = [at[v] for v in levels]

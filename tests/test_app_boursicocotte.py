@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import flet as ft
-import pytest
 
 from companion.app import probe, ui
 from companion.app.games import TableContext, TableState, playable_games, screen_for, state_from_session

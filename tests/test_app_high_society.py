@@ -3,8 +3,6 @@ page), what it shows in each phase, and the actions it hands to ctx.submit."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from companion.app import probe

@@ -12,7 +12,8 @@ import pytest
 from models.i18n import LANGUAGES, Msg, has_text
 from models.record import parse_action, parse_record
 from scoring.base import RuleViolation
-from scoring.boursicocotte import ANIMALS, APPLIED_RULES, REFUSALS as ENGINE_REFUSALS, BoursicocotteEngine
+from scoring.boursicocotte import ANIMALS, APPLIED_RULES, BoursicocotteEngine
+from scoring.boursicocotte import REFUSALS as ENGINE_REFUSALS
 from scoring.referee import replay, verdict_for_text
 from scoring.registry import engine_class
 from tests.conftest import EXAMPLES

@@ -17,7 +17,8 @@ import json
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from models.i18n import LANGUAGES, Msg
 from models.record import parse_action, parse_record

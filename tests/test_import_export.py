@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
 import companion.service
+from companion.cli import main
 from companion.service import Malformed, NotKept, Refused, ServiceError, SessionService
 from companion.store import Store
 from models.i18n import render

@@ -2,7 +2,8 @@
 
 from collections import Counter
 
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from models.i18n import LANGUAGES, Msg
 from models.record import SV_POINT_CARDS, SVPlay, SVReveal, parse_record_data

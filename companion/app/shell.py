@@ -20,8 +20,8 @@ from typing import Any, Callable
 
 import flet as ft
 
-from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg
 from companion.app import ui
+from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg
 
 log = logging.getLogger("companion.app")
 

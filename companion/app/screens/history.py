@@ -11,7 +11,7 @@ from typing import Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.format import day, names, when
+from companion.app.format import names, when
 
 PERIODS = ("all", "week", "month", "year")
 

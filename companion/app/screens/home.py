@@ -7,7 +7,7 @@ from typing import Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.format import when, names
+from companion.app.format import names, when
 
 
 def build(app, **_: Any) -> tuple[str, ft.Control]:

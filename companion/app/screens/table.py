@@ -14,11 +14,10 @@ from typing import Any
 
 import flet as ft
 
-from models.i18n import Msg
-from scoring.base import rules_of
-
 from companion.app import ui
 from companion.app.games import TableContext, screen_for, state_at, state_from_session
+from models.i18n import Msg
+from scoring.base import rules_of
 
 LOG_SHORT = 6
 log = logging.getLogger("companion.app")
