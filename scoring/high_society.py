@@ -66,8 +66,10 @@ def possession_value(card: str) -> int:
     return int(card[1:]) if card in _POSSESSION_SET else 0
 
 
-def _num(value: Fraction) -> int | Fraction:
-    return value.numerator if value.denominator == 1 else value
+def _num(value: int | Fraction) -> int | Fraction:
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
 
 
 # -- the state ------------------------------------------------------------------------------------
@@ -321,7 +323,7 @@ class HighSocietyEngine(Engine):
     # -- the contract: check ---------------------------------------------------------------------
 
     def _parsed(self, action: Any) -> Any:
-        if isinstance(action, Mapping):
+        if isinstance(action, dict):  # a plain dict (tests, tools) is parsed first; records give models
             from models.record import parse_action
 
             return parse_action(self.game, dict(action), list(self.players))
@@ -641,24 +643,23 @@ class HighSocietyEngine(Engine):
         owned = sorted((c for c in self.state.seats[player].kept if c in _POSSESSION_SET), key=possession_value)
         return [self._labels[c] for c in owned]
 
-    def _score_steps(self, player: str) -> list[tuple[str, Fraction, int]]:
+    def _score_steps(self, player: str) -> list[tuple[str, int | Fraction, int]]:
         """The score as the rulebook computes it: possessions added, −5, ×2 per title, ×½.
         Each step is (kind, value after it, the possession added or 0)."""
         kept = self.state.seats[player].kept
-        value = Fraction(0)
-        steps: list[tuple[str, Fraction, int]] = [("start", value, 0)]
-        for card in sorted((c for c in kept if c in _POSSESSION_SET), key=possession_value):
-            value += possession_value(card)
-            steps.append(("plus", value, possession_value(card)))
+        value: int | Fraction = 0  # exact: a Fraction only once the scandal halves it
+        steps: list[tuple[str, int | Fraction, int]] = [("start", value, 0)]
+        for added in sorted(possession_value(c) for c in kept if c in _POSSESSION_SET):
+            value += added
+            steps.append(("plus", value, added))
         if "minus5" in kept:
             value -= 5
             steps.append(("minus5", value, 0))
-        for card in kept:
-            if card == "x2":
-                value *= 2
-                steps.append(("x2", value, 0))
+        for _ in range(kept.count("x2")):
+            value *= 2
+            steps.append(("x2", value, 0))
         if "half" in kept:
-            value /= 2
+            value = Fraction(value, 2)
             steps.append(("half", value, 0))
         return steps
 
@@ -666,7 +667,7 @@ class HighSocietyEngine(Engine):
         """'3 + 9 − 5 = 7, ×2 = 14, ×½ = 7' as nested catalogue messages (numbers stay localised)."""
         calc: Msg | None = None
         terms = 0  # terms added or subtracted since the last '='
-        before = Fraction(0)
+        before: int | Fraction = 0
         for kind, value, added in self._score_steps(player)[1:]:
             if kind == "plus":
                 calc = (Msg("hs.calc.num", {"n": added}) if calc is None

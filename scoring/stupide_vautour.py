@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from models.i18n import Msg
@@ -75,10 +76,19 @@ def _m(key: str, **params: Any) -> Msg:
     return Msg(f"sv.{key}", params)
 
 
+# Messages are immutable: the few that every game repeats are built once, not once per round.
+_ONE_POINT: dict[int, Msg] = {c: Msg("sv.points.one", {"card": c}) for c in SV_POINT_CARDS}
+
+
+@lru_cache(maxsize=1024)
+def _played_by(player: str, card: int) -> Msg:
+    return Msg("sv.played_by", {"player": player, "card": card})
+
+
 def points_msg(cards: Sequence[int]) -> Msg:
     """"the 6" for one point card, "4 and -1 (3 in all)" for several."""
     if len(cards) == 1:
-        return _m("points.one", card=cards[0])
+        return _ONE_POINT.get(cards[0]) or _m("points.one", card=cards[0])
     return _m("points.many", cards=tuple(cards), total=sum(cards))
 
 
@@ -107,6 +117,10 @@ def decide(cards: Mapping[str, int], seating: Sequence[str], high: bool, ties: s
     sum is ≥ 0 (the highest card takes), False for a vulture (the lowest card takes)."""
     if ties not in TIES:
         raise ValueError(f"unknown ties reading {ties!r}")
+    played = list(cards.values())
+    top = max(played) if high else min(played)
+    if played.count(top) == 1:  # the usual round: one best card, nothing set aside in either reading
+        return Decision(high, next(p for p, v in cards.items() if v == top), top, ())
     order = [p for p in seating if p in cards]
     values = sorted(set(cards.values()), reverse=high)  # best first
     holders = {v: [p for p in order if cards[p] == v] for v in values}
@@ -422,8 +436,7 @@ class StupideVautourEngine(Engine):
             award.append(lost_msg(state.lost))
         state.last_award = tuple(award)
 
-        events = [event((), "sv.played", round=number,
-                        cards=tuple(Msg("sv.played_by", {"player": p, "card": cards[p]}) for p in self.players))]
+        events = [event((), "sv.played", round=number, cards=tuple(_played_by(p, cards[p]) for p in self.players))]
         events.extend(award)
         if last:
             events.append(event(GAME_OVER, "sv.game_over", rounds=ROUNDS))

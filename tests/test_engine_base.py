@@ -1,0 +1,27 @@
+"""The engine contract's small parts: events and the rule ids they name."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from models.i18n import Msg
+from scoring.base import Event, event, rules_of
+
+
+def test_event_builds_the_same_value_as_the_dataclass():
+    made = event("HS-FREE-CARD", "hs.event.free", player="Anne", card=Msg("hs.card.high-society.p3"))
+    assert made == Event("hs.event.free", {"player": "Anne", "card": Msg("hs.card.high-society.p3")},
+                         ("HS-FREE-CARD",))
+    assert event(("A", "B"), "k").rules == ("A", "B") and event((), "k").rules == ()
+    assert isinstance(made, Msg) and made.render("en") == "Everyone else passed: Anne takes Possession 3 for free."
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.key = "other"  # type: ignore[misc]
+
+
+def test_rules_of_lists_each_rule_once_in_order_and_ignores_plain_messages():
+    messages = [Msg("hs.event.pass", {"player": "Anne"}), event(("B", "A"), "k"), event((), "k"),
+                event("A", "k"), event("C", "k")]
+    assert rules_of(messages) == ("B", "A", "C")
+    assert rules_of([]) == ()
