@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, ClassVar, Mapping
 
 from models.i18n import Msg
@@ -70,6 +71,13 @@ def _num(value: int | Fraction) -> int | Fraction:
     if isinstance(value, Fraction) and value.denominator == 1:
         return value.numerator
     return value
+
+
+@lru_cache(maxsize=None)
+def _card_labels(edition: str) -> Mapping[str, Msg]:
+    """Each card's name in an edition (messages are immutable: built once, shared by every game;
+    never mutate the mapping)."""
+    return {c: Msg(f"hs.card.{edition}.{c}") for c in CARD_ORDER}
 
 
 # -- the state ------------------------------------------------------------------------------------
@@ -190,7 +198,7 @@ class HighSocietyEngine(Engine):
         # each player's opponents, clockwise from their left
         self._others: dict[str, tuple[str, ...]] = {
             p: tuple(self.players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(self.players)}
-        self._labels: dict[str, Msg] = {c: Msg(f"hs.card.{self.edition}.{c}") for c in CARD_ORDER}
+        self._labels = _card_labels(self.edition)
         self._red_name = Msg(f"hs.red.{self.edition}")
 
     # -- public read-only state ------------------------------------------------------------------
@@ -329,8 +337,16 @@ class HighSocietyEngine(Engine):
             return parse_action(self.game, dict(action), list(self.players))
         return action
 
+    def apply(self, action: Any) -> tuple[Msg, ...]:
+        return super().apply(self._parsed(action))
+
+    def check(self, action: Any) -> None:
+        super().check(self._parsed(action))
+
+    def can(self, action: Any) -> bool:
+        return super().can(self._parsed(action))
+
     def _check(self, action: Any) -> None:
-        action = self._parsed(action)
         stage = self.state.stage
         kind = action.type
         if isinstance(stage, GameOver):
@@ -409,7 +425,6 @@ class HighSocietyEngine(Engine):
     # -- the contract: perform -------------------------------------------------------------------
 
     def _perform(self, action: Any) -> list[Event]:
-        action = self._parsed(action)
         kind = action.type
         if kind == "bid":
             return self._bid(action.player, action.add)

@@ -366,7 +366,7 @@ class StupideVautourEngine(Engine):
         if state.phase is not Phase.PLAY:
             raise RuleViolation(PLAY_NO_REVEAL, "sv.refuse.no_reveal", round=number)
         seats = state.seats
-        if len(cards) != len(seats) or any(p not in cards for p in seats):
+        if cards.keys() != seats.keys():  # (key views compare as sets)
             strangers = [p for p in cards if p not in seats]
             if strangers:
                 raise RuleViolation(PLAY_PLAYERS, "sv.refuse.stranger", players=tuple(strangers))
