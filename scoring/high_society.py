@@ -63,14 +63,26 @@ REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
 APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
 
 
+_POSSESSION_VALUE: Mapping[str, int] = {p: int(p[1:]) for p in POSSESSIONS}
+
+
 def possession_value(card: str) -> int:
-    return int(card[1:]) if card in _POSSESSION_SET else 0
+    return _POSSESSION_VALUE.get(card, 0)
 
 
 def _num(value: int | Fraction) -> int | Fraction:
-    if isinstance(value, Fraction) and value.denominator == 1:
+    # (a type test, not isinstance: Fraction's ABC makes isinstance slow, and outcome() calls this often)
+    if type(value) is Fraction and value.denominator == 1:
         return value.numerator
     return value
+
+
+@lru_cache(maxsize=256)
+def _clockwise(players: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
+    """Each player's opponents, clockwise from their left (shared by every game at that table;
+    never mutate it)."""
+    n = len(players)
+    return {p: tuple(players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(players)}
 
 
 @lru_cache(maxsize=None)
@@ -194,10 +206,7 @@ class HighSocietyEngine(Engine):
         self.final_tie: str = chosen or FINAL_TIE_DEFAULT[self.game]
         self.state = HighSocietyState(stage=AwaitReveal(), starter=self.first_player,
                                       seats={p: Seat() for p in self.players})
-        n = len(self.players)
-        # each player's opponents, clockwise from their left
-        self._others: dict[str, tuple[str, ...]] = {
-            p: tuple(self.players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(self.players)}
+        self._others = _clockwise(self.players)
         self._labels = _card_labels(self.edition)
         self._red_name = Msg(f"hs.red.{self.edition}")
 
@@ -664,7 +673,7 @@ class HighSocietyEngine(Engine):
         kept = self.state.seats[player].kept
         value: int | Fraction = 0  # exact: a Fraction only once the scandal halves it
         steps: list[tuple[str, int | Fraction, int]] = [("start", value, 0)]
-        for added in sorted(possession_value(c) for c in kept if c in _POSSESSION_SET):
+        for added in sorted(_POSSESSION_VALUE[c] for c in kept if c in _POSSESSION_SET):
             value += added
             steps.append(("plus", value, added))
         if "minus5" in kept:
