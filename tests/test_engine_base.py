@@ -26,3 +26,19 @@ def test_rules_of_lists_each_rule_once_in_order_and_ignores_plain_messages():
                 event("A", "k"), event("C", "k")]
     assert rules_of(messages) == ("B", "A", "C")
     assert rules_of([]) == ()
+
+
+def test_nothing_in_scoring_copies_an_engine():
+    """All or nothing comes from checking before performing, never from restoring a copy."""
+    import ast
+    from pathlib import Path
+
+    import scoring
+
+    for source in sorted(Path(scoring.__file__).parent.glob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                    for alias in node.names} | {node.module for node in ast.walk(tree)
+                                                if isinstance(node, ast.ImportFrom) and node.module}
+        assert "copy" not in imported and "deepcopy" not in imported, source.name
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "deepcopy"], source.name
