@@ -372,7 +372,8 @@ class HighSocietyEngine(Engine):
         if kind == "reveal":
             self._check_reveal(stage, action.card)
         elif kind == "bid":
-            self._check_bid(self._bidding(stage, action.player), action.player, action.add)
+            self._bidding(stage, action.player)
+            self._check_bid(action.player, action.add)
         elif kind == "pass":
             self._bidding(stage, action.player)
         elif kind == "discard":
@@ -403,7 +404,8 @@ class HighSocietyEngine(Engine):
             raise RuleViolation("HS-TURN", "hs.refuse.turn", player=player, turn=stage.turn)
         return stage
 
-    def _check_bid(self, stage: Bidding, player: str, add: list[int]) -> None:
+    def _check_bid(self, player: str, add: list[int]) -> None:
+        """The cards come from the player's hand, once each, and the new total beats every other bid."""
         if not add:
             raise RuleViolation("HS-BID-EMPTY", "hs.refuse.bid_empty", player=player)
         if len(set(add)) != len(add):
