@@ -77,6 +77,17 @@ def _num(value: int | Fraction) -> int | Fraction:
     return value
 
 
+# The two sentences every round repeats (events are immutable values: built once per player)
+@lru_cache(maxsize=1024)
+def _passes(player: str) -> Event:
+    return event((), "hs.event.pass", player=player)
+
+
+@lru_cache(maxsize=1024)
+def _reveals_next(player: str) -> Event:
+    return event("HS-AUCTION", "hs.event.next", player=player)
+
+
 @lru_cache(maxsize=256)
 def _clockwise(players: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
     """Each player's opponents, clockwise from their left (shared by every game at that table;
@@ -487,7 +498,7 @@ class HighSocietyEngine(Engine):
             seat.bid_total = 0
             events = [event("HS-PASSED", "hs.event.pass_back", player=player, amount=back)]
         else:
-            events = [event((), "hs.event.pass", player=player)]
+            events = [_passes(player)]
         card = stage.card
         if card in MISFORTUNE:
             events.append(event("HS-MISFORTUNE", "hs.event.misfortune", player=player, card=self._labels[card]))
@@ -518,7 +529,7 @@ class HighSocietyEngine(Engine):
         state.discarded.extend((card, "theft"))
         state.stage = AwaitReveal()
         return [event("HS-THEFT", "hs.event.discarded", player=player, card=self._labels[card]),
-                event("HS-AUCTION", "hs.event.next", player=state.starter)]
+                _reveals_next(state.starter)]
 
     # -- settlement ------------------------------------------------------------------------------
 
@@ -558,7 +569,7 @@ class HighSocietyEngine(Engine):
             events.append(event("HS-THEFT", "hs.event.theft_applied", player=player, card=self._labels[card]))
         else:
             kept.append(card)
-        events.append(event("HS-AUCTION", "hs.event.next", player=player))
+        events.append(_reveals_next(player))
         return events
 
     # -- what next, and the end ------------------------------------------------------------------
