@@ -199,7 +199,10 @@ class Engine(ABC):
 
     def apply(self, action: Any) -> tuple[Msg, ...]:
         """Accept the action and return what happened, or raise RuleViolation with the state
-        unchanged (``_check`` refuses before ``_perform`` changes anything)."""
+        unchanged (``_check`` refuses before ``_perform`` changes anything). ``action`` is a parsed
+        record action, or a plain dict that is parsed first (``MalformedRecord`` if it is not one)."""
+        if action.__class__ is dict:
+            action = self._parse(action)
         self._check(action)
         events = tuple(self._perform(action))
         self.applied += 1
@@ -207,14 +210,21 @@ class Engine(ABC):
 
     def can(self, action: Any) -> bool:
         try:
-            self._check(action)
+            self.check(action)
         except RuleViolation:
             return False
         return True
 
     def check(self, action: Any) -> None:
         """Raise RuleViolation if ``action`` would be refused now; change nothing."""
+        if action.__class__ is dict:
+            action = self._parse(action)
         self._check(action)
+
+    def _parse(self, data: dict[str, Any]) -> Any:
+        from models.record import parse_action
+
+        return parse_action(self.game, dict(data), list(self.players))
 
     @property
     def finished(self) -> bool:

@@ -350,22 +350,6 @@ class HighSocietyEngine(Engine):
 
     # -- the contract: check ---------------------------------------------------------------------
 
-    def _parsed(self, action: Any) -> Any:
-        if isinstance(action, dict):  # a plain dict (tests, tools) is parsed first; records give models
-            from models.record import parse_action
-
-            return parse_action(self.game, dict(action), list(self.players))
-        return action
-
-    def apply(self, action: Any) -> tuple[Msg, ...]:
-        return super().apply(self._parsed(action))
-
-    def check(self, action: Any) -> None:
-        super().check(self._parsed(action))
-
-    def can(self, action: Any) -> bool:
-        return super().can(self._parsed(action))
-
     def _check(self, action: Any) -> None:
         stage = self.state.stage
         kind = action.type

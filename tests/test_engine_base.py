@@ -42,3 +42,22 @@ def test_nothing_in_scoring_copies_an_engine():
                                                 if isinstance(node, ast.ImportFrom) and node.module}
         assert "copy" not in imported and "deepcopy" not in imported, source.name
         assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "deepcopy"], source.name
+
+
+def test_every_engine_takes_a_plain_dict_action_like_a_parsed_one():
+    from models.record import parse_record_data
+    from scoring.registry import engine_class
+
+    for game, players, action in [
+        ("high-society", ["A", "B", "C"], {"type": "reveal", "card": "p4"}),
+        ("stupide-vautour", ["A", "B"], {"type": "reveal", "card": -3}),
+        ("boursicocotte", ["A", "B", "C"], {"type": "draw", "card": "cow"}),
+    ]:
+        cls = engine_class(game)
+        assert cls is not None
+        record = parse_record_data({"format": "table-record/1", "game": game, "players": players, "actions": []})
+        engine = cls(record)
+        assert engine.can(action)
+        engine.check(action)
+        assert engine.applied == 0
+        assert engine.apply(action) and engine.applied == 1
