@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from scoring import registry
-
 import companion.service.records
 from companion.cli import main
 from companion.service import Malformed, NotKept, Refused, ServiceError, SessionService
 from companion.store import Store
 from models.i18n import render
 from models.record import parse_record, parse_record_data
+from scoring import registry
 from scoring.referee import verdict_of
 from tests.test_store_games import hs_designed, hs_long, hs_nobody_wins, sv_game
 

@@ -4,9 +4,8 @@ import json
 
 import pytest
 
-from scoring import registry
-
 from models.record import MalformedRecord, parse_action, parse_record, parse_record_data
+from scoring import registry
 from scoring.referee import verdict_for_text
 from tests.conftest import as_text
 
