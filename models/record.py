@@ -576,10 +576,10 @@ def _action_tags() -> frozenset[str]:
     return frozenset(tags)
 
 
-def _where(loc: tuple) -> tuple[str, int | None]:
+def _where(location: tuple) -> tuple[str, int | None]:
     """A readable path ("actions[3].add[0]") and the action index from a pydantic error location,
     without the union tags pydantic inserts (the game id, the action type)."""
-    parts = list(loc)
+    parts = list(location)
     if parts and parts[0] in GAMES:
         parts = parts[1:]
     index = None

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Optional
 
 from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field, SQLModel, col
 
 STATUS_IN_PROGRESS = "in_progress"
 STATUS_FINISHED = "finished"
@@ -104,9 +104,9 @@ class Result(SQLModel, table=True):
 
 
 # Indexes the statistics and the history need, on tables of migration 0001 (added by 0002).
-Index("ix_sessions_status_game", GameSession.status, GameSession.game)
-Index("ix_sessions_started_at", GameSession.started_at)
-Index("ix_seats_player", Seat.player_id)
+Index("ix_sessions_status_game", col(GameSession.status), col(GameSession.game))
+Index("ix_sessions_started_at", col(GameSession.started_at))
+Index("ix_seats_player", col(Seat.player_id))
 
 TABLES = (Player, GameSession, Seat, ActionRow, Result)
 metadata = SQLModel.metadata

@@ -21,7 +21,6 @@ Engines are pure: no UI, no database, no clock, no randomness.
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
@@ -54,9 +53,31 @@ class Event(Msg):
     rules: tuple[str, ...] = ()
 
 
+_new_object = object.__new__
+
+
 def event(rules: str | tuple[str, ...], key: str, **params: Any) -> Event:
-    """``event("HS-MISFORTUNE", "hs.event.misfortune", player=…)``."""
-    return Event(key, params, (rules,) if isinstance(rules, str) else tuple(rules))
+    """``event("HS-MISFORTUNE", "hs.event.misfortune", player=…)``; ``()`` for plain bookkeeping.
+
+    Engines build one or more Events per action, so this is on the replay's hot path: it fills the
+    frozen dataclass's fields directly, which is what its generated ``__init__`` does at about twice
+    the cost (the result is the same value: equal to ``Event(key, params, rules)``)."""
+    made = _new_object(Event)
+    fields = made.__dict__
+    fields["key"] = key
+    fields["params"] = params
+    fields["rules"] = (rules,) if rules.__class__ is str else rules
+    return made
+
+
+def rules_of(messages: Iterable[Msg]) -> tuple[str, ...]:
+    """The rule ids behind these sentences (the :class:`Event` s among them), in order, once each:
+    what the app's "why?" shows for a log entry or a result."""
+    found: dict[str, None] = {}
+    for message in messages:
+        for rule in getattr(message, "rules", ()):
+            found[rule] = None
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -136,7 +157,7 @@ class Outcome:
     winners: tuple[str, ...]
     replay_required: bool
     ranking: tuple[tuple[str, int], ...]
-    explanation: tuple[Msg, ...]  # Events (with their rule ids) in engines on the new contract
+    explanation: tuple[Msg, ...]  # Events: each line names the rules that settled it
 
 
 def rank_by(players: Sequence[str], keys: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -181,7 +202,10 @@ class Engine(ABC):
 
     def apply(self, action: Any) -> tuple[Msg, ...]:
         """Accept the action and return what happened, or raise RuleViolation with the state
-        unchanged (``_check`` refuses before ``_perform`` changes anything)."""
+        unchanged (``_check`` refuses before ``_perform`` changes anything). ``action`` is a parsed
+        record action, or a plain dict that is parsed first (``MalformedRecord`` if it is not one)."""
+        if action.__class__ is dict:
+            action = self._parse(action)
         self._check(action)
         events = tuple(self._perform(action))
         self.applied += 1
@@ -189,14 +213,21 @@ class Engine(ABC):
 
     def can(self, action: Any) -> bool:
         try:
-            self._check(action)
+            self.check(action)
         except RuleViolation:
             return False
         return True
 
     def check(self, action: Any) -> None:
         """Raise RuleViolation if ``action`` would be refused now; change nothing."""
+        if action.__class__ is dict:
+            action = self._parse(action)
         self._check(action)
+
+    def _parse(self, data: dict[str, Any]) -> Any:
+        from models.record import parse_action
+
+        return parse_action(self.game, dict(data), list(self.players))
 
     @property
     def finished(self) -> bool:
@@ -232,37 +263,3 @@ class Engine(ABC):
     def player_view(self, assist: bool = False) -> Mapping[str, Any]:
         """What a table screen may show (subclasses add their game's public state)."""
         return {}
-
-
-class CopyingEngine(Engine):
-    """TRANSITIONAL (engine-core issue): the old contract, for engines not yet split into
-    ``_check``/``_perform``. Their ``_apply`` validates and mutates together, so a refusal is undone
-    by restoring a deep copy — the cost the new contract removes. Delete once no engine uses it."""
-
-    @abstractmethod
-    def _apply(self, action: Any) -> Iterable[Msg]:
-        ...
-
-    def apply(self, action: Any) -> tuple[Msg, ...]:
-        import copy
-
-        saved = copy.deepcopy(self.__dict__)
-        try:
-            events = tuple(self._apply(action))
-        except Exception:
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
-        self.applied += 1
-        if not hasattr(self, "history"):
-            self.history: list[Any] = []
-        self.history.append(action)
-        return events
-
-    def _check(self, action: Any) -> None:
-        import copy
-
-        copy.deepcopy(self).apply(action)
-
-    def _perform(self, action: Any) -> Iterable[Msg]:  # pragma: no cover - apply is overridden
-        return self._apply(action)

@@ -19,18 +19,29 @@ Rulings where the rulebook is silent (each is also in the rules reference, with 
   the game ends there; animals outside complete sets score nothing. The game also ends, as the
   rulebook says, when every animal is in a complete set of four.
 - Equal best score: the win is shared (``BC-SCORE``).
+- A bidder who could not pay is left out of the repeated auction (``BC-BID-EXCLUDED``), an
+  auctioneer who could not pay the buy-back loses it for that animal (``BC-BUYBACK-LOST``), and
+  "I cannot pay" is accepted only when the player's money really falls short (``BC-CAN-PAY``).
+
+A player without a single money card cannot bid, challenge or counter until they receive some
+(``BC-NO-MONEY``, from the rulebook); they may still draw an animal on their turn, which is how
+they get money back.
+
+``_check`` validates an action completely against :class:`BoursicocotteState` (the stage says what
+is awaited: a turn, an auction, a payment, an answer to a trade, a second challenge, the end);
+``_perform`` then changes it. Nothing is copied.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from enum import StrEnum
+from typing import Any, ClassVar, Iterable, Mapping
 
 from models.i18n import Msg
 from models.record import BC_ANIMAL_VALUES, BC_MONEY
-from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation, rank_by
-from scoring.base import VariantSpec  # the variants, declared once
+from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, VariantSpec, event, rank_by
 
 ANIMALS: tuple[str, ...] = tuple(BC_ANIMAL_VALUES)  # cheapest first
 VALUES: Mapping[str, int] = BC_ANIMAL_VALUES
@@ -40,25 +51,56 @@ SUPPLY: Mapping[int, int] = {0: 10, 10: 20, 50: 10, 100: 5, 200: 5, 500: 5}  # a
 START_MONEY: tuple[int, ...] = (0, 0, 10, 10, 10, 10, 50)
 DONKEY_MONEY: tuple[int, ...] = (50, 100, 200, 500)  # paid to every player by the 1st … 4th donkey
 
+# The rules reference, in the rulebook's order: a turn, the auction, paying, trades, the end.
+# ``refusal``: the engine refuses actions with it; ``ruling``: the app's decision where the rulebook
+# is silent (its text names the alternative); ``variant``: the variant key that changes it.
+RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec("BC-TURN", "turn", refusal=True),
+    RuleSpec("BC-DECK-EMPTY", "turn", refusal=True),
+    RuleSpec("BC-DRAW-GONE", "turn", refusal=True),
+    RuleSpec("BC-DONKEY", "auction"),
+    RuleSpec("BC-NO-AUCTION", "auction", refusal=True),
+    RuleSpec("BC-AUCTION-OPEN", "auction", refusal=True),
+    RuleSpec("BC-BID-AUCTIONEER", "auction", refusal=True),
+    RuleSpec("BC-BID-POSITIVE", "auction", refusal=True),
+    RuleSpec("BC-BID-RAISE", "auction", refusal=True),
+    RuleSpec("BC-CLOSE-NO-BID", "auction", refusal=True),
+    RuleSpec("BC-NO-DEBT", "payment", refusal=True),
+    RuleSpec("BC-PAYMENT-DUE", "payment", refusal=True),
+    RuleSpec("BC-PAYER", "payment", refusal=True),
+    RuleSpec("BC-CARDS-MISSING", "payment", refusal=True),
+    RuleSpec("BC-PAY-SHORT", "payment", refusal=True),
+    RuleSpec("BC-CAN-PAY", "payment", refusal=True, ruling=True),
+    RuleSpec("BC-BID-EXCLUDED", "payment", refusal=True, ruling=True),
+    RuleSpec("BC-BUYBACK-LOST", "payment", refusal=True, ruling=True),
+    RuleSpec("BC-NO-MONEY", "payment", refusal=True),
+    RuleSpec("BC-CHALLENGE-SELF", "trade", refusal=True),
+    RuleSpec("BC-CHALLENGE-COMPLETE", "trade", refusal=True),
+    RuleSpec("BC-CHALLENGE-OWN", "trade", refusal=True),
+    RuleSpec("BC-CHALLENGE-TARGET", "trade", refusal=True),
+    RuleSpec("BC-OFFER-EMPTY", "trade", refusal=True),
+    RuleSpec("BC-NO-TRADE", "trade", refusal=True),
+    RuleSpec("BC-TRADE-OPEN", "trade", refusal=True),
+    RuleSpec("BC-ANSWER", "trade", refusal=True),
+    RuleSpec("BC-TRADE", "trade"),
+    RuleSpec("BC-RECHALLENGE", "trade", refusal=True),
+    RuleSpec("BC-TRADE-TIE", "trade", ruling=True, variant="trade_tie"),
+    RuleSpec("BC-SKIP", "end", ruling=True),
+    RuleSpec("BC-END", "end", ruling=True),
+    RuleSpec("BC-OVER", "end", refusal=True),
+    RuleSpec("BC-SCORE", "end", ruling=True),
+)
 # Every id the engine refuses with …
-REFUSALS: tuple[str, ...] = (
-    "BC-OVER", "BC-TURN", "BC-NO-AUCTION", "BC-NO-DEBT", "BC-NO-TRADE", "BC-AUCTION-OPEN",
-    "BC-PAYMENT-DUE", "BC-TRADE-OPEN", "BC-RECHALLENGE", "BC-DECK-EMPTY", "BC-DRAW-GONE",
-    "BC-BID-AUCTIONEER", "BC-BID-EXCLUDED", "BC-BID-POSITIVE", "BC-BID-RAISE",
-    "BC-CLOSE-NO-BID", "BC-BUYBACK-LOST", "BC-PAYER", "BC-CARDS-MISSING", "BC-PAY-SHORT",
-    "BC-CAN-PAY", "BC-CHALLENGE-SELF", "BC-CHALLENGE-COMPLETE", "BC-CHALLENGE-OWN",
-    "BC-CHALLENGE-TARGET", "BC-OFFER-EMPTY", "BC-ANSWER",
-)
+REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
 # … and the rules it applies without refusing anything, rulings included, for the rules reference.
-APPLIED_RULES: tuple[str, ...] = (
-    "BC-DONKEY", "BC-TRADE", "BC-TRADE-TIE", "BC-SKIP", "BC-END", "BC-SCORE",
-)
+APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
 
-PHASES = ("turn", "auction", "payment", "trade_answer", "second_challenge", "over")
+_TURN_PROMPTS: dict[tuple[str, ...], str] = {("draw",): "bc.prompt.draw", ("challenge",): "bc.prompt.challenge"}
+_ANIMAL_MSGS: dict[str, Msg] = {a: Msg(f"bc.animal.{a}") for a in ANIMALS}
 
 
 def animal(name: str) -> Msg:
-    return Msg(f"bc.animal.{name}")
+    return _ANIMAL_MSGS[name]
 
 
 def _cards(money: Mapping[int, int]) -> list[int]:
@@ -69,16 +111,20 @@ def _total(money: Mapping[int, int]) -> int:
     return sum(value * count for value, count in money.items())
 
 
-class _History(list):
-    """The accepted actions. They are frozen records, so a snapshot (``Engine.apply`` and ``check``
-    deep-copy the engine) can share them: copying the list alone keeps each action O(state), not
-    O(game length)."""
+# -- the state ------------------------------------------------------------------------------------
 
-    def __deepcopy__(self, memo: dict) -> "_History":
-        return _History(self)
+class Phase(StrEnum):
+    """What is awaited. A StrEnum: ``player_view()["phase"] == "auction"`` keeps working."""
+
+    TURN = "turn"                          # the player whose turn it is draws or challenges
+    AUCTION = "auction"                    # bids, then the auctioneer closes
+    PAYMENT = "payment"                    # the debtor pays, or shows that their money falls short
+    TRADE_ANSWER = "trade_answer"          # the challenged player accepts or counters
+    SECOND_CHALLENGE = "second_challenge"  # after a first tie the challenger offers again
+    OVER = "over"
 
 
-@dataclass
+@dataclass(slots=True)
 class Auction:
     animal: str
     auctioneer: str
@@ -91,7 +137,7 @@ class Auction:
         return self.bids[-1] if self.bids else None
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class Debt:
     payer: str
     recipient: str
@@ -99,7 +145,7 @@ class Debt:
     buy_back: bool  # True: the auctioneer pays and keeps the animal
 
 
-@dataclass
+@dataclass(slots=True)
 class Trade:
     challenger: str
     target: str
@@ -109,17 +155,72 @@ class Trade:
     ties: int = 0
 
 
-class BoursicocotteEngine(CopyingEngine):
+# One stage per phase, holding exactly what that phase needs.
+@dataclass(slots=True, frozen=True)
+class TurnStage:
+    player: str
+    phase: ClassVar[Phase] = Phase.TURN
+
+
+@dataclass(slots=True, frozen=True)
+class AuctionStage:
+    auction: Auction
+    phase: ClassVar[Phase] = Phase.AUCTION
+
+
+@dataclass(slots=True, frozen=True)
+class PaymentStage:
+    auction: Auction
+    debt: Debt
+    phase: ClassVar[Phase] = Phase.PAYMENT
+
+
+@dataclass(slots=True, frozen=True)
+class AnswerStage:
+    trade: Trade
+    phase: ClassVar[Phase] = Phase.TRADE_ANSWER
+
+
+@dataclass(slots=True, frozen=True)
+class RechallengeStage:
+    trade: Trade
+    phase: ClassVar[Phase] = Phase.SECOND_CHALLENGE
+
+
+@dataclass(slots=True, frozen=True)
+class OverStage:
+    blocked: bool  # ended because nobody able to trade held money
+    phase: ClassVar[Phase] = Phase.OVER
+
+
+Stage = TurnStage | AuctionStage | PaymentStage | AnswerStage | RechallengeStage | OverStage
+
+
+@dataclass(slots=True)
+class BoursicocotteState:
+    stage: Stage
+    bank: dict[int, int]  # money cards left in the bank, by value
+    money: dict[str, dict[int, int]]  # player -> {money card: count}
+    animals: dict[str, dict[str, int]]  # player -> {animal: count}
+    deck: dict[str, int]  # animal -> cards left to draw
+    deck_count: int
+    donkeys: int = 0  # donkeys that have paid out (dealt ones included)
+    setup: tuple[Event, ...] = ()  # the short version's deal (donkey money)
+    last_trade: tuple[Event, ...] = ()
+    last_trade_detail: dict[str, Any] | None = None  # the last trade's cards, for the two traders only
+
+
+class BoursicocotteEngine(Engine):
     """Referee of Boursicocotte.
 
-    ``player_view()`` — the public, read-only state for the table screen (the UI decides who may
-    see each player's money):
+    The whole state is ``state`` (:class:`BoursicocotteState`). ``player_view()`` — the public,
+    read-only state for the table screen (the UI decides who may see each player's money):
 
     - ``turn``: whose turn it is (the auctioneer or challenger while an auction or trade runs);
       ``None`` once the game is over.
-    - ``phase``: ``"turn"`` (draw or challenge), ``"auction"`` (bids, then ``close``),
-      ``"payment"`` (``pay`` or ``cannot_pay``), ``"trade_answer"`` (``accept`` or ``counter``),
-      ``"second_challenge"`` (after a first tie the challenger offers again), ``"over"``.
+    - ``phase``: :class:`Phase`, a string enum: ``"turn"`` (draw or challenge), ``"auction"`` (bids,
+      then ``close``), ``"payment"`` (``pay`` or ``cannot_pay``), ``"trade_answer"`` (``accept`` or
+      ``counter``), ``"second_challenge"`` (after a first tie the challenger offers again), ``"over"``.
     - ``auction``: ``None`` or ``{"animal", "auctioneer", "bids": [(player, amount), …],
       "highest": amount | None, "bidder": player | None, "excluded": [players],
       "buy_back_lost": bool}``.
@@ -132,96 +233,139 @@ class BoursicocotteEngine(CopyingEngine):
     - ``donkeys_drawn``: donkeys that have paid out (dealt ones included); ``next_donkey_money``:
       what the next donkey pays each player, or ``None``.
     - ``bank``: ``{value: cards}`` left in the bank.
-    - ``last_trade``: the last trade's outcome as Msgs (amounts are not in them: offers are
+    - ``last_trade``: the last trade's outcome as Events (amounts are not in them: offers are
       secret); ``last_trade_detail``: ``None`` or ``{"offer": [...], "counter": [...]|None}``,
       for the two traders' eyes only.
     - ``complete_sets``: ``{player: [animals]}``; ``scores``: ``{player: score so far}``.
-    - ``setup``: Msgs about the short version's deal (donkey money); ``blocked``: the game ended
+    - ``setup``: Events about the short version's deal (donkey money); ``blocked``: the game ended
       because nobody able to trade held money.
+
+    Also as attributes: ``phase``, ``turn``, ``auction`` / ``debt`` / ``trade`` (the running ones, or
+    None), ``money``, ``animals``, ``deck``, ``bank``, ``donkeys``, ``setup``, ``last_trade``,
+    ``last_trade_detail``, ``blocked``; and ``trade_options(player)``, ``can_trade(player)``,
+    ``complete_sets(player)``, ``score(player)``, ``deck_count()``, ``bidders()``.
     """
 
     games = ("boursicocotte",)
-    rules = REFUSALS + APPLIED_RULES
+    rule_specs = RULE_SPECS
+    rules = tuple(r.id for r in RULE_SPECS)
     variants = (VariantSpec("trade_tie", ("exchanged", "returned"), "exchanged",
                             {"exchanged": "BC-TRADE-TIE", "returned": "BC-TRADE-TIE"}),)
 
     def __init__(self, record: Any):
         super().__init__(record)
-        self.history = _History()
         variant = getattr(record, "variant", None)
         self.trade_tie: str = getattr(variant, "trade_tie", None) or "exchanged"
         if self.trade_tie not in ("exchanged", "returned"):
             raise ValueError(f"unknown trade_tie {self.trade_tie!r}")
-        self.bank: dict[int, int] = dict(SUPPLY)
-        self.money: dict[str, dict[int, int]] = {p: {v: 0 for v in MONEY_VALUES} for p in self.players}
+        self.state = state = BoursicocotteState(
+            stage=TurnStage(self.first_player),
+            bank=dict(SUPPLY),
+            money={p: {v: 0 for v in MONEY_VALUES} for p in self.players},
+            animals={p: {a: 0 for a in ANIMALS} for p in self.players},
+            deck={a: COPIES for a in ANIMALS},
+            deck_count=COPIES * len(ANIMALS),
+        )
         for player in self.players:
             for card in START_MONEY:
                 self._from_bank(player, card)
-        self.animals: dict[str, dict[str, int]] = {p: {a: 0 for a in ANIMALS} for p in self.players}
-        self.deck: dict[str, int] = {a: COPIES for a in ANIMALS}
-        self.donkeys: int = 0
-        self.setup: list[Msg] = []
         start = getattr(record, "start_animals", None)
         if start:
+            setup = [event((), "bc.setup.dealt", count=sum(len(v) for v in start.values()))]
             for player in self.players:
                 for dealt in start.get(player, ()):
-                    self.deck[dealt] -= 1
-                    self.animals[player][dealt] += 1
-            self.setup.append(Msg("bc.setup.dealt", {"count": sum(len(v) for v in start.values())}))
+                    state.deck[dealt] -= 1
+                    state.deck_count -= 1
+                    state.animals[player][dealt] += 1
             for _ in range(sum(1 for cards in start.values() for a in cards if a == "donkey")):
-                self.setup.append(self._donkey_money())
-        self.turn: str | None = self.first_player
-        self.phase: str = "turn"
-        self.auction: Auction | None = None
-        self.debt: Debt | None = None
-        self.trade: Trade | None = None
-        self.last_trade: tuple[Msg, ...] = ()
-        self.last_trade_detail: dict[str, Any] | None = None
-        self.blocked: bool = False
+                setup.append(self._donkey_money())
+            state.setup = tuple(setup)
+        n = len(self.players)
+        self._left: dict[str, str] = {p: self.players[(i + 1) % n] for i, p in enumerate(self.players)}
 
-    # -- money and animals --------------------------------------------------------------------
+    # -- public read-only state -----------------------------------------------------------------
 
-    def _from_bank(self, player: str, card: int) -> None:
-        if self.bank[card] <= 0:  # the supply covers 5 players' start and all four donkeys
-            raise AssertionError(f"the bank has no {card} left")
-        self.bank[card] -= 1
-        self.money[player][card] += 1
+    @property
+    def phase(self) -> Phase:
+        return self.state.stage.phase
 
-    def _donkey_money(self) -> Msg:
-        amount = DONKEY_MONEY[self.donkeys]
-        self.donkeys += 1
-        for player in self.players:
-            self._from_bank(player, amount)
-        return Msg("bc.donkey_money", {"n": self.donkeys, "amount": amount})
+    @property
+    def turn(self) -> str | None:
+        stage = self.state.stage
+        if isinstance(stage, TurnStage):
+            return stage.player
+        if isinstance(stage, (AuctionStage, PaymentStage)):
+            return stage.auction.auctioneer
+        if isinstance(stage, (AnswerStage, RechallengeStage)):
+            return stage.trade.challenger
+        return None
 
-    def _take_cards(self, player: str, cards: list[int]) -> None:
-        """Remove these cards from the player's money, or refuse naming the missing ones."""
-        want = Counter(cards)
-        have = self.money[player]
-        missing = [v for v in MONEY_VALUES for _ in range(max(0, want[v] - have[v]))]
-        if missing:
-            raise RuleViolation("BC-CARDS-MISSING", "bc.err.cards_missing", player=player,
-                                missing=missing, cards=sorted(cards))
-        for value in cards:
-            have[value] -= 1
+    @property
+    def auction(self) -> Auction | None:
+        stage = self.state.stage
+        return stage.auction if isinstance(stage, (AuctionStage, PaymentStage)) else None
 
-    def _give_cards(self, player: str, cards: Iterable[int]) -> None:
-        for value in cards:
-            self.money[player][value] += 1
+    @property
+    def debt(self) -> Debt | None:
+        stage = self.state.stage
+        return stage.debt if isinstance(stage, PaymentStage) else None
 
-    def _move_animals(self, giver: str, taker: str, kind: str, count: int) -> None:
-        self.animals[giver][kind] -= count
-        self.animals[taker][kind] += count
+    @property
+    def trade(self) -> Trade | None:
+        stage = self.state.stage
+        return stage.trade if isinstance(stage, (AnswerStage, RechallengeStage)) else None
+
+    @property
+    def blocked(self) -> bool:
+        stage = self.state.stage
+        return isinstance(stage, OverStage) and stage.blocked
+
+    @property
+    def finished(self) -> bool:
+        return isinstance(self.state.stage, OverStage)
+
+    @property
+    def money(self) -> dict[str, dict[int, int]]:
+        return self.state.money
+
+    @property
+    def animals(self) -> dict[str, dict[str, int]]:
+        return self.state.animals
+
+    @property
+    def deck(self) -> dict[str, int]:
+        return self.state.deck
+
+    @property
+    def bank(self) -> dict[int, int]:
+        return self.state.bank
+
+    @property
+    def donkeys(self) -> int:
+        return self.state.donkeys
+
+    @property
+    def setup(self) -> tuple[Event, ...]:
+        return self.state.setup
+
+    @property
+    def last_trade(self) -> tuple[Event, ...]:
+        return self.state.last_trade
+
+    @property
+    def last_trade_detail(self) -> dict[str, Any] | None:
+        return self.state.last_trade_detail
 
     def complete_sets(self, player: str) -> list[str]:
-        return [a for a in ANIMALS if self.animals[player][a] == COPIES]
+        owned = self.state.animals[player]
+        return [a for a in ANIMALS if owned[a] == COPIES]
 
     def score(self, player: str) -> int:
         sets = self.complete_sets(player)
         return sum(VALUES[a] for a in sets) * len(sets)
 
     def deck_count(self) -> int:
-        return sum(self.deck.values())
+        return self.state.deck_count
 
     def can_trade(self, player: str) -> bool:
         """Owns an animal outside a complete set (then someone else owns that kind too, or will)
@@ -230,329 +374,428 @@ class BoursicocotteEngine(CopyingEngine):
 
     def trade_options(self, player: str) -> list[tuple[str, str]]:
         """(target, animal) pairs the player may challenge over."""
+        animals = self.state.animals
+        mine = animals[player]
         options = []
         for kind in ANIMALS:
-            if self.animals[player][kind] == 0:
+            if mine[kind] == 0:
                 continue
             for other in self.players:
-                if other != player and 0 < self.animals[other][kind] < COPIES:
+                if other != player and 0 < animals[other][kind] < COPIES:
                     options.append((other, kind))
         return options
 
     def _has_money(self, player: str) -> bool:
-        return any(self.money[player].values())
+        return any(self.state.money[player].values())
 
-    # -- turn order and the end ---------------------------------------------------------------
+    def bidders(self) -> tuple[str, ...]:
+        """Who may bid in the running auction, in seat order (not the auctioneer, not a bidder who
+        could not pay for this animal, not a player without money)."""
+        stage = self.state.stage
+        if not isinstance(stage, AuctionStage):
+            return ()
+        a = stage.auction
+        return tuple(p for p in self.players
+                     if p != a.auctioneer and p not in a.excluded and self._has_money(p))
 
-    def _next_seat(self, player: str) -> str:
-        return self.players[(self.players.index(player) + 1) % len(self.players)]
+    # -- the contract: check --------------------------------------------------------------------
 
-    def _all_complete(self) -> bool:
-        return self.deck_count() == 0 and all(
-            count in (0, COPIES) for owned in self.animals.values() for count in owned.values())
-
-    def _pass_turn(self, after: str) -> list[Msg]:
-        """The turn goes to the left of ``after``; with the deck empty, players who cannot trade
-        are skipped, and the game ends when nobody can."""
-        self.phase, self.auction, self.debt, self.trade = "turn", None, None, None
-        if self._all_complete():
-            return self._end(blocked=False)
-        candidate = self._next_seat(after)
-        if self.deck_count() > 0:
-            self.turn = candidate
-            return [Msg("bc.turn", {"player": candidate})]
-        skipped: list[str] = []
-        for _ in self.players:
-            if self.can_trade(candidate) and self._has_money(candidate):
-                self.turn = candidate
-                events = [Msg("bc.turn_trade", {"player": candidate})]
-                if skipped:
-                    events.insert(0, Msg("bc.skipped", {"players": skipped}))
-                return events
-            skipped.append(candidate)
-            candidate = self._next_seat(candidate)
-        return self._end(blocked=True)
-
-    def _end(self, blocked: bool) -> list[Msg]:
-        self.phase, self.turn, self.blocked = "over", None, blocked
-        return [Msg("bc.over_blocked" if blocked else "bc.over")]
-
-    # -- the contract -------------------------------------------------------------------------
-
-    def _apply(self, action: Any) -> Iterable[Msg]:
+    def _check(self, action: Any) -> None:
+        stage = self.state.stage
         kind = action.type
-        if self.phase == "over":
+        if isinstance(stage, OverStage):
             raise RuleViolation("BC-OVER", "bc.err.over")
-        handler = {
-            ("turn", "draw"): self._turn_draw,
-            ("turn", "challenge"): self._turn_challenge,
-            ("auction", "bid"): self._auction_bid,
-            ("auction", "close"): self._auction_close,
-            ("payment", "pay"): self._payment_pay,
-            ("payment", "cannot_pay"): self._payment_cannot_pay,
-            ("trade_answer", "accept"): self._trade_answer_accept,
-            ("trade_answer", "counter"): self._trade_answer_counter,
-            ("second_challenge", "challenge"): self._second_challenge_challenge,
-        }.get((self.phase, kind))
-        if handler is None:
-            self._wrong_moment(kind)
-        return handler(action)
+        if isinstance(stage, TurnStage):
+            if kind == "draw":
+                return self._check_draw(action.card)
+            if kind == "challenge":
+                if action.player != stage.player:
+                    raise RuleViolation("BC-TURN", "bc.err.turn", player=action.player, turn=stage.player)
+                return self._check_challenge(action)
+        elif isinstance(stage, AuctionStage):
+            if kind == "bid":
+                return self._check_bid(stage.auction, action.player, action.amount)
+            if kind == "close":
+                a = stage.auction
+                if action.buy_back:
+                    if a.highest is None:
+                        raise RuleViolation("BC-CLOSE-NO-BID", "bc.err.close_no_bid", auctioneer=a.auctioneer,
+                                            animal=animal(a.animal))
+                    if a.buy_back_lost:
+                        raise RuleViolation("BC-BUYBACK-LOST", "bc.err.buy_back_lost", auctioneer=a.auctioneer,
+                                            animal=animal(a.animal))
+                return None
+        elif isinstance(stage, PaymentStage):
+            if kind == "pay":
+                d = self._payer(stage.debt, action.player)
+                cards = action.cards
+                self._check_cards(d.payer, cards)
+                total = sum(cards)
+                if total < d.amount:
+                    raise RuleViolation("BC-PAY-SHORT", "bc.err.pay_short", player=d.payer, total=total,
+                                        amount=d.amount)
+                return None
+            if kind == "cannot_pay":
+                d = self._payer(stage.debt, action.player)
+                total = _total(self.state.money[d.payer])
+                if total >= d.amount:
+                    raise RuleViolation("BC-CAN-PAY", "bc.err.can_pay", player=d.payer, total=total,
+                                        amount=d.amount)
+                return None
+        elif isinstance(stage, AnswerStage):
+            if kind == "accept":
+                self._answerer(stage.trade, action.player)
+                return None
+            if kind == "counter":
+                t = self._answerer(stage.trade, action.player)
+                self._check_offer(t.target, action.cards)
+                return None
+        elif isinstance(stage, RechallengeStage):
+            if kind == "challenge":
+                t = stage.trade
+                if (action.player, action.target, action.animal) != (t.challenger, t.target, t.animal):
+                    self._rechallenge_refused(t)
+                return self._check_challenge(action)
+        self._wrong_moment(stage, kind)
 
-    def _wrong_moment(self, kind: str) -> None:
+    def _wrong_moment(self, stage: Stage, kind: str) -> None:
         """Refuse an action type that does not fit the current phase, saying what is awaited."""
-        if self.phase == "payment":
-            d = self.debt
+        if isinstance(stage, PaymentStage):
+            d = stage.debt
             raise RuleViolation("BC-PAYMENT-DUE", "bc.err.payment_due", payer=d.payer, amount=d.amount,
                                 recipient=d.recipient)
-        if self.phase == "trade_answer":
-            t = self.trade
+        if isinstance(stage, AnswerStage):
+            t = stage.trade
             raise RuleViolation("BC-TRADE-OPEN", "bc.err.trade_open", target=t.target,
                                 challenger=t.challenger, animal=animal(t.animal))
-        if self.phase == "second_challenge":
-            self._rechallenge_refused()
+        if isinstance(stage, RechallengeStage):
+            self._rechallenge_refused(stage.trade)
         if kind in ("bid", "close"):
             raise RuleViolation("BC-NO-AUCTION", "bc.err.no_auction")
         if kind in ("pay", "cannot_pay"):
-            if self.phase == "auction":
-                raise RuleViolation("BC-NO-DEBT", "bc.err.no_debt_yet", animal=animal(self.auction.animal))
+            if isinstance(stage, AuctionStage):
+                raise RuleViolation("BC-NO-DEBT", "bc.err.no_debt_yet", animal=animal(stage.auction.animal))
             raise RuleViolation("BC-NO-DEBT", "bc.err.no_debt")
         if kind in ("accept", "counter"):
             raise RuleViolation("BC-NO-TRADE", "bc.err.no_trade")
-        # draw or challenge while an auction runs
-        a = self.auction
-        raise RuleViolation("BC-AUCTION-OPEN", "bc.err.auction_open", animal=animal(a.animal),
-                            auctioneer=a.auctioneer)
+        if isinstance(stage, AuctionStage):  # draw or challenge while an auction runs
+            a = stage.auction
+            raise RuleViolation("BC-AUCTION-OPEN", "bc.err.auction_open", animal=animal(a.animal),
+                                auctioneer=a.auctioneer)
+        raise ValueError(f"not a Boursicocotte action: {kind!r}")
 
-    # -- turn: draw ---------------------------------------------------------------------------
-
-    def _turn_draw(self, action: Any) -> list[Msg]:
-        card = action.card
-        if self.deck_count() == 0:
+    def _check_draw(self, card: str) -> None:
+        if self.state.deck_count == 0:
             raise RuleViolation("BC-DECK-EMPTY", "bc.err.deck_empty", animal=animal(card))
-        if self.deck[card] == 0:
+        if self.state.deck[card] == 0:
             raise RuleViolation("BC-DRAW-GONE", "bc.err.draw_gone", animal=animal(card))
-        self.deck[card] -= 1
-        events = [Msg("bc.drawn", {"player": self.turn, "animal": animal(card)})]
-        if card == "donkey":
-            events.append(self._donkey_money())
-        self.auction = Auction(card, self.turn)
-        self.phase = "auction"
-        return events
 
-    # -- auction ------------------------------------------------------------------------------
-
-    def _auction_bid(self, action: Any) -> list[Msg]:
-        a, player, amount = self.auction, action.player, action.amount
+    def _check_bid(self, a: Auction, player: str, amount: int) -> None:
         if player == a.auctioneer:
             raise RuleViolation("BC-BID-AUCTIONEER", "bc.err.bid_auctioneer", player=player, animal=animal(a.animal))
         if player in a.excluded:
             raise RuleViolation("BC-BID-EXCLUDED", "bc.err.bid_excluded", player=player, animal=animal(a.animal))
+        if not self._has_money(player):
+            raise RuleViolation("BC-NO-MONEY", "bc.err.no_money_bid", player=player, animal=animal(a.animal))
         if amount <= 0:
             raise RuleViolation("BC-BID-POSITIVE", "bc.err.bid_positive", player=player, amount=amount)
-        if a.highest is not None and amount <= a.highest[1]:
+        highest = a.highest
+        if highest is not None and amount <= highest[1]:
             raise RuleViolation("BC-BID-RAISE", "bc.err.bid_raise", player=player, amount=amount,
-                                highest=a.highest[1], bidder=a.highest[0])
-        a.bids.append((player, amount))
-        return [Msg("bc.bid", {"player": player, "amount": amount, "animal": animal(a.animal)})]
+                                highest=highest[1], bidder=highest[0])
 
-    def _auction_close(self, action: Any) -> list[Msg]:
-        a = self.auction
-        if a.highest is None:
-            if action.buy_back:
-                raise RuleViolation("BC-CLOSE-NO-BID", "bc.err.close_no_bid", auctioneer=a.auctioneer,
-                                    animal=animal(a.animal))
-            self.animals[a.auctioneer][a.animal] += 1
-            events = [Msg("bc.free", {"player": a.auctioneer, "animal": animal(a.animal)})]
-            return events + self._pass_turn(a.auctioneer)
-        bidder, amount = a.highest
-        if action.buy_back:
-            if a.buy_back_lost:
-                raise RuleViolation("BC-BUYBACK-LOST", "bc.err.buy_back_lost", auctioneer=a.auctioneer,
-                                    animal=animal(a.animal))
-            self.debt = Debt(a.auctioneer, bidder, amount, True)
-            event = Msg("bc.buy_back", {"auctioneer": a.auctioneer, "animal": animal(a.animal),
-                                        "amount": amount, "bidder": bidder})
-        else:
-            self.debt = Debt(bidder, a.auctioneer, amount, False)
-            event = Msg("bc.sold", {"bidder": bidder, "animal": animal(a.animal), "amount": amount,
-                                    "auctioneer": a.auctioneer})
-        self.phase = "payment"
-        return [event]
+    def _check_cards(self, player: str, cards: list[int]) -> None:
+        """Refuse, naming the missing ones, unless the player holds all these money cards."""
+        have = self.state.money[player]
+        want = Counter(cards)
+        if all(have[v] >= n for v, n in want.items()):
+            return
+        missing = [v for v in MONEY_VALUES for _ in range(max(0, want[v] - have[v]))]
+        raise RuleViolation("BC-CARDS-MISSING", "bc.err.cards_missing", player=player,
+                            missing=missing, cards=sorted(cards))
 
-    # -- payment ------------------------------------------------------------------------------
+    def _check_offer(self, player: str, cards: list[int]) -> None:
+        if not self._has_money(player):
+            raise RuleViolation("BC-NO-MONEY", "bc.err.no_money_offer", player=player)
+        if not cards:
+            raise RuleViolation("BC-OFFER-EMPTY", "bc.err.offer_empty", player=player)
+        self._check_cards(player, cards)
 
-    def _check_payer(self, player: str) -> Debt:
-        d = self.debt
+    def _check_challenge(self, action: Any) -> None:
+        player, target, kind = action.player, action.target, action.animal
+        animals = self.state.animals
+        if target == player:
+            raise RuleViolation("BC-CHALLENGE-SELF", "bc.err.challenge_self", player=player)
+        if animals[target][kind] == COPIES:
+            raise RuleViolation("BC-CHALLENGE-COMPLETE", "bc.err.challenge_complete", target=target,
+                                animal=animal(kind))
+        if animals[player][kind] == 0:
+            raise RuleViolation("BC-CHALLENGE-OWN", "bc.err.challenge_own", player=player, animal=animal(kind))
+        if animals[target][kind] == 0:
+            raise RuleViolation("BC-CHALLENGE-TARGET", "bc.err.challenge_target", target=target,
+                                animal=animal(kind))
+        self._check_offer(player, action.cards)
+
+    def _payer(self, d: Debt, player: str) -> Debt:
         if player != d.payer:
             raise RuleViolation("BC-PAYER", "bc.err.payer", player=player, payer=d.payer, amount=d.amount,
                                 recipient=d.recipient)
         return d
 
-    def _payment_pay(self, action: Any) -> list[Msg]:
-        d = self._check_payer(action.player)
-        cards = list(action.cards)
-        total = sum(cards)
-        self._take_cards(d.payer, cards)
-        if total < d.amount:
-            raise RuleViolation("BC-PAY-SHORT", "bc.err.pay_short", player=d.payer, total=total, amount=d.amount)
-        self._give_cards(d.recipient, cards)
-        a = self.auction
-        owner = a.auctioneer if d.buy_back else d.payer
-        self.animals[owner][a.animal] += 1
-        paid = "bc.paid" if total == d.amount else "bc.paid_over"
-        events = [Msg(paid, {"payer": d.payer, "cards": sorted(cards), "recipient": d.recipient,
-                             "total": total, "amount": d.amount}),
-                  Msg("bc.gets", {"player": owner, "animal": animal(a.animal)})]
-        return events + self._pass_turn(a.auctioneer)
-
-    def _payment_cannot_pay(self, action: Any) -> list[Msg]:
-        d = self._check_payer(action.player)
-        total = _total(self.money[d.payer])
-        if total >= d.amount:
-            raise RuleViolation("BC-CAN-PAY", "bc.err.can_pay", player=d.payer, total=total, amount=d.amount)
-        a = self.auction
-        if d.buy_back:
-            a.buy_back_lost = True
-            key = "bc.cannot_pay_auctioneer"
-        else:
-            a.excluded.append(d.payer)
-            key = "bc.cannot_pay_bidder"
-        a.bids.clear()
-        self.debt = None
-        self.phase = "auction"
-        return [Msg(key, {"player": d.payer, "total": total, "amount": d.amount, "animal": animal(a.animal)})]
-
-    # -- trades -------------------------------------------------------------------------------
-
-    def _turn_challenge(self, action: Any) -> list[Msg]:
-        if action.player != self.turn:
-            raise RuleViolation("BC-TURN", "bc.err.turn", player=action.player, turn=self.turn)
-        return self._challenge(action, ties=0)
-
-    def _second_challenge_challenge(self, action: Any) -> list[Msg]:
-        t = self.trade
-        if (action.player, action.target, action.animal) != (t.challenger, t.target, t.animal):
-            self._rechallenge_refused()
-        return self._challenge(action, ties=t.ties)
-
-    def _rechallenge_refused(self) -> None:
-        t = self.trade
-        raise RuleViolation("BC-RECHALLENGE", "bc.err.rechallenge", challenger=t.challenger, target=t.target,
-                            animal=animal(t.animal))
-
-    def _challenge(self, action: Any, ties: int) -> list[Msg]:
-        player, target, kind = action.player, action.target, action.animal
-        if target == player:
-            raise RuleViolation("BC-CHALLENGE-SELF", "bc.err.challenge_self", player=player)
-        if self.animals[target][kind] == COPIES:
-            raise RuleViolation("BC-CHALLENGE-COMPLETE", "bc.err.challenge_complete", target=target,
-                                animal=animal(kind))
-        if self.animals[player][kind] == 0:
-            raise RuleViolation("BC-CHALLENGE-OWN", "bc.err.challenge_own", player=player, animal=animal(kind))
-        if self.animals[target][kind] == 0:
-            raise RuleViolation("BC-CHALLENGE-TARGET", "bc.err.challenge_target", target=target,
-                                animal=animal(kind))
-        cards = list(action.cards)
-        if not cards:
-            raise RuleViolation("BC-OFFER-EMPTY", "bc.err.offer_empty", player=player)
-        self._take_cards(player, cards)
-        both_two = self.animals[player][kind] == 2 and self.animals[target][kind] == 2
-        self.trade = Trade(player, target, kind, cards, 2 if both_two else 1, ties)
-        self.phase = "trade_answer"
-        key = "bc.challenge_again" if ties else "bc.challenge"
-        return [Msg(key, {"player": player, "target": target, "animal": animal(kind), "n": len(cards),
-                          "moves": self.trade.moves})]
-
-    def _check_target(self, player: str) -> Trade:
-        t = self.trade
+    def _answerer(self, t: Trade, player: str) -> Trade:
         if player != t.target:
             raise RuleViolation("BC-ANSWER", "bc.err.answer", player=player, target=t.target,
                                 challenger=t.challenger)
         return t
 
-    def _trade_answer_accept(self, action: Any) -> list[Msg]:
-        t = self._check_target(action.player)
+    def _rechallenge_refused(self, t: Trade) -> None:
+        raise RuleViolation("BC-RECHALLENGE", "bc.err.rechallenge", challenger=t.challenger, target=t.target,
+                            animal=animal(t.animal))
+
+    # -- the contract: perform ------------------------------------------------------------------
+
+    def _perform(self, action: Any) -> list[Event]:
+        stage = self.state.stage
+        kind = action.type
+        if kind == "bid":
+            assert isinstance(stage, AuctionStage)
+            stage.auction.bids.append((action.player, action.amount))
+            return [event((), "bc.bid", player=action.player, amount=action.amount,
+                          animal=animal(stage.auction.animal))]
+        if kind == "draw":
+            assert isinstance(stage, TurnStage)
+            return self._draw(stage.player, action.card)
+        if kind == "close":
+            assert isinstance(stage, AuctionStage)
+            return self._close(stage.auction, action.buy_back)
+        if kind == "pay":
+            assert isinstance(stage, PaymentStage)
+            return self._pay(stage.auction, stage.debt, action.cards)
+        if kind == "cannot_pay":
+            assert isinstance(stage, PaymentStage)
+            return self._cannot_pay(stage.auction, stage.debt)
+        if kind == "challenge":
+            assert isinstance(stage, (TurnStage, RechallengeStage))
+            return self._challenge(action, stage.trade.ties if isinstance(stage, RechallengeStage) else 0)
+        assert isinstance(stage, AnswerStage)
+        if kind == "accept":
+            return self._accept(stage.trade)
+        return self._counter(stage.trade, action.cards)
+
+    # money and animals
+
+    def _from_bank(self, player: str, card: int) -> None:
+        bank = self.state.bank
+        if bank[card] <= 0:  # the supply covers 5 players' start and all four donkeys
+            raise AssertionError(f"the bank has no {card} left")
+        bank[card] -= 1
+        self.state.money[player][card] += 1
+
+    def _donkey_money(self) -> Event:
+        state = self.state
+        amount = DONKEY_MONEY[state.donkeys]
+        state.donkeys += 1
+        for player in self.players:
+            self._from_bank(player, amount)
+        return event("BC-DONKEY", "bc.donkey_money", n=state.donkeys, amount=amount)
+
+    def _take_cards(self, player: str, cards: Iterable[int]) -> None:
+        have = self.state.money[player]
+        for value in cards:
+            have[value] -= 1
+
+    def _give_cards(self, player: str, cards: Iterable[int]) -> None:
+        have = self.state.money[player]
+        for value in cards:
+            have[value] += 1
+
+    def _move_animals(self, giver: str, taker: str, kind: str, count: int) -> None:
+        animals = self.state.animals
+        animals[giver][kind] -= count
+        animals[taker][kind] += count
+
+    # turn: draw
+
+    def _draw(self, player: str, card: str) -> list[Event]:
+        state = self.state
+        state.deck[card] -= 1
+        state.deck_count -= 1
+        events = [event((), "bc.drawn", player=player, animal=animal(card))]
+        if card == "donkey":
+            events.append(self._donkey_money())
+        state.stage = AuctionStage(Auction(card, player))
+        return events
+
+    # auction and payment
+
+    def _close(self, a: Auction, buy_back: bool) -> list[Event]:
+        highest = a.highest
+        if highest is None:
+            self.state.animals[a.auctioneer][a.animal] += 1
+            events = [event("BC-CLOSE-NO-BID", "bc.free", player=a.auctioneer, animal=animal(a.animal))]
+            return events + self._pass_turn(a.auctioneer)
+        bidder, amount = highest
+        if buy_back:
+            debt = Debt(a.auctioneer, bidder, amount, True)
+            done = event("BC-PAYER", "bc.buy_back", auctioneer=a.auctioneer, animal=animal(a.animal),
+                         amount=amount, bidder=bidder)
+        else:
+            debt = Debt(bidder, a.auctioneer, amount, False)
+            done = event("BC-PAYER", "bc.sold", bidder=bidder, animal=animal(a.animal), amount=amount,
+                         auctioneer=a.auctioneer)
+        self.state.stage = PaymentStage(a, debt)
+        return [done]
+
+    def _pay(self, a: Auction, d: Debt, cards: list[int]) -> list[Event]:
+        total = sum(cards)
+        self._take_cards(d.payer, cards)
+        self._give_cards(d.recipient, cards)
+        owner = a.auctioneer if d.buy_back else d.payer
+        self.state.animals[owner][a.animal] += 1
+        if total == d.amount:
+            paid = event("BC-PAYER", "bc.paid", payer=d.payer, cards=sorted(cards), recipient=d.recipient,
+                         total=total, amount=d.amount)
+        else:
+            paid = event("BC-PAY-SHORT", "bc.paid_over", payer=d.payer, cards=sorted(cards), recipient=d.recipient,
+                         total=total, amount=d.amount)
+        events = [paid, event("BC-PAYER", "bc.gets", player=owner, animal=animal(a.animal))]
+        return events + self._pass_turn(a.auctioneer)
+
+    def _cannot_pay(self, a: Auction, d: Debt) -> list[Event]:
+        total = _total(self.state.money[d.payer])
+        if d.buy_back:
+            a.buy_back_lost = True
+            done = event(("BC-CAN-PAY", "BC-BUYBACK-LOST"), "bc.cannot_pay_auctioneer", player=d.payer,
+                         total=total, amount=d.amount, animal=animal(a.animal))
+        else:
+            a.excluded.append(d.payer)
+            done = event(("BC-CAN-PAY", "BC-BID-EXCLUDED"), "bc.cannot_pay_bidder", player=d.payer,
+                         total=total, amount=d.amount, animal=animal(a.animal))
+        a.bids.clear()
+        self.state.stage = AuctionStage(a)
+        return [done]
+
+    # trades
+
+    def _challenge(self, action: Any, ties: int) -> list[Event]:
+        player, target, kind = action.player, action.target, action.animal
+        cards = list(action.cards)
+        self._take_cards(player, cards)
+        animals = self.state.animals
+        moves = 2 if animals[player][kind] == 2 and animals[target][kind] == 2 else 1
+        self.state.stage = AnswerStage(Trade(player, target, kind, cards, moves, ties))
+        if ties:
+            return [event("BC-TRADE-TIE", "bc.challenge_again", player=player, target=target, animal=animal(kind),
+                          n=len(cards), moves=moves)]
+        return [event("BC-CHALLENGE-TARGET", "bc.challenge", player=player, target=target, animal=animal(kind),
+                      n=len(cards), moves=moves)]
+
+    def _accept(self, t: Trade) -> list[Event]:
+        state = self.state
         self._give_cards(t.target, t.offer)
         self._move_animals(t.target, t.challenger, t.animal, t.moves)
-        outcome = [Msg("bc.accepted", {"target": t.target, "challenger": t.challenger, "n": len(t.offer),
-                                       "moves": t.moves, "animal": animal(t.animal)})]
-        self.last_trade = tuple(outcome)
-        self.last_trade_detail = {"offer": sorted(t.offer), "counter": None}
-        return outcome + self._pass_turn(t.challenger)
+        state.last_trade = (event("BC-TRADE", "bc.accepted", target=t.target, challenger=t.challenger,
+                                  n=len(t.offer), moves=t.moves, animal=animal(t.animal)),)
+        state.last_trade_detail = {"offer": sorted(t.offer), "counter": None}
+        return list(state.last_trade) + self._pass_turn(t.challenger)
 
-    def _trade_answer_counter(self, action: Any) -> list[Msg]:
-        t = self._check_target(action.player)
-        counter = list(action.cards)
-        if not counter:
-            raise RuleViolation("BC-OFFER-EMPTY", "bc.err.offer_empty", player=t.target)
+    def _counter(self, t: Trade, cards: list[int]) -> list[Event]:
+        state = self.state
+        counter = list(cards)
         self._take_cards(t.target, counter)
         offered, countered = sum(t.offer), sum(counter)
         tie = offered == countered
-        self.last_trade_detail = {"offer": sorted(t.offer), "counter": sorted(counter)}
+        state.last_trade_detail = {"offer": sorted(t.offer), "counter": sorted(counter)}
         if tie and self.trade_tie == "returned":
             self._give_cards(t.challenger, t.offer)
             self._give_cards(t.target, counter)
-            money = Msg("bc.trade_returned", {"challenger": t.challenger, "target": t.target})
+            money = event("BC-TRADE-TIE", "bc.trade_returned", challenger=t.challenger, target=t.target)
         else:
             self._give_cards(t.challenger, counter)
             self._give_cards(t.target, t.offer)
-            money = Msg("bc.trade_exchanged", {"challenger": t.challenger, "target": t.target,
-                                               "to_challenger": len(counter), "to_target": len(t.offer)})
+            money = event(("BC-TRADE", "BC-TRADE-TIE") if tie else "BC-TRADE", "bc.trade_exchanged",
+                          challenger=t.challenger, target=t.target, to_challenger=len(counter),
+                          to_target=len(t.offer))
         args = {"challenger": t.challenger, "target": t.target, "moves": t.moves, "animal": animal(t.animal)}
         if tie and t.ties == 0:
             t.ties = 1
-            self.phase = "second_challenge"
-            self.last_trade = (money, Msg("bc.trade_tie", args))
-            return list(self.last_trade)
+            state.stage = RechallengeStage(t)
+            state.last_trade = (money, event("BC-TRADE-TIE", "bc.trade_tie", **args))
+            return list(state.last_trade)
         if tie:
             self._move_animals(t.target, t.challenger, t.animal, t.moves)
-            result = Msg("bc.trade_second_tie", args)
+            result = event("BC-TRADE-TIE", "bc.trade_second_tie", **args)
         elif offered > countered:
             self._move_animals(t.target, t.challenger, t.animal, t.moves)
-            result = Msg("bc.trade_challenger_wins", args)
+            result = event("BC-TRADE", "bc.trade_challenger_wins", **args)
         else:
             self._move_animals(t.challenger, t.target, t.animal, t.moves)
-            result = Msg("bc.trade_target_wins", args)
-        self.last_trade = (money, result)
-        return list(self.last_trade) + self._pass_turn(t.challenger)
+            result = event("BC-TRADE", "bc.trade_target_wins", **args)
+        state.last_trade = (money, result)
+        return list(state.last_trade) + self._pass_turn(t.challenger)
 
-    # -- what is awaited ----------------------------------------------------------------------
+    # turn order and the end
 
-    def bidders(self) -> tuple[str, ...]:
-        """Who may bid in the running auction, in seat order."""
-        a = self.auction
-        if a is None or self.phase != "auction":
-            return ()
-        return tuple(p for p in self.players if p != a.auctioneer and p not in a.excluded)
+    def _all_complete(self) -> bool:
+        return self.state.deck_count == 0 and all(
+            count in (0, COPIES) for owned in self.state.animals.values() for count in owned.values())
+
+    def _pass_turn(self, after: str) -> list[Event]:
+        """The turn goes to the left of ``after``; with the deck empty, players who cannot trade
+        are skipped, and the game ends when nobody can."""
+        state = self.state
+        if self._all_complete():
+            state.stage = OverStage(False)
+            return [event("BC-END", "bc.over")]
+        candidate = self._left[after]
+        if state.deck_count > 0:
+            state.stage = TurnStage(candidate)
+            return [event("BC-TURN", "bc.turn", player=candidate)]
+        skipped: list[str] = []
+        for _ in self.players:
+            if self._has_money(candidate) and self.can_trade(candidate):
+                state.stage = TurnStage(candidate)
+                events = [event("BC-DECK-EMPTY", "bc.turn_trade", player=candidate)]
+                if skipped:
+                    events.insert(0, event("BC-SKIP", "bc.skipped", players=skipped))
+                return events
+            skipped.append(candidate)
+            candidate = self._left[candidate]
+        state.stage = OverStage(True)
+        return [event("BC-END", "bc.over_blocked")]
+
+    # -- what is awaited, and the end -----------------------------------------------------------
 
     def expected(self) -> Expectation:
-        if self.phase == "over":
+        stage = self.state.stage
+        if isinstance(stage, OverStage):
             return Expectation((), (), Msg("bc.prompt.over"))
-        if self.phase == "turn":
-            types = []
-            if self.deck_count() > 0:
-                types.append("draw")
-            if self.can_trade(self.turn) and self._has_money(self.turn):
-                types.append("challenge")
-            key = {("draw",): "bc.prompt.draw", ("challenge",): "bc.prompt.challenge"}.get(
-                tuple(types), "bc.prompt.turn")
-            return Expectation((self.turn,), tuple(types), Msg(key, {"player": self.turn}))
-        if self.phase == "auction":
-            a = self.auction
+        if isinstance(stage, TurnStage):
+            player = stage.player
+            types: tuple[str, ...] = ()
+            if self.state.deck_count > 0:
+                types += ("draw",)
+            if self._has_money(player) and self.can_trade(player):
+                types += ("challenge",)
+            key = _TURN_PROMPTS.get(types, "bc.prompt.turn")
+            return Expectation((player,), types, Msg(key, {"player": player}))
+        if isinstance(stage, AuctionStage):
+            a = stage.auction
             bidders = self.bidders()
             types = ("bid", "close") if bidders else ("close",)
-            if a.highest is None:
+            highest = a.highest
+            if highest is None:
                 prompt = Msg("bc.prompt.auction_open", {"animal": animal(a.animal), "auctioneer": a.auctioneer})
             else:
                 prompt = Msg("bc.prompt.auction", {"animal": animal(a.animal), "auctioneer": a.auctioneer,
-                                                   "bidder": a.highest[0], "amount": a.highest[1]})
+                                                   "bidder": highest[0], "amount": highest[1]})
             return Expectation(bidders + (a.auctioneer,), types, prompt)
-        if self.phase == "payment":
-            d = self.debt
+        if isinstance(stage, PaymentStage):
+            d = stage.debt
             return Expectation((d.payer,), ("pay", "cannot_pay"),
                                Msg("bc.prompt.pay", {"payer": d.payer, "amount": d.amount, "recipient": d.recipient}))
-        t = self.trade
-        if self.phase == "trade_answer":
+        t = stage.trade
+        if isinstance(stage, AnswerStage):
             types = ("accept", "counter") if self._has_money(t.target) else ("accept",)
             return Expectation((t.target,), types,
                                Msg("bc.prompt.answer", {"target": t.target, "challenger": t.challenger,
@@ -562,61 +805,63 @@ class BoursicocotteEngine(CopyingEngine):
                                                          "animal": animal(t.animal)}))
 
     def outcome(self) -> Outcome | None:
-        if self.phase != "over":
+        stage = self.state.stage
+        if not isinstance(stage, OverStage):
             return None
         scores = {p: self.score(p) for p in self.players}
         best = max(scores.values())
         winners = tuple(p for p in self.players if scores[p] == best)
-        explanation: list[Msg] = []
-        if self.blocked:
-            explanation.append(Msg("bc.explain.blocked"))
+        explanation: list[Event] = []
+        if stage.blocked:
+            explanation.append(event("BC-END", "bc.explain.blocked"))
         for p in self.players:
             sets = self.complete_sets(p)
             if not sets:
-                explanation.append(Msg("bc.explain.no_set", {"player": p}))
+                explanation.append(event("BC-SCORE", "bc.explain.no_set", player=p))
                 continue
             parts = [Msg("bc.explain.set", {"animal": animal(a), "value": VALUES[a]}) for a in sets]
-            explanation.append(Msg("bc.explain.sets", {
-                "player": p, "sets": parts, "sum": sum(VALUES[a] for a in sets), "count": len(sets),
-                "score": scores[p]}))
+            explanation.append(event("BC-SCORE", "bc.explain.sets", player=p, sets=parts,
+                                     sum=sum(VALUES[a] for a in sets), count=len(sets), score=scores[p]))
         if len(winners) == 1:
-            explanation.append(Msg("bc.explain.winner", {"player": winners[0], "score": best}))
+            explanation.append(event("BC-SCORE", "bc.explain.winner", player=winners[0], score=best))
         else:
-            explanation.append(Msg("bc.explain.shared", {"players": list(winners), "score": best}))
+            explanation.append(event("BC-SCORE", "bc.explain.shared", players=list(winners), score=best))
         return Outcome(scores=scores, eliminated=(), winners=winners, replay_required=False,
                        ranking=rank_by(self.players, scores), explanation=tuple(explanation))
 
     def player_view(self, assist: bool = False) -> Mapping[str, Any]:
+        state = self.state
         a, d, t = self.auction, self.debt, self.trade
+        highest = a.highest if a is not None else None
         return {
             "turn": self.turn,
             "phase": self.phase,
             "auction": None if a is None else {
                 "animal": a.animal, "auctioneer": a.auctioneer, "bids": list(a.bids),
-                "highest": a.highest[1] if a.highest else None, "bidder": a.highest[0] if a.highest else None,
+                "highest": highest[1] if highest else None, "bidder": highest[0] if highest else None,
                 "excluded": list(a.excluded), "buy_back_lost": a.buy_back_lost,
             },
-            "debt": None if d is None else {
+            "debt": None if d is None or a is None else {
                 "payer": d.payer, "recipient": d.recipient, "amount": d.amount, "animal": a.animal,
                 "buy_back": d.buy_back,
             },
             "trade": None if t is None else {
                 "challenger": t.challenger, "target": t.target, "animal": t.animal,
-                "cards_offered": len(t.offer) if self.phase == "trade_answer" else 0,
+                "cards_offered": len(t.offer) if self.phase is Phase.TRADE_ANSWER else 0,
                 "animals_at_stake": t.moves, "ties": t.ties,
             },
-            "animals": {p: {k: n for k, n in self.animals[p].items() if n} for p in self.players},
-            "money": {p: _cards(self.money[p]) for p in self.players},
-            "money_total": {p: _total(self.money[p]) for p in self.players},
-            "deck": dict(self.deck),
-            "deck_count": self.deck_count(),
-            "donkeys_drawn": self.donkeys,
-            "next_donkey_money": DONKEY_MONEY[self.donkeys] if self.donkeys < len(DONKEY_MONEY) else None,
-            "bank": dict(self.bank),
-            "last_trade": self.last_trade,
-            "last_trade_detail": self.last_trade_detail,
+            "animals": {p: {k: n for k, n in state.animals[p].items() if n} for p in self.players},
+            "money": {p: _cards(state.money[p]) for p in self.players},
+            "money_total": {p: _total(state.money[p]) for p in self.players},
+            "deck": dict(state.deck),
+            "deck_count": state.deck_count,
+            "donkeys_drawn": state.donkeys,
+            "next_donkey_money": DONKEY_MONEY[state.donkeys] if state.donkeys < len(DONKEY_MONEY) else None,
+            "bank": dict(state.bank),
+            "last_trade": state.last_trade,
+            "last_trade_detail": state.last_trade_detail,
             "complete_sets": {p: self.complete_sets(p) for p in self.players},
             "scores": {p: self.score(p) for p in self.players},
-            "setup": tuple(self.setup),
+            "setup": state.setup,
             "blocked": self.blocked,
         }

@@ -4,22 +4,27 @@ The table turns over status cards one by one and auctions them with money cards.
 whose turn it is, checks every bid against the hand it comes from, settles each round (positive
 card: the last bidder left buys it; misfortune: the first to pass takes it), applies the theft,
 stops at the fourth red card and computes exact end scores, the poorest players and the tie-breaks.
+
+``_check`` validates an action completely against :class:`HighSocietyState`; ``_perform`` then
+changes it. Nothing grows per action except the list of revealed cards (appended to, never copied).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from dataclasses import dataclass, field
+from enum import Enum
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from functools import lru_cache
+from typing import Any, ClassVar, Mapping
 
 from models.i18n import Msg
-from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation, Score
-from scoring.base import VariantSpec  # the variants, declared once
+from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, Score, VariantSpec, event
 
 MONEY: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
 MONEY_TOTAL = sum(MONEY)  # 106 per player
 
 POSSESSIONS: tuple[str, ...] = tuple(f"p{n}" for n in range(1, 11))
+_POSSESSION_SET = frozenset(POSSESSIONS)
 STATUS_DECK: Mapping[str, int] = {**{p: 1 for p in POSSESSIONS}, "x2": 3, "half": 1, "minus5": 1, "theft": 1}
 CARD_ORDER: tuple[str, ...] = POSSESSIONS + ("x2", "half", "minus5", "theft")
 RED = frozenset({"x2", "half"})  # red-bordered (High Society) / light-blue (Animalement Vôtre)
@@ -28,52 +33,147 @@ REDS_TO_END = 4
 
 FINAL_TIE_DEFAULT = {"high-society": "replay", "animalement-votre": "shared"}
 
-REFUSALS: tuple[str, ...] = (
-    "HS-GAME-OVER",
-    "HS-DISCARD-REQUIRED",
-    "HS-DISCARD-NOT-DUE",
-    "HS-DISCARD-CARD",
-    "HS-ROUND-OPEN",
-    "HS-REVEAL-GONE",
-    "HS-NO-ROUND",
-    "HS-TURN",
-    "HS-PASSED",
-    "HS-BID-EMPTY",
-    "HS-MONEY-DUPLICATE",
-    "HS-MONEY-ON-TABLE",
-    "HS-MONEY-SPENT",
-    "HS-BID-RAISE",
+# The rules reference, in the rulebook's order: the cards, the auction, misfortunes and the theft,
+# the end. ``refusal``: the engine refuses actions with it; ``ruling``: the app's decision.
+RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec("HS-REVEAL-GONE", "cards", refusal=True),
+    RuleSpec("HS-MONEY-DUPLICATE", "cards", refusal=True),
+    RuleSpec("HS-AUCTION", "auction"),
+    RuleSpec("HS-ROUND-OPEN", "auction", refusal=True),
+    RuleSpec("HS-NO-ROUND", "auction", refusal=True),
+    RuleSpec("HS-TURN", "auction", refusal=True),
+    RuleSpec("HS-BID-EMPTY", "auction", refusal=True),
+    RuleSpec("HS-MONEY-ON-TABLE", "auction", refusal=True),
+    RuleSpec("HS-MONEY-SPENT", "auction", refusal=True),
+    RuleSpec("HS-BID-RAISE", "auction", refusal=True),
+    RuleSpec("HS-PASSED", "auction", refusal=True),
+    RuleSpec("HS-FREE-CARD", "auction"),
+    RuleSpec("HS-MISFORTUNE", "misfortune"),
+    RuleSpec("HS-THEFT", "misfortune"),
+    RuleSpec("HS-DISCARD-REQUIRED", "misfortune", refusal=True),
+    RuleSpec("HS-DISCARD-NOT-DUE", "misfortune", refusal=True),
+    RuleSpec("HS-DISCARD-CARD", "misfortune", refusal=True),
+    RuleSpec("HS-END", "end"),
+    RuleSpec("HS-GAME-OVER", "end", refusal=True),
+    RuleSpec("HS-SCORE", "end", ruling=True),
+    RuleSpec("HS-POOREST", "end", ruling=True),
+    RuleSpec("HS-FINAL-TIE", "end", variant="final_tie"),
 )
-# Rules the engine applies without ever refusing anything; listed so the rules reference shows them
-# (with the rulings the app makes and the variant that switches them).
-APPLIED_RULES: tuple[str, ...] = (
-    "HS-AUCTION",
-    "HS-FREE-CARD",
-    "HS-MISFORTUNE",
-    "HS-THEFT",
-    "HS-END",
-    "HS-SCORE",
-    "HS-POOREST",
-    "HS-FINAL-TIE",
-)
+REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
+APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
+
+
+_POSSESSION_VALUE: Mapping[str, int] = {p: int(p[1:]) for p in POSSESSIONS}
 
 
 def possession_value(card: str) -> int:
-    return int(card[1:]) if card in POSSESSIONS else 0
+    return _POSSESSION_VALUE.get(card, 0)
 
 
-def _num(value: Fraction) -> int | Fraction:
-    return value.numerator if value.denominator == 1 else value
+def _num(value: int | Fraction) -> int | Fraction:
+    # (a type test, not isinstance: Fraction's ABC makes isinstance slow, and outcome() calls this often)
+    if type(value) is Fraction and value.denominator == 1:
+        return value.numerator
+    return value
 
 
-class HighSocietyEngine(CopyingEngine):
+# The two sentences every round repeats (events are immutable values: built once per player)
+@lru_cache(maxsize=1024)
+def _passes(player: str) -> Event:
+    return event((), "hs.event.pass", player=player)
+
+
+@lru_cache(maxsize=1024)
+def _reveals_next(player: str) -> Event:
+    return event("HS-AUCTION", "hs.event.next", player=player)
+
+
+@lru_cache(maxsize=256)
+def _clockwise(players: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
+    """Each player's opponents, clockwise from their left (shared by every game at that table;
+    never mutate it)."""
+    n = len(players)
+    return {p: tuple(players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(players)}
+
+
+@lru_cache(maxsize=None)
+def _card_labels(edition: str) -> Mapping[str, Msg]:
+    """Each card's name in an edition (messages are immutable: built once, shared by every game;
+    never mutate the mapping)."""
+    return {c: Msg(f"hs.card.{edition}.{c}") for c in CARD_ORDER}
+
+
+# -- the state ------------------------------------------------------------------------------------
+
+class Phase(Enum):
+    REVEAL = "reveal"    # between rounds: the starter turns the next card over
+    BIDDING = "bidding"  # a card is up for auction
+    DISCARD = "discard"  # the theft's receiver chooses a possession to give up
+    OVER = "over"        # the fourth red card came up
+
+
+@dataclass(slots=True)
+class Seat:
+    """One player's money and cards."""
+
+    hand: set[int] = field(default_factory=lambda: set(MONEY))  # money in hand
+    bid: list[int] = field(default_factory=list)  # open bid, in the order laid
+    bid_total: int = 0
+    spent: dict[int, int] = field(default_factory=dict)  # money card -> round it was paid in
+    kept: list[str] = field(default_factory=list)  # status cards, in the order gained
+
+
+@dataclass(slots=True)
+class AwaitReveal:
+    phase: ClassVar[Phase] = Phase.REVEAL
+
+
+@dataclass(slots=True)
+class Bidding:
+    card: str
+    turn: str
+    passed: list[str] = field(default_factory=list)
+    phase: ClassVar[Phase] = Phase.BIDDING
+
+
+@dataclass(slots=True)
+class AwaitDiscard:
+    player: str
+    phase: ClassVar[Phase] = Phase.DISCARD
+
+
+@dataclass(slots=True)
+class GameOver:
+    card: str  # the fourth red card
+    phase: ClassVar[Phase] = Phase.OVER
+
+
+Stage = AwaitReveal | Bidding | AwaitDiscard | GameOver
+
+
+@dataclass(slots=True)
+class HighSocietyState:
+    stage: Stage
+    starter: str  # reveals the next card / revealed the current one
+    seats: dict[str, Seat]
+    deck: dict[str, int] = field(default_factory=lambda: dict(STATUS_DECK))
+    round: int = 0
+    revealed: list[tuple[int, str]] = field(default_factory=list)  # (round, card), the ending card last
+    reds: int = 0
+    discarded: list[str] = field(default_factory=list)
+    theft_pending: str | None = None  # whose theft waits for their next possession
+
+
+class HighSocietyEngine(Engine):
     """Referee of High Society (``high-society``) and Animalement Vôtre (``animalement-votre``).
 
-    Public, read-only state for the table screen (never mutate it; everything is derived here so
-    the screen never re-derives a rule). Cards are the spec's ids (``"p1"`` … ``"p10"``, ``"x2"``,
-    ``"half"``, ``"minus5"``, ``"theft"``); money cards are ints.
+    The whole state is ``state`` (:class:`HighSocietyState`). Public, read-only views for the table
+    screen (never mutate them; everything is derived here so the screen never re-derives a rule).
+    Cards are the spec's ids (``"p1"`` … ``"p10"``, ``"x2"``, ``"half"``, ``"minus5"``, ``"theft"``);
+    money cards are ints.
 
     - ``edition``: the game id; ``final_tie``: ``"replay"`` or ``"shared"`` (variant or default).
+    - ``phase``: :class:`Phase` (reveal, bidding, discard, over).
     - ``round``: number of the current round (1 for the first card revealed; 0 before any card).
       The card that ends the game does not open a round.
     - ``card``: the card being auctioned now, or None between rounds and once the game is over.
@@ -101,13 +201,13 @@ class HighSocietyEngine(CopyingEngine):
     - ``card_label(card)``: the card's name in this edition, as a Msg.
     - ``player_view()``: all of the above in one dict.
 
-    ``rules`` lists the refusal ids (``REFUSALS``) and then rules applied without refusal
-    (``APPLIED_RULES``: auction order, free card, misfortune, theft, end, scoring, poorest,
-    final tie) so that the rules reference shows every ruling.
+    ``rule_specs`` is the rules reference (refusals, the rules applied without refusing anything
+    and the rulings), in the rulebook's order; every event names the rules behind it.
     """
 
     games = ("high-society", "animalement-votre")
-    rules = REFUSALS + APPLIED_RULES
+    rule_specs = RULE_SPECS
+    rules = tuple(r.id for r in RULE_SPECS)
     variants = (VariantSpec("final_tie", ("replay", "shared"), "replay",
                             {"replay": "HS-FINAL-TIE", "shared": "HS-FINAL-TIE"},
                             game_defaults={"high-society": "replay", "animalement-votre": "shared"}),)
@@ -115,85 +215,110 @@ class HighSocietyEngine(CopyingEngine):
     def __init__(self, record: Any):
         super().__init__(record)
         variant = getattr(record, "variant", None)
-        if isinstance(variant, Mapping):
-            chosen = variant.get("final_tie")
-        else:
-            chosen = getattr(variant, "final_tie", None)
+        chosen = variant.get("final_tie") if isinstance(variant, Mapping) else getattr(variant, "final_tie", None)
         self.edition: str = self.game
         self.final_tie: str = chosen or FINAL_TIE_DEFAULT[self.game]
-        self.round: int = 0
-        self.card: str | None = None
-        self.ending_card: str | None = None
-        self._deck: Counter[str] = Counter(STATUS_DECK)
-        self._revealed: list[tuple[int, str]] = []
-        self.starter: str = self.first_player
-        self.turn: str | None = None
-        self._bids: dict[str, list[int]] = {p: [] for p in self.players}
-        self._passed: list[str] = []
-        self._hands: dict[str, set[int]] = {p: set(MONEY) for p in self.players}
-        self._spent: dict[str, dict[int, int]] = {p: {} for p in self.players}
-        self._collections: dict[str, list[str]] = {p: [] for p in self.players}
-        self._discarded: list[str] = []
-        self.theft_pending: str | None = None
-        self.discard_required: str | None = None
-        self._over = False
+        self.state = HighSocietyState(stage=AwaitReveal(), starter=self.first_player,
+                                      seats={p: Seat() for p in self.players})
+        self._others = _clockwise(self.players)
+        self._labels = _card_labels(self.edition)
+        self._red_name = Msg(f"hs.red.{self.edition}")
 
     # -- public read-only state ------------------------------------------------------------------
 
     @property
+    def phase(self) -> Phase:
+        return self.state.stage.phase
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @property
+    def starter(self) -> str:
+        return self.state.starter
+
+    @property
+    def card(self) -> str | None:
+        stage = self.state.stage
+        return stage.card if isinstance(stage, Bidding) else None
+
+    @property
+    def turn(self) -> str | None:
+        stage = self.state.stage
+        return stage.turn if isinstance(stage, Bidding) else None
+
+    @property
+    def ending_card(self) -> str | None:
+        stage = self.state.stage
+        return stage.card if isinstance(stage, GameOver) else None
+
+    @property
+    def discard_required(self) -> str | None:
+        stage = self.state.stage
+        return stage.player if isinstance(stage, AwaitDiscard) else None
+
+    @property
+    def theft_pending(self) -> str | None:
+        return self.state.theft_pending
+
+    @property
     def deck_left(self) -> dict[str, int]:
-        return {c: self._deck[c] for c in CARD_ORDER if self._deck[c] > 0}
+        deck = self.state.deck
+        return {c: deck[c] for c in CARD_ORDER if deck[c] > 0}
 
     @property
     def revealed(self) -> tuple[tuple[int, str], ...]:
-        return tuple(self._revealed)
+        return tuple(self.state.revealed)
 
     @property
     def reds_revealed(self) -> int:
-        return sum(1 for _, c in self._revealed if c in RED)
+        return self.state.reds
 
     @property
     def bids(self) -> dict[str, tuple[int, ...]]:
-        return {p: tuple(self._bids[p]) for p in self.players}
+        return {p: tuple(s.bid) for p, s in self.state.seats.items()}
 
     @property
     def bid_totals(self) -> dict[str, int]:
-        return {p: sum(self._bids[p]) for p in self.players}
+        return {p: s.bid_total for p, s in self.state.seats.items()}
 
     @property
     def bid_to_beat(self) -> int:
-        return self._to_beat(self.turn)[0] if self.turn is not None else 0
+        turn = self.turn
+        return self._to_beat(turn)[0] if turn is not None else 0
 
     @property
     def passed(self) -> tuple[str, ...]:
-        return tuple(self._passed)
+        stage = self.state.stage
+        return tuple(stage.passed) if isinstance(stage, Bidding) else ()
 
     @property
     def hands(self) -> dict[str, tuple[int, ...]]:
-        return {p: tuple(sorted(self._hands[p])) for p in self.players}
+        return {p: tuple(sorted(s.hand)) for p, s in self.state.seats.items()}
 
     @property
     def spent(self) -> dict[str, dict[int, int]]:
-        return {p: dict(sorted(self._spent[p].items())) for p in self.players}
+        return {p: dict(sorted(s.spent.items())) for p, s in self.state.seats.items()}
 
     @property
     def money_left(self) -> dict[str, int]:
-        return {p: sum(self._hands[p]) + sum(self._bids[p]) for p in self.players}
+        return {p: sum(s.hand) + s.bid_total for p, s in self.state.seats.items()}
 
     @property
     def collections(self) -> dict[str, tuple[str, ...]]:
-        return {p: tuple(self._collections[p]) for p in self.players}
+        return {p: tuple(s.kept) for p, s in self.state.seats.items()}
 
     @property
     def discarded(self) -> tuple[str, ...]:
-        return tuple(self._discarded)
+        return tuple(self.state.discarded)
 
     @property
     def finished(self) -> bool:
-        return self._over
+        return isinstance(self.state.stage, GameOver)
 
     def card_label(self, card: str) -> Msg:
-        return Msg(f"hs.card.{self.edition}.{card}")
+        return self._labels[card]
 
     def scores(self) -> dict[str, int | Fraction]:
         return {p: _num(self._score_steps(p)[-1][1]) for p in self.players}
@@ -202,6 +327,7 @@ class HighSocietyEngine(CopyingEngine):
         return {
             "edition": self.edition,
             "final_tie": self.final_tie,
+            "phase": self.phase,
             "round": self.round,
             "card": self.card,
             "ending_card": self.ending_card,
@@ -225,70 +351,258 @@ class HighSocietyEngine(CopyingEngine):
             "finished": self.finished,
         }
 
-    # -- the contract ----------------------------------------------------------------------------
+    # -- the contract: check ---------------------------------------------------------------------
 
-    def _apply(self, action: Any) -> Iterable[Msg]:
-        if isinstance(action, Mapping):
-            from models.record import parse_action
-
-            action = parse_action(self.game, dict(action), list(self.players))
+    def _check(self, action: Any) -> None:
+        stage = self.state.stage
         kind = action.type
-        if self._over:
-            raise RuleViolation("HS-GAME-OVER", "hs.refuse.game_over", card=self.card_label(self.ending_card),
-                                red=self._red_name())
-        if self.discard_required is not None and not (kind == "discard" and action.player == self.discard_required):
-            raise RuleViolation("HS-DISCARD-REQUIRED", "hs.refuse.discard_required", player=self.discard_required,
-                                owned=self._owned_labels(self.discard_required))
+        if isinstance(stage, GameOver):
+            raise RuleViolation("HS-GAME-OVER", "hs.refuse.game_over", card=self.card_label(stage.card),
+                                red=self._red_name)
+        if isinstance(stage, AwaitDiscard):
+            if not (kind == "discard" and action.player == stage.player):
+                raise RuleViolation("HS-DISCARD-REQUIRED", "hs.refuse.discard_required", player=stage.player,
+                                    owned=self._owned_labels(stage.player))
+            if action.card not in self.state.seats[action.player].kept or action.card not in _POSSESSION_SET:
+                raise RuleViolation("HS-DISCARD-CARD", "hs.refuse.discard_card", player=action.player,
+                                    card=self.card_label(action.card), owned=self._owned_labels(action.player))
+            return
         if kind == "reveal":
-            return self._reveal(action.card)
+            self._check_reveal(stage, action.card)
+        elif kind == "bid":
+            self._bidding(stage, action.player)
+            self._check_bid(action.player, action.add)
+        elif kind == "pass":
+            self._bidding(stage, action.player)
+        elif kind == "discard":
+            raise RuleViolation("HS-DISCARD-NOT-DUE", "hs.refuse.discard_not_due", player=action.player)
+        else:
+            raise ValueError(f"not a High Society action: {action!r}")
+
+    def _check_reveal(self, stage: Stage, card: str) -> None:
+        if isinstance(stage, Bidding):
+            raise RuleViolation("HS-ROUND-OPEN", "hs.refuse.round_open", card=self.card_label(stage.card),
+                                player=stage.turn)
+        if self.state.deck[card] <= 0:
+            rounds = [r for r, c in self.state.revealed if c == card]
+            if STATUS_DECK[card] == 1:
+                raise RuleViolation("HS-REVEAL-GONE", "hs.refuse.reveal_gone", card=self.card_label(card),
+                                    round=rounds[0])
+            raise RuleViolation("HS-REVEAL-GONE", "hs.refuse.reveal_gone_all", card=self.card_label(card),
+                                copies=STATUS_DECK[card], rounds=rounds)
+
+    def _bidding(self, stage: Stage, player: str) -> Bidding:
+        """The open round, if it is ``player``'s turn in it; else the refusal."""
+        if not isinstance(stage, Bidding):
+            raise RuleViolation("HS-NO-ROUND", "hs.refuse.no_round", player=player, starter=self.state.starter)
+        if player != stage.turn:
+            if player in stage.passed:
+                raise RuleViolation("HS-PASSED", "hs.refuse.passed", player=player,
+                                    card=self.card_label(stage.card), turn=stage.turn)
+            raise RuleViolation("HS-TURN", "hs.refuse.turn", player=player, turn=stage.turn)
+        return stage
+
+    def _check_bid(self, player: str, add: list[int]) -> None:
+        """The cards come from the player's hand, once each, and the new total beats every other bid."""
+        if not add:
+            raise RuleViolation("HS-BID-EMPTY", "hs.refuse.bid_empty", player=player)
+        if len(set(add)) != len(add):
+            seen: set[int] = set()
+            for value in add:
+                if value in seen:
+                    raise RuleViolation("HS-MONEY-DUPLICATE", "hs.refuse.money_duplicate", player=player,
+                                        value=value)
+                seen.add(value)
+        seat = self.state.seats[player]
+        hand = seat.hand
+        for value in add:
+            if value in hand:
+                continue
+            if value in seat.bid:
+                raise RuleViolation("HS-MONEY-ON-TABLE", "hs.refuse.money_on_table", player=player, value=value,
+                                    total=seat.bid_total)
+            if value in seat.spent:
+                raise RuleViolation("HS-MONEY-SPENT", "hs.refuse.money_spent", player=player, value=value,
+                                    round=seat.spent[value])
+            raise AssertionError(f"{player}'s {value} is nowhere")  # every card is in hand, on the table or spent
+        total = seat.bid_total + sum(add)
+        to_beat, leader = self._to_beat(player)
+        if total <= to_beat:
+            raise RuleViolation("HS-BID-RAISE", "hs.refuse.bid_raise", player=player, total=total,
+                                to_beat=to_beat, leader=leader)
+
+    # -- the contract: perform -------------------------------------------------------------------
+
+    def _perform(self, action: Any) -> list[Event]:
+        kind = action.type
         if kind == "bid":
-            return self._bid(action.player, list(action.add))
+            return self._bid(action.player, action.add)
         if kind == "pass":
             return self._pass(action.player)
-        if kind == "discard":
-            return self._discard(action.player, action.card)
-        raise ValueError(f"not a High Society action: {action!r}")
+        if kind == "reveal":
+            return self._reveal(action.card)
+        return self._discard(action.player, action.card)
+
+    def _reveal(self, card: str) -> list[Event]:
+        state = self.state
+        state.deck[card] -= 1
+        label = self._labels[card]
+        if card in RED:
+            state.reds += 1
+            if state.reds >= REDS_TO_END:
+                state.revealed.append((state.round, card))
+                state.stage = GameOver(card)
+                return [event("HS-END", "hs.event.reveal_end", player=state.starter, card=label,
+                              red=self._red_name)]
+        state.round += 1
+        state.revealed.append((state.round, card))
+        state.stage = Bidding(card, state.starter)
+        if card in MISFORTUNE:
+            return [event("HS-MISFORTUNE", "hs.event.reveal_misfortune", player=state.starter, card=label,
+                          round=state.round)]
+        return [event((), "hs.event.reveal", player=state.starter, card=label, round=state.round)]
+
+    def _bid(self, player: str, add: list[int]) -> list[Event]:
+        stage = self.state.stage
+        assert isinstance(stage, Bidding)
+        seat = self.state.seats[player]
+        seat.hand.difference_update(add)
+        seat.bid.extend(add)
+        seat.bid_total += sum(add)
+        stage.turn = self._next_active(stage, player)
+        return [event((), "hs.event.bid", player=player, cards=list(add), total=seat.bid_total)]
+
+    def _pass(self, player: str) -> list[Event]:
+        state = self.state
+        stage = state.stage
+        assert isinstance(stage, Bidding)
+        seat = state.seats[player]
+        back = seat.bid_total
+        stage.passed.append(player)
+        if back:
+            seat.hand.update(seat.bid)
+            seat.bid = []
+            seat.bid_total = 0
+            events = [event("HS-PASSED", "hs.event.pass_back", player=player, amount=back)]
+        else:
+            events = [_passes(player)]
+        card = stage.card
+        if card in MISFORTUNE:
+            events.append(event("HS-MISFORTUNE", "hs.event.misfortune", player=player, card=self._labels[card]))
+            for other in self._others[player]:
+                lost = self._pay(other)
+                if lost:
+                    events.append(event("HS-MISFORTUNE", "hs.event.bid_lost", player=other, amount=lost))
+            events.extend(self._receive(player, card))
+            return events
+        if len(stage.passed) == len(self.players) - 1:
+            winner = next(p for p in self._others[player] if p not in stage.passed)
+            price = self._pay(winner)
+            if price:
+                events.append(event("HS-FREE-CARD", "hs.event.buy", player=winner, card=self._labels[card],
+                                    amount=price))
+            else:
+                events.append(event("HS-FREE-CARD", "hs.event.free", player=winner, card=self._labels[card]))
+            events.extend(self._receive(winner, card))
+            return events
+        stage.turn = self._next_active(stage, player)
+        return events
+
+    def _discard(self, player: str, card: str) -> list[Event]:
+        state = self.state
+        kept = state.seats[player].kept
+        kept.remove(card)
+        kept.remove("theft")
+        state.discarded.extend((card, "theft"))
+        state.stage = AwaitReveal()
+        return [event("HS-THEFT", "hs.event.discarded", player=player, card=self._labels[card]),
+                _reveals_next(state.starter)]
+
+    # -- settlement ------------------------------------------------------------------------------
+
+    def _pay(self, player: str) -> int:
+        """The player's open bid goes to the discard; each card remembers the round it went in.
+        Returns the amount paid."""
+        seat = self.state.seats[player]
+        amount = seat.bid_total
+        if amount:
+            rnd = self.state.round
+            for value in seat.bid:
+                seat.spent[value] = rnd
+            seat.bid = []
+            seat.bid_total = 0
+        return amount
+
+    def _receive(self, player: str, card: str) -> list[Event]:
+        """The player takes the round's card; the round closes and they reveal the next one."""
+        state = self.state
+        state.starter = player
+        state.stage = AwaitReveal()
+        kept = state.seats[player].kept
+        events: list[Event] = []
+        if card == "theft":
+            kept.append(card)
+            if any(c in _POSSESSION_SET for c in kept):
+                state.stage = AwaitDiscard(player)
+                events.append(event("HS-THEFT", "hs.event.discard_due", player=player,
+                                    owned=self._owned_labels(player)))
+                return events
+            state.theft_pending = player
+            events.append(event("HS-THEFT", "hs.event.theft_waits", player=player))
+        elif state.theft_pending == player and card in _POSSESSION_SET:
+            kept.remove("theft")
+            state.discarded.extend((card, "theft"))
+            state.theft_pending = None
+            events.append(event("HS-THEFT", "hs.event.theft_applied", player=player, card=self._labels[card]))
+        else:
+            kept.append(card)
+        events.append(_reveals_next(player))
+        return events
+
+    # -- what next, and the end ------------------------------------------------------------------
 
     def expected(self) -> Expectation:
-        if self._over:
+        stage = self.state.stage
+        if isinstance(stage, GameOver):
             return Expectation((), (), Msg("hs.prompt.over"))
-        if self.discard_required is not None:
-            who = self.discard_required
+        if isinstance(stage, AwaitDiscard):
+            who = stage.player
             return Expectation((who,), ("discard",),
                                Msg("hs.prompt.discard", {"player": who, "owned": self._owned_labels(who)}))
-        if self.card is None:
+        if isinstance(stage, AwaitReveal):
             # The starter turns the card over, but a reveal names no player in the record.
-            return Expectation((), ("reveal",), Msg("hs.prompt.reveal", {"player": self.starter,
-                                                                          "round": self.round + 1}))
-        assert self.turn is not None
-        to_beat, _ = self._to_beat(self.turn)
+            return Expectation((), ("reveal",), Msg("hs.prompt.reveal", {"player": self.state.starter,
+                                                                          "round": self.state.round + 1}))
+        to_beat, _ = self._to_beat(stage.turn)
         key = "hs.prompt.bid" if to_beat else "hs.prompt.bid_first"
-        if self.card in MISFORTUNE:
+        if stage.card in MISFORTUNE:
             key += "_misfortune"
-        return Expectation((self.turn,), ("bid", "pass"),
-                           Msg(key, {"player": self.turn, "card": self.card_label(self.card), "to_beat": to_beat}))
+        return Expectation((stage.turn,), ("bid", "pass"),
+                           Msg(key, {"player": stage.turn, "card": self._labels[stage.card], "to_beat": to_beat}))
 
     def outcome(self) -> Outcome | None:
-        if not self._over:
+        stage = self.state.stage
+        if not isinstance(stage, GameOver):
             return None
-        money = {p: sum(self._hands[p]) for p in self.players}  # no round is open at the end
+        seats = self.state.seats
+        money = {p: sum(seats[p].hand) for p in self.players}  # no round is open at the end
         scores = self.scores()
-        explanation: list[Msg] = [Msg("hs.explain.end", {"card": self.card_label(self.ending_card),
-                                                         "red": self._red_name()})]
-        if self.theft_pending is not None:
-            explanation.append(Msg("hs.explain.theft_void", {"player": self.theft_pending}))
+        explanation: list[Event] = [event("HS-END", "hs.explain.end", card=self._labels[stage.card],
+                                          red=self._red_name)]
+        if self.state.theft_pending is not None:
+            explanation.append(event("HS-THEFT", "hs.explain.theft_void", player=self.state.theft_pending))
 
         least = min(money.values())
         poorest = tuple(p for p in self.players if money[p] == least)
         if len(poorest) == len(self.players):
-            explanation.append(Msg("hs.explain.all_out", {"money": least}))
+            explanation.append(event("HS-POOREST", "hs.explain.all_out", money=least))
         elif len(poorest) == 1:
-            explanation.append(Msg("hs.explain.poorest_one", {"player": poorest[0], "money": least}))
+            explanation.append(event("HS-POOREST", "hs.explain.poorest_one", player=poorest[0], money=least))
         else:
-            explanation.append(Msg("hs.explain.poorest_many", {"players": list(poorest), "money": least}))
+            explanation.append(event("HS-POOREST", "hs.explain.poorest_many", players=list(poorest), money=least))
 
         for p in self.players:
-            explanation.append(Msg("hs.explain.score", {"player": p, "calc": self.score_breakdown(p)}))
+            explanation.append(event("HS-SCORE", "hs.explain.score", player=p, calc=self.score_breakdown(p)))
 
         remaining = [p for p in self.players if p not in poorest]
         winners: tuple[str, ...] = ()
@@ -298,27 +612,28 @@ class HighSocietyEngine(CopyingEngine):
             top = [p for p in remaining if scores[p] == best]
             if len(top) == 1:
                 winners = (top[0],)
-                explanation.append(Msg("hs.explain.win_one", {"player": top[0], "score": best}))
+                explanation.append(event("HS-FINAL-TIE", "hs.explain.win_one", player=top[0], score=best))
             else:
                 most = max(money[p] for p in top)
                 leaders = [p for p in top if money[p] == most]
                 if len(leaders) == 1:
                     winners = (leaders[0],)
-                    explanation.append(Msg("hs.explain.win_money", {"players": top, "score": best,
-                                                                    "player": leaders[0], "money": most,
-                                                                    "others": [money[p] for p in top if p != leaders[0]]}))
+                    explanation.append(event("HS-FINAL-TIE", "hs.explain.win_money", players=top, score=best,
+                                             player=leaders[0], money=most,
+                                             others=[money[p] for p in top if p != leaders[0]]))
                 else:
                     if len(leaders) == len(top):
-                        explanation.append(Msg("hs.explain.full_tie", {"players": top, "score": best, "money": most}))
+                        explanation.append(event("HS-FINAL-TIE", "hs.explain.full_tie", players=top, score=best,
+                                                 money=most))
                     else:
-                        explanation.append(Msg("hs.explain.money_tie", {"players": top, "score": best,
-                                                                        "leaders": leaders, "money": most}))
+                        explanation.append(event("HS-FINAL-TIE", "hs.explain.money_tie", players=top, score=best,
+                                                 leaders=leaders, money=most))
                     if self.final_tie == "shared":
                         winners = tuple(leaders)
-                        explanation.append(Msg("hs.explain.shared", {"players": leaders}))
+                        explanation.append(event("HS-FINAL-TIE", "hs.explain.shared", players=leaders))
                     else:
                         replay = True
-                        explanation.append(Msg("hs.explain.replay", {"players": leaders}))
+                        explanation.append(event("HS-FINAL-TIE", "hs.explain.replay", players=leaders))
 
         ranking = self._ranking(remaining, list(poorest), scores, money)
         return Outcome(
@@ -330,199 +645,45 @@ class HighSocietyEngine(CopyingEngine):
             explanation=tuple(explanation),
         )
 
-    # -- actions ---------------------------------------------------------------------------------
-
-    def _reveal(self, card: str) -> list[Msg]:
-        if self.card is not None:
-            raise RuleViolation("HS-ROUND-OPEN", "hs.refuse.round_open", card=self.card_label(self.card),
-                                player=self.turn)
-        if self._deck[card] <= 0:
-            rounds = [r for r, c in self._revealed if c == card]
-            if STATUS_DECK[card] == 1:
-                raise RuleViolation("HS-REVEAL-GONE", "hs.refuse.reveal_gone", card=self.card_label(card),
-                                    round=rounds[0])
-            raise RuleViolation("HS-REVEAL-GONE", "hs.refuse.reveal_gone_all", card=self.card_label(card),
-                                copies=STATUS_DECK[card], rounds=rounds)
-        self._deck[card] -= 1
-        if card in RED and self.reds_revealed + 1 >= REDS_TO_END:
-            self._revealed.append((self.round, card))
-            self.ending_card = card
-            self._over = True
-            return [Msg("hs.event.reveal_end", {"player": self.starter, "card": self.card_label(card),
-                                                "red": self._red_name()})]
-        self.round += 1
-        self._revealed.append((self.round, card))
-        self.card = card
-        self.turn = self.starter
-        self._passed = []
-        key = "hs.event.reveal_misfortune" if card in MISFORTUNE else "hs.event.reveal"
-        return [Msg(key, {"player": self.starter, "card": self.card_label(card), "round": self.round})]
-
-    def _check_turn(self, player: str) -> None:
-        if self.card is None:
-            raise RuleViolation("HS-NO-ROUND", "hs.refuse.no_round", player=player, starter=self.starter)
-        if player != self.turn:
-            if player in self._passed:
-                raise RuleViolation("HS-PASSED", "hs.refuse.passed", player=player, card=self.card_label(self.card),
-                                    turn=self.turn)
-            raise RuleViolation("HS-TURN", "hs.refuse.turn", player=player, turn=self.turn)
-
-    def _bid(self, player: str, add: list[int]) -> list[Msg]:
-        self._check_turn(player)
-        if not add:
-            raise RuleViolation("HS-BID-EMPTY", "hs.refuse.bid_empty", player=player)
-        seen: set[int] = set()
-        for value in add:
-            if value in seen:
-                raise RuleViolation("HS-MONEY-DUPLICATE", "hs.refuse.money_duplicate", player=player, value=value)
-            seen.add(value)
-        for value in add:
-            if value in self._bids[player]:
-                raise RuleViolation("HS-MONEY-ON-TABLE", "hs.refuse.money_on_table", player=player, value=value,
-                                    total=sum(self._bids[player]))
-            if value in self._spent[player]:
-                raise RuleViolation("HS-MONEY-SPENT", "hs.refuse.money_spent", player=player, value=value,
-                                    round=self._spent[player][value])
-            if value not in self._hands[player]:  # every card is in hand, on the table or spent
-                raise AssertionError(f"{player}'s {value} is nowhere")
-        total = sum(self._bids[player]) + sum(add)
-        to_beat, leader = self._to_beat(player)
-        if total <= to_beat:
-            raise RuleViolation("HS-BID-RAISE", "hs.refuse.bid_raise", player=player, total=total,
-                                to_beat=to_beat, leader=leader)
-        for value in add:
-            self._hands[player].remove(value)
-            self._bids[player].append(value)
-        self.turn = self._next_active(player)
-        return [Msg("hs.event.bid", {"player": player, "cards": list(add), "total": total})]
-
-    def _pass(self, player: str) -> list[Msg]:
-        self._check_turn(player)
-        back = sum(self._bids[player])
-        self._hands[player].update(self._bids[player])
-        self._bids[player] = []
-        self._passed.append(player)
-        events = [Msg("hs.event.pass_back", {"player": player, "amount": back}) if back
-                  else Msg("hs.event.pass", {"player": player})]
-        card = self.card
-        assert card is not None
-        if card in MISFORTUNE:
-            events.append(Msg("hs.event.misfortune", {"player": player, "card": self.card_label(card)}))
-            for other in self._seat_order_from(player):
-                events.extend(self._pay(other))
-            events.extend(self._receive(player, card))
-            return events
-        active = [p for p in self.players if p not in self._passed]
-        if len(active) == 1:
-            winner = active[0]
-            price = sum(self._bids[winner])
-            if price:
-                events.append(Msg("hs.event.buy", {"player": winner, "card": self.card_label(card), "amount": price}))
-            else:
-                events.append(Msg("hs.event.free", {"player": winner, "card": self.card_label(card)}))
-            self._pay(winner)
-            events.extend(self._receive(winner, card))
-            return events
-        self.turn = self._next_active(player)
-        return events
-
-    def _discard(self, player: str, card: str) -> list[Msg]:
-        if self.discard_required is None:
-            raise RuleViolation("HS-DISCARD-NOT-DUE", "hs.refuse.discard_not_due", player=player)
-        # _apply already refused a discard by anyone else while one is due.
-        owned = [c for c in self._collections[player] if c in POSSESSIONS]
-        if card not in owned:
-            raise RuleViolation("HS-DISCARD-CARD", "hs.refuse.discard_card", player=player,
-                                card=self.card_label(card), owned=self._owned_labels(player))
-        self._collections[player].remove(card)
-        self._collections[player].remove("theft")
-        self._discarded.extend([card, "theft"])
-        self.discard_required = None
-        return [Msg("hs.event.discarded", {"player": player, "card": self.card_label(card)}),
-                Msg("hs.event.next", {"player": self.starter})]
-
-    # -- settlement ------------------------------------------------------------------------------
-
-    def _pay(self, player: str) -> list[Msg]:
-        """The player's open bid goes to the discard; each card remembers the round it went in."""
-        cards = self._bids[player]
-        if not cards:
-            return []
-        for value in cards:
-            self._spent[player][value] = self.round
-        self._bids[player] = []
-        return [Msg("hs.event.bid_lost", {"player": player, "amount": sum(cards)})]
-
-    def _receive(self, player: str, card: str) -> list[Msg]:
-        """The player takes the round's card; the round closes and they reveal the next one."""
-        self.card = None
-        self.turn = None
-        self._passed = []
-        self.starter = player
-        events: list[Msg] = []
-        if card == "theft":
-            self._collections[player].append(card)
-            if any(c in POSSESSIONS for c in self._collections[player]):
-                self.discard_required = player
-                events.append(Msg("hs.event.discard_due", {"player": player, "owned": self._owned_labels(player)}))
-                return events
-            self.theft_pending = player
-            events.append(Msg("hs.event.theft_waits", {"player": player}))
-        elif card in POSSESSIONS and self.theft_pending == player:
-            self._collections[player].remove("theft")
-            self._discarded.extend([card, "theft"])
-            self.theft_pending = None
-            events.append(Msg("hs.event.theft_applied", {"player": player, "card": self.card_label(card)}))
-        else:
-            self._collections[player].append(card)
-        events.append(Msg("hs.event.next", {"player": player}))
-        return events
-
     # -- helpers ---------------------------------------------------------------------------------
 
-    def _seat_order_from(self, player: str) -> list[str]:
-        i = self.players.index(player)
-        return [self.players[(i + k) % len(self.players)] for k in range(1, len(self.players))]
-
-    def _next_active(self, player: str) -> str:
-        for other in self._seat_order_from(player):
-            if other not in self._passed:
+    def _next_active(self, stage: Bidding, player: str) -> str:
+        passed = stage.passed
+        for other in self._others[player]:
+            if other not in passed:
                 return other
         return player
 
     def _to_beat(self, player: str) -> tuple[int, str | None]:
         best, leader = 0, None
-        for other in self._seat_order_from(player):
-            total = sum(self._bids[other])
+        seats = self.state.seats
+        for other in self._others[player]:
+            total = seats[other].bid_total
             if total > best:
                 best, leader = total, other
         return best, leader
 
     def _owned_labels(self, player: str) -> list[Msg]:
-        owned = sorted((c for c in self._collections[player] if c in POSSESSIONS), key=possession_value)
-        return [self.card_label(c) for c in owned]
+        owned = sorted((c for c in self.state.seats[player].kept if c in _POSSESSION_SET), key=possession_value)
+        return [self._labels[c] for c in owned]
 
-    def _red_name(self) -> Msg:
-        return Msg(f"hs.red.{self.edition}")
-
-    def _score_steps(self, player: str) -> list[tuple[str, Fraction, int]]:
+    def _score_steps(self, player: str) -> list[tuple[str, int | Fraction, int]]:
         """The score as the rulebook computes it: possessions added, −5, ×2 per title, ×½.
         Each step is (kind, value after it, the possession added or 0)."""
-        kept = self._collections[player]
-        value = Fraction(0)
-        steps: list[tuple[str, Fraction, int]] = [("start", value, 0)]
-        for card in sorted((c for c in kept if c in POSSESSIONS), key=possession_value):
-            value += possession_value(card)
-            steps.append(("plus", value, possession_value(card)))
+        kept = self.state.seats[player].kept
+        value: int | Fraction = 0  # exact: a Fraction only once the scandal halves it
+        steps: list[tuple[str, int | Fraction, int]] = [("start", value, 0)]
+        for added in sorted(_POSSESSION_VALUE[c] for c in kept if c in _POSSESSION_SET):
+            value += added
+            steps.append(("plus", value, added))
         if "minus5" in kept:
             value -= 5
             steps.append(("minus5", value, 0))
-        for card in kept:
-            if card == "x2":
-                value *= 2
-                steps.append(("x2", value, 0))
+        for _ in range(kept.count("x2")):
+            value *= 2
+            steps.append(("x2", value, 0))
         if "half" in kept:
-            value /= 2
+            value = Fraction(value, 2)
             steps.append(("half", value, 0))
         return steps
 
@@ -530,10 +691,11 @@ class HighSocietyEngine(CopyingEngine):
         """'3 + 9 − 5 = 7, ×2 = 14, ×½ = 7' as nested catalogue messages (numbers stay localised)."""
         calc: Msg | None = None
         terms = 0  # terms added or subtracted since the last '='
-        before = Fraction(0)
+        before: int | Fraction = 0
         for kind, value, added in self._score_steps(player)[1:]:
             if kind == "plus":
-                calc = Msg("hs.calc.num", {"n": added}) if calc is None else Msg("hs.calc.plus", {"left": calc, "n": added})
+                calc = (Msg("hs.calc.num", {"n": added}) if calc is None
+                        else Msg("hs.calc.plus", {"left": calc, "n": added}))
                 terms += 1
             elif kind == "minus5":
                 terms += 1 if calc is not None else 2
@@ -564,4 +726,3 @@ class HighSocietyEngine(CopyingEngine):
                 ranking.append((p, i + 1))
         ranking.extend((p, len(remaining) + 1) for p in out)
         return tuple(ranking)
-

@@ -25,13 +25,14 @@ for first place come next (sharing one rank), then everyone else by score (compe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from models.i18n import Msg
 from models.record import SV_HAND, SV_POINT_CARDS
-from scoring.base import CopyingEngine, Expectation, Outcome, RuleViolation
-from scoring.base import VariantSpec  # the variants, declared once
+from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, VariantSpec, event
 
 GAME = "stupide-vautour"
 ROUNDS = 15
@@ -46,20 +47,48 @@ PLAY_PLAYERS = "SV-PLAY-PLAYERS"        # not exactly one card per player
 PLAY_USED = "SV-PLAY-USED"              # a card that player already played
 NO_SUCH_CARD = "SV-NO-SUCH-CARD"        # not a point card / not a hand card (the parser catches it first)
 GAME_OVER = "SV-GAME-OVER"              # anything after the 15th round
-# … and the rulings the rules reference shows (never raised: they settle, they do not refuse).
+# … and the rules the engine applies without refusing anything (they settle, they do not refuse).
+AWARD_RULE = "SV-AWARD"
 TIES_RULE = "SV-TIES"
 CARRY_RULE = "SV-CARRY"
 END_RULE = "SV-END"
+
+# The rules reference, in the rulebook's order: the cards, a round, the end.
+RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec(NO_SUCH_CARD, "cards", refusal=True),
+    RuleSpec(REVEAL_REPEAT, "cards", refusal=True),
+    RuleSpec(REVEAL_OPEN, "round", refusal=True),
+    RuleSpec(PLAY_NO_REVEAL, "round", refusal=True),
+    RuleSpec(PLAY_PLAYERS, "round", refusal=True),
+    RuleSpec(PLAY_USED, "round", refusal=True),
+    RuleSpec(AWARD_RULE, "round"),
+    RuleSpec(TIES_RULE, "round", ruling=True, variant="ties"),
+    RuleSpec(CARRY_RULE, "round"),
+    RuleSpec(GAME_OVER, "end", refusal=True),
+    RuleSpec(END_RULE, "end", ruling=True),
+)
+
+_POINT_SET = frozenset(SV_POINT_CARDS)
+_HAND_SET = frozenset(SV_HAND)
 
 
 def _m(key: str, **params: Any) -> Msg:
     return Msg(f"sv.{key}", params)
 
 
+# Messages are immutable: the few that every game repeats are built once, not once per round.
+_ONE_POINT: dict[int, Msg] = {c: Msg("sv.points.one", {"card": c}) for c in SV_POINT_CARDS}
+
+
+@lru_cache(maxsize=1024)
+def _played_by(player: str, card: int) -> Msg:
+    return Msg("sv.played_by", {"player": player, "card": card})
+
+
 def points_msg(cards: Sequence[int]) -> Msg:
     """"the 6" for one point card, "4 and -1 (3 in all)" for several."""
     if len(cards) == 1:
-        return _m("points.one", card=cards[0])
+        return _ONE_POINT.get(cards[0]) or _m("points.one", card=cards[0])
     return _m("points.many", cards=tuple(cards), total=sum(cards))
 
 
@@ -67,8 +96,7 @@ def _poss(pairs: Iterable[tuple[str, int]]) -> tuple[Msg, ...]:
     return tuple(_m("poss", player=p, card=c) for p, c in pairs)
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):  # one per round: a named tuple is several times cheaper to build than a frozen dataclass
     """Who takes the pending point cards, and which cards were set aside on the way.
 
     ``set_aside``: (player, card) pairs cancelled before the deciding card, in the order they were
@@ -88,6 +116,10 @@ def decide(cards: Mapping[str, int], seating: Sequence[str], high: bool, ties: s
     sum is ≥ 0 (the highest card takes), False for a vulture (the lowest card takes)."""
     if ties not in TIES:
         raise ValueError(f"unknown ties reading {ties!r}")
+    played = list(cards.values())
+    top = max(played) if high else min(played)
+    if played.count(top) == 1:  # the usual round: one best card, nothing set aside in either reading
+        return Decision(high, next(p for p, v in cards.items() if v == top), top, ())
     order = [p for p in seating if p in cards]
     values = sorted(set(cards.values()), reverse=high)  # best first
     holders = {v: [p for p in order if cards[p] == v] for v in values}
@@ -110,33 +142,69 @@ def decide(cards: Mapping[str, int], seating: Sequence[str], high: bool, ties: s
     return Decision(high, None, None, tuple((p, v) for v in values for p in holders[v]))
 
 
-def decision_msgs(decision: Decision, ties: str, points: Msg) -> tuple[Msg, ...]:
-    """The sentences saying how ``decision`` was reached (not the carry-over or the loss)."""
+def decision_msgs(decision: Decision, ties: str, points: Msg, carried: bool = False) -> tuple[Event, ...]:
+    """The sentences saying how ``decision`` was reached (not the carry-over or the loss), each
+    naming its rules (``carried``: the points include cards carried over, whose sum set the side)."""
     side = "high" if decision.high else "low"
+    award = (AWARD_RULE, CARRY_RULE) if carried else (AWARD_RULE,)
     if not decision.set_aside:
-        return (_m(f"award.top.{side}", player=decision.winner, card=decision.card, points=points),)
+        return (event(award, f"sv.award.top.{side}", player=decision.winner, card=decision.card, points=points),)
     aside = _poss(decision.set_aside)
+    tied = (TIES_RULE, *award)
     if ties == "highest-unique":
         if decision.winner is None:
-            return (_m("award.unique.nobody", aside=aside),)
-        return (_m("award.unique", aside=aside, player=decision.winner, card=decision.card, points=points),)
+            return (event(TIES_RULE, "sv.award.unique.nobody", aside=aside),)
+        return (event(tied, "sv.award.unique", aside=aside, player=decision.winner, card=decision.card,
+                      points=points),)
     if decision.winner is not None:
-        return (_m("award.after_cancel", cancelled=aside, player=decision.winner, card=decision.card, points=points),)
+        return (event(tied, "sv.award.after_cancel", cancelled=aside, player=decision.winner, card=decision.card,
+                      points=points),)
     if decision.tied_again:
-        return (_m("award.cancel_twice", cancelled=aside, again=_poss(decision.tied_again)),)
-    return (_m("award.cancel_all", cancelled=aside),)
+        return (event(TIES_RULE, "sv.award.cancel_twice", cancelled=aside, again=_poss(decision.tied_again)),)
+    return (event(TIES_RULE, "sv.award.cancel_all", cancelled=aside),)
 
 
 def _sign_mode(total: int) -> str:
     return "suricate" if total >= 0 else "vulture"
 
 
-class StupideVautourEngine(CopyingEngine):
+class Phase(Enum):
+    REVEAL = "reveal"  # the round's point card is to be turned over
+    PLAY = "play"      # the point card is up: every player's card, all at once
+    OVER = "over"      # fifteen rounds played
+
+
+@dataclass(slots=True)
+class Seat:
+    """One player's cards."""
+
+    played_in: dict[int, int] = field(default_factory=dict)  # hand card -> round it was played in
+    last_played: int | None = None  # the card of the last round (None before round 1)
+    taken: list[int] = field(default_factory=list)  # point cards taken, in order
+    score: int = 0  # their sum
+
+
+@dataclass(slots=True)
+class StupideVautourState:
+    seats: dict[str, Seat]
+    phase: Phase = Phase.REVEAL
+    rounds_played: int = 0
+    revealed: list[int] = field(default_factory=list)  # point cards, in the order turned over
+    revealed_in: dict[int, int] = field(default_factory=dict)  # point card -> round it came up in
+    pending: list[int] = field(default_factory=list)  # in play or carried over, in the order they came up
+    pending_sum: int = 0
+    lost: list[int] = field(default_factory=list)  # never taken (after the 15th round)
+    last_award: tuple[Event, ...] = ()  # the last round's award sentences
+
+
+class StupideVautourEngine(Engine):
     """The Stupide Vautour referee.
 
-    Public, read-only state for the table screen (also gathered by :meth:`player_view`):
+    The whole state is ``state`` (:class:`StupideVautourState`). Public, read-only views for the
+    table screen (also gathered by :meth:`player_view`):
 
     - ``ties``: the tie reading in force (``"one-level"`` or ``"highest-unique"``).
+    - ``phase``: :class:`Phase` (reveal, play, over).
     - ``round``: the round in progress, or the next one to start (1 … 15; 15 once finished).
     - ``rounds_played``: how many plays were accepted (0 … 15).
     - ``round_open``: True between a round's reveal and its play.
@@ -151,19 +219,19 @@ class StupideVautourEngine(CopyingEngine):
     - ``taken``: player → point cards taken, in order; ``scores``: player → their sum.
     - ``lost``: point cards never taken (filled after the 15th round).
     - ``last_award``: the last round's award sentences (who took what and why, or the
-      carry-over / loss) as :class:`Msg`; empty before round 1.
+      carry-over / loss) as :class:`Event` s; empty before round 1.
 
-    ``rules`` lists the refusals (SV-REVEAL-OPEN, SV-REVEAL-REPEAT, SV-PLAY-NO-REVEAL,
-    SV-PLAY-PLAYERS, SV-PLAY-USED, SV-NO-SUCH-CARD, SV-GAME-OVER) followed by three rulings the
-    rules reference shows but the engine never refuses with (SV-TIES, SV-CARRY, SV-END).
+    ``rule_specs``: the refusals (SV-REVEAL-OPEN, SV-REVEAL-REPEAT, SV-PLAY-NO-REVEAL,
+    SV-PLAY-PLAYERS, SV-PLAY-USED, SV-NO-SUCH-CARD, SV-GAME-OVER) and the rules the engine
+    applies without refusing anything (SV-AWARD, SV-TIES, SV-CARRY, SV-END), in the rulebook's order.
     A player named twice in one play cannot be expressed in a record (``cards`` is a JSON object
     whose keys are unique) and a name that is not at the table is malformed at parse time; the
     engine still refuses an unknown name under SV-PLAY-PLAYERS if an action is built by hand.
     """
 
     games = (GAME,)
-    rules = (REVEAL_OPEN, REVEAL_REPEAT, PLAY_NO_REVEAL, PLAY_PLAYERS, PLAY_USED, NO_SUCH_CARD, GAME_OVER,
-             TIES_RULE, CARRY_RULE, END_RULE)
+    rule_specs = RULE_SPECS
+    rules = tuple(r.id for r in RULE_SPECS)
     variants = (VariantSpec("ties", ("one-level", "highest-unique"), "one-level",
                             {"one-level": "SV-TIES", "highest-unique": "SV-TIES"}),)
 
@@ -174,78 +242,86 @@ class StupideVautourEngine(CopyingEngine):
         self.ties: str = ties or DEFAULT_TIES
         if self.ties not in TIES:
             raise ValueError(f"unknown ties reading {self.ties!r}")
-        self.rounds_played: int = 0
-        self.round_open: bool = False
-        self._revealed: list[int] = []
-        self._revealed_in: dict[int, int] = {}
-        self._pending: list[int] = []
-        self._played_in: dict[str, dict[int, int]] = {p: {} for p in self.players}
-        self._last_played: dict[str, int | None] = {p: None for p in self.players}
-        self._taken: dict[str, list[int]] = {p: [] for p in self.players}
-        self._lost: list[int] = []
-        self._last_award: tuple[Msg, ...] = ()
+        self.state = StupideVautourState(seats={p: Seat() for p in self.players})
 
     # -- read-only state --------------------------------------------------------------------
 
     @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def rounds_played(self) -> int:
+        return self.state.rounds_played
+
+    @property
+    def round_open(self) -> bool:
+        return self.state.phase is Phase.PLAY
+
+    @property
     def round(self) -> int:
-        return min(self.rounds_played + 1, ROUNDS)
+        return min(self.state.rounds_played + 1, ROUNDS)
 
     @property
     def over(self) -> bool:
-        return self.rounds_played >= ROUNDS
+        return self.state.phase is Phase.OVER
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase is Phase.OVER
 
     @property
     def revealed(self) -> tuple[int, ...]:
-        return tuple(self._revealed)
+        return tuple(self.state.revealed)
 
     @property
     def deck_left(self) -> int:
-        return len(SV_POINT_CARDS) - len(self._revealed)
+        return len(SV_POINT_CARDS) - len(self.state.revealed)
 
     @property
     def pending(self) -> tuple[int, ...]:
-        return tuple(self._pending)
+        return tuple(self.state.pending)
 
     @property
     def pending_sum(self) -> int:
-        return sum(self._pending)
+        return self.state.pending_sum
 
     @property
     def pending_mode(self) -> str | None:
-        return _sign_mode(self.pending_sum) if self._pending else None
+        return _sign_mode(self.state.pending_sum) if self.state.pending else None
 
     @property
     def hands(self) -> dict[str, tuple[int, ...]]:
-        return {p: tuple(c for c in SV_HAND if c not in self._played_in[p]) for p in self.players}
+        return {p: tuple(c for c in SV_HAND if c not in s.played_in) for p, s in self.state.seats.items()}
 
     @property
     def last_played(self) -> dict[str, int | None]:
-        return dict(self._last_played)
+        return {p: s.last_played for p, s in self.state.seats.items()}
 
     @property
     def played_in(self) -> dict[str, dict[int, int]]:
-        return {p: dict(rounds) for p, rounds in self._played_in.items()}
+        return {p: dict(s.played_in) for p, s in self.state.seats.items()}
 
     @property
     def taken(self) -> dict[str, tuple[int, ...]]:
-        return {p: tuple(cards) for p, cards in self._taken.items()}
+        return {p: tuple(s.taken) for p, s in self.state.seats.items()}
 
     @property
     def scores(self) -> dict[str, int]:
-        return {p: sum(cards) for p, cards in self._taken.items()}
+        return {p: s.score for p, s in self.state.seats.items()}
 
     @property
     def lost(self) -> tuple[int, ...]:
-        return tuple(self._lost)
+        return tuple(self.state.lost)
 
     @property
-    def last_award(self) -> tuple[Msg, ...]:
-        return self._last_award
+    def last_award(self) -> tuple[Event, ...]:
+        return self.state.last_award
 
     def player_view(self, assist: bool = False) -> Mapping[str, Any]:
         return {
             "ties": self.ties,
+            "phase": self.phase,
             "round": self.round,
             "rounds_played": self.rounds_played,
             "round_open": self.round_open,
@@ -263,115 +339,140 @@ class StupideVautourEngine(CopyingEngine):
             "last_award": self.last_award,
         }
 
-    # -- actions ----------------------------------------------------------------------------
+    # -- the contract: check ----------------------------------------------------------------
 
-    def _apply(self, action: Any) -> Iterable[Msg]:
+    def _check(self, action: Any) -> None:
+        state = self.state
         kind = getattr(action, "type", None)
-        if self.over:
+        if state.phase is Phase.OVER:
             raise RuleViolation(GAME_OVER, "sv.refuse.game_over", rounds=ROUNDS)
         if kind == "reveal":
-            return self._reveal(action.card)
-        if kind == "play":
-            return self._play(action.cards)
-        raise ValueError(f"stupide-vautour has no action {kind!r}")
+            card = action.card
+            if state.phase is Phase.PLAY:
+                raise RuleViolation(REVEAL_OPEN, "sv.refuse.reveal_open", round=self.round,
+                                    points=points_msg(state.pending))
+            if card not in _POINT_SET:
+                raise RuleViolation(NO_SUCH_CARD, "sv.refuse.not_a_point_card", card=card)
+            if card in state.revealed_in:
+                raise RuleViolation(REVEAL_REPEAT, "sv.refuse.revealed_already", card=card,
+                                    round=state.revealed_in[card])
+        elif kind == "play":
+            self._check_play(action.cards)
+        else:
+            raise ValueError(f"stupide-vautour has no action {kind!r}")
 
-    def _reveal(self, card: int) -> list[Msg]:
-        if self.round_open:
-            raise RuleViolation(REVEAL_OPEN, "sv.refuse.reveal_open", round=self.round,
-                                points=points_msg(self._pending))
-        if card not in SV_POINT_CARDS:
-            raise RuleViolation(NO_SUCH_CARD, "sv.refuse.not_a_point_card", card=card)
-        if card in self._revealed_in:
-            raise RuleViolation(REVEAL_REPEAT, "sv.refuse.revealed_already", card=card,
-                                round=self._revealed_in[card])
-        number = self.rounds_played + 1
-        carried = list(self._pending)
-        self._revealed.append(card)
-        self._revealed_in[card] = number
-        self._pending.append(card)
-        self.round_open = True
-        mode = _sign_mode(self.pending_sum)
-        if not carried:
-            return [_m(f"reveal.{mode}", round=number, card=card)]
-        return [_m(f"reveal.joins.{mode}", round=number, card=card, pending=tuple(carried),
-                   total=self.pending_sum)]
-
-    def _play(self, cards: Mapping[str, int]) -> list[Msg]:
-        number = self.rounds_played + 1
-        if not self.round_open:
+    def _check_play(self, cards: Mapping[str, int]) -> None:
+        state = self.state
+        number = state.rounds_played + 1
+        if state.phase is not Phase.PLAY:
             raise RuleViolation(PLAY_NO_REVEAL, "sv.refuse.no_reveal", round=number)
-        strangers = [p for p in cards if p not in self._played_in]
-        if strangers:
-            raise RuleViolation(PLAY_PLAYERS, "sv.refuse.stranger", players=tuple(strangers))
-        missing = [p for p in self.players if p not in cards]
-        if missing:
-            raise RuleViolation(PLAY_PLAYERS, "sv.refuse.missing", round=number, players=tuple(missing))
-        for player in self.players:
+        seats = state.seats
+        if cards.keys() != seats.keys():  # (key views compare as sets)
+            strangers = [p for p in cards if p not in seats]
+            if strangers:
+                raise RuleViolation(PLAY_PLAYERS, "sv.refuse.stranger", players=tuple(strangers))
+            raise RuleViolation(PLAY_PLAYERS, "sv.refuse.missing", round=number,
+                                players=tuple(p for p in self.players if p not in cards))
+        for player, seat in seats.items():
             card = cards[player]
-            if card not in SV_HAND:
+            if card not in _HAND_SET:
                 raise RuleViolation(NO_SUCH_CARD, "sv.refuse.not_a_hand_card", player=player, card=card)
-            if card in self._played_in[player]:
+            if card in seat.played_in:
                 raise RuleViolation(PLAY_USED, "sv.refuse.played_already", player=player, card=card,
-                                    round=self._played_in[player][card])
+                                    round=seat.played_in[card])
 
-        for player in self.players:
-            self._played_in[player][cards[player]] = number
-            self._last_played[player] = cards[player]
-        self.rounds_played = number
-        self.round_open = False
+    # -- the contract: perform --------------------------------------------------------------
 
-        pending = list(self._pending)
+    def _perform(self, action: Any) -> list[Event]:
+        if action.type == "reveal":
+            return self._reveal(action.card)
+        return self._play(action.cards)
+
+    def _reveal(self, card: int) -> list[Event]:
+        state = self.state
+        number = state.rounds_played + 1
+        state.revealed.append(card)
+        state.revealed_in[card] = number
+        state.phase = Phase.PLAY
+        if not state.pending:
+            state.pending.append(card)
+            state.pending_sum = card
+            return [event((), f"sv.reveal.{_sign_mode(card)}", round=number, card=card)]
+        carried = tuple(state.pending)
+        state.pending.append(card)
+        state.pending_sum += card
+        return [event(CARRY_RULE, f"sv.reveal.joins.{_sign_mode(state.pending_sum)}", round=number, card=card,
+                      pending=carried, total=state.pending_sum)]
+
+    def _play(self, cards: Mapping[str, int]) -> list[Event]:
+        state = self.state
+        number = state.rounds_played + 1
+        for player, seat in state.seats.items():
+            card = cards[player]
+            seat.played_in[card] = number
+            seat.last_played = card
+        state.rounds_played = number
+        last = number == ROUNDS
+        state.phase = Phase.OVER if last else Phase.REVEAL
+
+        pending = state.pending
+        total = state.pending_sum
         points = points_msg(pending)
-        decision = decide(cards, self.players, self.pending_sum >= 0, self.ties)
-        award = list(decision_msgs(decision, self.ties, points))
+        carried = len(pending) > 1
+        decision = decide(cards, self.players, total >= 0, self.ties)
+        award = list(decision_msgs(decision, self.ties, points, carried))
         if decision.winner is not None:
-            self._taken[decision.winner].extend(pending)
-            self._pending.clear()
-        elif number < ROUNDS:
-            key = "carry.one" if len(pending) == 1 else "carry.many"
-            award.append(_m(key, points=points, total=sum(pending)))
-        if number == ROUNDS and self._pending:
-            self._lost.extend(self._pending)
-            self._pending.clear()
-            award.append(lost_msg(self._lost))
-        self._last_award = tuple(award)
+            seat = state.seats[decision.winner]
+            seat.taken.extend(pending)
+            seat.score += total
+            state.pending = []
+            state.pending_sum = 0
+        elif not last:
+            key = "sv.carry.one" if len(pending) == 1 else "sv.carry.many"
+            award.append(event(CARRY_RULE, key, points=points, total=total))
+        if last and state.pending:
+            state.lost.extend(state.pending)
+            state.pending = []
+            state.pending_sum = 0
+            award.append(lost_msg(state.lost))
+        state.last_award = tuple(award)
 
-        events = [_m("played", round=number,
-                     cards=tuple(_m("played_by", player=p, card=cards[p]) for p in self.players))]
+        events = [event((), "sv.played", round=number, cards=tuple(_played_by(p, cards[p]) for p in self.players))]
         events.extend(award)
-        if number == ROUNDS:
-            events.append(_m("game_over", rounds=ROUNDS))
+        if last:
+            events.append(event(GAME_OVER, "sv.game_over", rounds=ROUNDS))
         return events
 
     # -- what next, and the end -------------------------------------------------------------
 
     def expected(self) -> Expectation:
-        if self.over:
+        state = self.state
+        if state.phase is Phase.OVER:
             return Expectation((), (), _m("prompt.over", rounds=ROUNDS))
-        if not self.round_open:
-            if self._pending:
+        if state.phase is Phase.REVEAL:
+            if state.pending:
                 prompt = _m("prompt.reveal_pending", round=self.round, left=self.deck_left,
-                            pending=points_msg(self._pending))
+                            pending=points_msg(state.pending))
             else:
                 prompt = _m("prompt.reveal", round=self.round, left=self.deck_left)
             return Expectation((), ("reveal",), prompt)
-        key = "prompt.play.high" if self.pending_sum >= 0 else "prompt.play.low"
-        return Expectation(self.players, ("play",), _m(key, round=self.round, points=points_msg(self._pending)))
+        key = "prompt.play.high" if state.pending_sum >= 0 else "prompt.play.low"
+        return Expectation(self.players, ("play",), _m(key, round=self.round, points=points_msg(state.pending)))
 
     def outcome(self) -> Outcome | None:
-        if not self.over:
+        if self.state.phase is not Phase.OVER:
             return None
         scores = self.scores
         winners, ranking, verdict = settle(self.players, scores)
-        explanation: list[Msg] = []
-        for player in self.players:
-            taken = self._taken[player]
-            if taken:
-                explanation.append(_m("end.tally", player=player, cards=tuple(taken), score=scores[player]))
+        explanation: list[Event] = []
+        for player, seat in self.state.seats.items():
+            if seat.taken:
+                explanation.append(event(END_RULE, "sv.end.tally", player=player, cards=tuple(seat.taken),
+                                         score=seat.score))
             else:
-                explanation.append(_m("end.tally_none", player=player))
-        if self._lost:
-            explanation.append(lost_msg(self._lost))
+                explanation.append(event(END_RULE, "sv.end.tally_none", player=player))
+        if self.state.lost:
+            explanation.append(lost_msg(self.state.lost))
         explanation.extend(verdict)
         return Outcome(
             scores=scores,
@@ -383,14 +484,14 @@ class StupideVautourEngine(CopyingEngine):
         )
 
 
-def lost_msg(cards: Sequence[int]) -> Msg:
+def lost_msg(cards: Sequence[int]) -> Event:
     if len(cards) == 1:
-        return _m("lost.one", card=cards[0])
-    return _m("lost.many", cards=tuple(cards))
+        return event(CARRY_RULE, "sv.lost.one", card=cards[0])
+    return event(CARRY_RULE, "sv.lost.many", cards=tuple(cards))
 
 
 def settle(players: Sequence[str], scores: Mapping[str, int]
-           ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...], tuple[Msg, ...]]:
+           ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...], tuple[Event, ...]]:
     """Winners, ranking and the sentences explaining them, from the final scores.
 
     - One best score: that player wins; competition ranking by score.
@@ -402,25 +503,26 @@ def settle(players: Sequence[str], scores: Mapping[str, int]
     levels = sorted(set(scores.values()), reverse=True)
     at = {v: tuple(p for p in players if scores[p] == v) for v in levels}
     top = at[levels[0]]
+    winners: tuple[str, ...]
     if len(top) == 1:
         winners = top
         groups = [at[v] for v in levels]
-        explain = (_m("end.winner", player=top[0], score=levels[0]),)
+        explain: tuple[Event, ...] = (event(END_RULE, "sv.end.winner", player=top[0], score=levels[0]),)
     elif len(levels) == 1:
         winners = top
         groups = [top]
-        explain = (_m("end.all_equal", score=levels[0]),)
+        explain = (event(END_RULE, "sv.end.all_equal", score=levels[0]),)
     else:
         second = at[levels[1]]
         winners = second
         groups = [second, top] + [at[v] for v in levels[2:]]
-        first = _m("end.top_tie", players=top, score=levels[0])
+        first = event(END_RULE, "sv.end.top_tie", players=top, score=levels[0])
         if len(second) == 1:
-            win = _m("end.second_wins", player=second[0], score=levels[1])
+            win = event(END_RULE, "sv.end.second_wins", player=second[0], score=levels[1])
         else:
-            win = _m("end.second_shared", players=second, score=levels[1])
-        note = "end.ranking_note" if len(levels) > 2 else "end.ranking_note_short"
-        explain = (first, win, _m(note, players=top, rank=len(second) + 1))
+            win = event(END_RULE, "sv.end.second_shared", players=second, score=levels[1])
+        note = "sv.end.ranking_note" if len(levels) > 2 else "sv.end.ranking_note_short"
+        explain = (first, win, event(END_RULE, note, players=top, rank=len(second) + 1))
     ranking: list[tuple[str, int]] = []
     place = 1
     for group in groups:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import flet as ft
-import pytest
 
 from companion.app import probe, ui
 from companion.app.games import TableContext, TableState, playable_games, screen_for, state_from_session
@@ -49,7 +48,7 @@ def record_data(actions=(), players=TABLE, **extra: Any) -> dict:
 def state_of_engine(engine: BoursicocotteEngine, *, assist: bool = False, entries: int | None = None) -> TableState:
     return TableState(game=GAME, variant={}, players=tuple(engine.players), first_player=engine.first_player,
                       assist=assist, engine=engine, expected=engine.expected(), outcome=engine.outcome(),
-                      entries=len(engine.history) if entries is None else entries)
+                      entries=engine.applied if entries is None else entries)
 
 
 def state_of(actions=(), players=TABLE, *, assist: bool = False, **extra: Any) -> TableState:

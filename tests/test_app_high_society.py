@@ -3,8 +3,6 @@ page), what it shows in each phase, and the actions it hands to ctx.submit."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from companion.app import probe
@@ -12,6 +10,7 @@ from companion.app.games import TableContext, TableState, screen_for
 from companion.app.games import high_society as screen
 from models.i18n import LANGUAGES, Msg
 from models.record import HS_MONEY, parse_record_data
+from scoring.base import rules_of
 from scoring.referee import replay
 
 A, B, C = "Anne", "Bruno", "Chloé"
@@ -154,5 +153,5 @@ def test_the_rules_behind_sentences():
     record = parse_record_data({"format": "table-record/1", "game": "high-society", "players": [A, B, C],
                                 "actions": [rv("p4"), bid(A, 3), pas(B), pas(C)]})
     events = replay(record).events
-    assert screen.rules_for(events[-1]) == ("HS-FREE-CARD",)
-    assert screen.rules_for(events[1]) == ()  # a plain bid settles nothing
+    assert rules_of(events[-1]) == ("HS-FREE-CARD", "HS-AUCTION")
+    assert rules_of(events[1]) == ()  # a plain bid settles nothing

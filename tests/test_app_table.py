@@ -354,14 +354,16 @@ def test_the_results_why_names_the_scoring_rules(service, tmp_path):
     assert fr("rule.HS-POOREST.text") in why and fr("rule.HS-SCORE.text") in why
 
 
-def test_every_rule_the_hs_screen_cites_exists():
-    from companion.app.games import high_society
-    from models.i18n import catalogue
+def test_every_rule_the_hs_log_and_results_cite_exists(service, tmp_path):
+    from scoring.base import rules_of
     from scoring.high_society import HighSocietyEngine
 
-    for key, rule in high_society._RULES_BY_KEY.items():
-        assert key in catalogue("fr") and key in catalogue("en"), key
-        assert rule in HighSocietyEngine.rules, rule
+    app, sid = table(service, tmp_path)
+    play(app, PLAN)
+    state = service.open(sid)
+    cited = rules_of([m for entry in state.log for m in entry.events] + list(state.outcome.explanation))
+    assert {"HS-FREE-CARD", "HS-POOREST", "HS-SCORE", "HS-END"} <= set(cited)
+    assert set(cited) <= set(HighSocietyEngine.rules)
 
 
 def test_a_defect_while_saving_is_said_and_loses_nothing(service, tmp_path, monkeypatch):

@@ -12,7 +12,8 @@ import pytest
 from models.i18n import LANGUAGES, Msg, has_text
 from models.record import parse_action, parse_record
 from scoring.base import RuleViolation
-from scoring.boursicocotte import ANIMALS, APPLIED_RULES, REFUSALS as ENGINE_REFUSALS, BoursicocotteEngine
+from scoring.boursicocotte import ANIMALS, APPLIED_RULES, BoursicocotteEngine
+from scoring.boursicocotte import REFUSALS as ENGINE_REFUSALS
 from scoring.referee import replay, verdict_for_text
 from scoring.registry import engine_class
 from tests.conftest import EXAMPLES
@@ -30,9 +31,23 @@ def record(players: Iterable[str] = PLAYERS, actions: Iterable[dict] = (), **ext
     return parse_record(json.dumps(data, ensure_ascii=False))
 
 
-def engine(players: Iterable[str] = PLAYERS, actions: Iterable[dict] = (), **extra: Any) -> BoursicocotteEngine:
+class Recorded(BoursicocotteEngine):
+    """The engine plus the actions it accepted, so that a test can write its record back (the
+    engine itself keeps no history: an action costs the same early and late in a game)."""
+
+    def __init__(self, record: Any):
+        super().__init__(record)
+        self.history: list[Any] = []
+
+    def apply(self, action: Any) -> tuple[Msg, ...]:
+        events = super().apply(action)
+        self.history.append(action)
+        return events
+
+
+def engine(players: Iterable[str] = PLAYERS, actions: Iterable[dict] = (), **extra: Any) -> Recorded:
     rec = record(players, actions, **extra)
-    eng = BoursicocotteEngine(rec)
+    eng = Recorded(rec)
     for action in rec.actions:
         eng.apply(action)
     return eng
@@ -489,7 +504,7 @@ def test_a_target_without_money_can_only_accept_and_empty_deck_skips_players():
     assert (exp.players, exp.types) == (("Anne",), ("accept",))
     with pytest.raises(RuleViolation) as refused:
         act(eng, counter("Anne", [10]))
-    assert refused.value.rule == "BC-CARDS-MISSING"
+    assert refused.value.rule == "BC-NO-MONEY"  # no money card at all: she cannot take part, only accept
     events = act(eng, accept("Anne"))
     assert rendered(events[-1]) == "Every animal is in a complete set of four: the game is over."
     out = eng.outcome()
@@ -562,6 +577,8 @@ def _fresh(actions=(), deal=None):
 
 
 SALE = [draw("cow"), bid("Bruno", 10), close()]
+# Bruno spends every money card he has on Anne's cow: he then holds none at all.
+BRUNO_BROKE = [draw("cow"), bid("Bruno", 90), close(), pay("Bruno", [0, 0, 10, 10, 10, 10, 50])]
 REFUSALS = [
     ("BC-OVER", finished_game, draw("hen"), "already over"),
     ("BC-OVER", finished_game, challenge("Bruno", "Anne", "hen", [0]), "already over"),
@@ -618,6 +635,13 @@ REFUSALS = [
      "Only Bruno answers Anne's offer, not Chloé"),
     ("BC-ANSWER", _fresh([challenge("Anne", "Bruno", "dog", [10])], TRADE_DEAL), counter("Anne", [10]),
      "Only Bruno answers"),
+    ("BC-NO-MONEY", _fresh(BRUNO_BROKE + [draw("pig"), close(), draw("hen")]), bid("Bruno", 10),
+     "Bruno holds no money card at all and cannot bid on the hen"),
+    ("BC-NO-MONEY", _fresh(BRUNO_BROKE, TRADE_DEAL), challenge("Bruno", "Anne", "dog", [10]),
+     "Bruno holds no money card at all and cannot make an offer"),
+    ("BC-NO-MONEY", _fresh(BRUNO_BROKE + [draw("pig"), close(), challenge("Chloé", "Bruno", "goose", [10])],
+                           TRADE_DEAL), counter("Bruno", [10]),
+     "Bruno holds no money card at all and cannot make an offer"),
 ]
 
 
@@ -639,9 +663,35 @@ def test_refusal(rule, build, action, needle):
 
 def test_every_refusal_id_is_exercised_by_a_refusal_test():
     assert {r[0] for r in REFUSALS} == set(ENGINE_REFUSALS)
-    assert BoursicocotteEngine.rules == ENGINE_REFUSALS + APPLIED_RULES
+    assert BoursicocotteEngine.rules == tuple(r.id for r in BoursicocotteEngine.rule_specs)
+    assert set(BoursicocotteEngine.rules) == set(ENGINE_REFUSALS) | set(APPLIED_RULES)
     assert len(set(BoursicocotteEngine.rules)) == len(BoursicocotteEngine.rules)
     assert all(r.startswith("BC-") for r in BoursicocotteEngine.rules)
+
+
+def test_a_player_without_money_sits_out_until_a_donkey_pays_and_the_auction_goes_on():
+    eng = engine(actions=BRUNO_BROKE + [draw("pig"), close(), draw("hen")])
+    assert money(eng, "Bruno") == []
+    assert eng.expected().players == ("Anne", "Chloé")  # Chloé auctions: only Anne may bid now
+    with pytest.raises(RuleViolation) as refused:
+        act(eng, bid("Bruno", 10))
+    assert refused.value.rule == "BC-NO-MONEY"
+    assert "Bruno n'a plus aucune carte d'argent" in refused.value.message("fr")
+    act(eng, bid("Anne", 10))  # the auction goes on without him
+    act(eng, close())
+    act(eng, pay("Anne", [10]))
+    # Anne's turn: Bruno may still draw on his own turn, and a donkey pays every player
+    act(eng, draw("donkey"))
+    assert money(eng, "Bruno") == [50]
+    act(eng, bid("Bruno", 50))
+    assert eng.player_view()["auction"]["bidder"] == "Bruno"
+
+
+def test_a_broke_player_still_draws_on_his_turn():
+    eng = engine(actions=BRUNO_BROKE)
+    assert eng.expected().players == ("Bruno",) and eng.expected().types == ("draw",)
+    act(eng, draw("pig"))
+    assert eng.auction is not None and eng.auction.auctioneer == "Bruno"
 
 
 def test_an_illegal_record_names_the_rule_and_the_action():

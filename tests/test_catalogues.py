@@ -4,7 +4,7 @@ import string
 
 import pytest
 
-from models.i18n import LANGUAGES, Msg, MissingText, catalogue, format_number, render
+from models.i18n import LANGUAGES, MissingText, Msg, catalogue, format_number, render
 
 
 def placeholders(template: str) -> set[str]:

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from scoring import registry
-
 import companion.service.records
 from companion.cli import main
 from companion.service import Malformed, NotKept, Refused, ServiceError, SessionService
 from companion.store import Store
 from models.i18n import render
 from models.record import parse_record, parse_record_data
+from scoring import registry
 from scoring.referee import verdict_of
 from tests.test_store_games import hs_designed, hs_long, hs_nobody_wins, sv_game
 
@@ -256,7 +255,8 @@ def test_cli_export_and_import_round_trip(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == exported
 
 
-def test_cli_import_of_bad_files_exits_2_and_changes_nothing(tmp_path, capsys):
+def test_cli_import_of_bad_files_exits_2_and_changes_nothing(tmp_path, capsys, monkeypatch):
+    monkeypatch.delitem(registry._ENGINES, "animalia")  # for the "no referee" file: every game has one now
     db = tmp_path / "companion.db"
     store = Store(db)
     SessionService(store).import_records(json.dumps(some_records()[:1]))

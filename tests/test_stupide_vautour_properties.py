@@ -2,12 +2,16 @@
 
 from collections import Counter
 
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from models.i18n import LANGUAGES, Msg
 from models.record import SV_POINT_CARDS, SVPlay, SVReveal, parse_record_data
 from scoring.base import RuleViolation
-from scoring.stupide_vautour import StupideVautourEngine
+from scoring.stupide_vautour import RULE_SPECS, StupideVautourEngine
+from tests.all_or_nothing import try_action
+
+REFUSALS = {r.id for r in RULE_SPECS if r.refusal}
 
 NAMES = ["Alex", "Chloé", "Camille", "Léo", "Nina"]
 
@@ -163,3 +167,34 @@ def test_replaying_a_used_card_is_refused_with_the_round_it_was_played_in(game, 
     else:
         raise AssertionError("a used card was accepted")
     assert eng.player_view() == view
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.data())
+def test_random_actions_are_accepted_or_refused_leaving_everything_as_it_was(game, data):
+    """Legal and illegal actions mixed: ``check`` never changes the engine, a refusal carries a
+    listed refusal id and leaves every attribute exactly as it was, and ``check`` and ``apply``
+    always agree."""
+    players, ties, points, _ = game
+    eng = new_engine(players, ties)
+    accepted = 0
+    for _ in range(60):
+        if data.draw(st.booleans()) and not eng.finished:  # a legal action, from the engine's state
+            if not eng.round_open:
+                action = SVReveal(type="reveal", card=next(c for c in points if c not in eng.revealed))
+            else:
+                action = SVPlay(type="play", cards={p: data.draw(st.sampled_from(eng.hands[p])) for p in players})
+        elif data.draw(st.booleans()):  # any point card, revealed or not
+            action = SVReveal(type="reveal", card=data.draw(st.sampled_from(SV_POINT_CARDS)))
+        else:  # any hand cards, maybe played already, maybe someone missing
+            who = data.draw(st.lists(st.sampled_from(players), min_size=1, unique=True))
+            action = SVPlay(type="play", cards={p: data.draw(st.integers(1, 15)) for p in who})
+        done = try_action(eng, action, REFUSALS)
+        if isinstance(done, RuleViolation):
+            renders([done.msg])
+            continue
+        assert done is not None
+        renders(done)
+        accepted += 1
+        places_of_every_point_card(eng)
+    assert eng.applied == accepted

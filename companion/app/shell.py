@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import flet as ft
 
-from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg
 from companion.app import ui
+from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg
 
 if TYPE_CHECKING:
     from companion.service import SessionService

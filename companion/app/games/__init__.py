@@ -22,9 +22,10 @@ portrait), above undo and the log, and sets ``ctx.side_panel`` so that ``build``
 the side already shows (e.g. the players' open bids). Where there is no side column (a past game
 replayed) ``ctx.side_panel`` is false and ``build`` shows everything.
 
-Optionally too, ``rules_for(messages) -> tuple[rule ids]``: the rules that explain these engine
-sentences (an entry's events, the outcome's explanation). The frame then offers a "why?" on each
-log entry that settles something, and the results a "why?" per player, with the rules' texts.
+The "why?" needs nothing from the screen: every sentence an engine reports is a
+``scoring.base.Event`` naming the rule ids behind it, and the frame (``scoring.base.rules_of``)
+offers a "why?" on each log entry whose events name a rule, and the results a "why?" per player,
+with the rules' ids, titles and texts — the same for every game.
 
 The same builders serve a correction: the frame passes the state as it was before the entry
 being corrected, ``submit`` then previews the correction, and ``ctx.ident(name)`` prefixes the
@@ -120,7 +121,6 @@ class GameScreen(Protocol):
     def build(self, state: TableState, ctx: TableContext) -> ft.Control: ...
 
     # optional: def build_side(self, state: TableState, ctx: TableContext) -> ft.Control: ...
-    # optional: def rules_for(self, messages: Sequence[Msg]) -> tuple[str, ...]: ...
 
 
 def screen_for(game: str) -> GameScreen | None:

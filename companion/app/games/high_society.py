@@ -24,46 +24,6 @@ from scoring.high_society import MISFORTUNE, MONEY, POSSESSIONS, RED, REDS_TO_EN
 
 CARD_W, CARD_H = 118, 160
 
-# Which rule of the reference explains a settlement or a line of the final explanation (for the
-# frame's "why?"): presentation knowledge, keyed by the engine's sentence keys.
-_RULES_BY_KEY = {
-    "hs.event.buy": "HS-FREE-CARD",
-    "hs.event.free": "HS-FREE-CARD",
-    "hs.event.reveal_misfortune": "HS-MISFORTUNE",
-    "hs.event.misfortune": "HS-MISFORTUNE",
-    "hs.event.bid_lost": "HS-MISFORTUNE",
-    "hs.event.pass_back": "HS-PASSED",
-    "hs.event.discard_due": "HS-THEFT",
-    "hs.event.theft_waits": "HS-THEFT",
-    "hs.event.theft_applied": "HS-THEFT",
-    "hs.event.discarded": "HS-THEFT",
-    "hs.event.reveal_end": "HS-END",
-    "hs.explain.end": "HS-END",
-    "hs.explain.theft_void": "HS-THEFT",
-    "hs.explain.all_out": "HS-POOREST",
-    "hs.explain.poorest_one": "HS-POOREST",
-    "hs.explain.poorest_many": "HS-POOREST",
-    "hs.explain.score": "HS-SCORE",
-    "hs.explain.win_one": "HS-FINAL-TIE",
-    "hs.explain.win_money": "HS-FINAL-TIE",
-    "hs.explain.full_tie": "HS-FINAL-TIE",
-    "hs.explain.money_tie": "HS-FINAL-TIE",
-    "hs.explain.replay": "HS-FINAL-TIE",
-    "hs.explain.shared": "HS-FINAL-TIE",
-}
-
-
-def rules_for(messages: Any) -> tuple[str, ...]:
-    """The rules (ids of the rules reference) behind these engine sentences, in order, once each;
-    empty for plain entries (a bid, a pass, a reveal) that settle nothing."""
-    found: list[str] = []
-    for message in messages:
-        rule = _RULES_BY_KEY.get(message.key)
-        if rule and rule not in found:
-            found.append(rule)
-    return tuple(found)
-
-
 def build(state: Any, ctx: Any) -> ft.Control:
     # What the table must enter comes right under the card on auction; the players' public
     # state (open bids, passes, cards won) follows.

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.format import day, names, when
+from companion.app.format import names, when
 
 if TYPE_CHECKING:
     from companion.app.shell import App

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.format import when, names
+from companion.app.format import names, when
 
 if TYPE_CHECKING:
     from companion.app.shell import App

@@ -47,10 +47,8 @@ def _tied_best(outcome: Outcome) -> list[str]:
 
 def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: str = "", game: str | None = None) -> ft.Control:
     """The result block, shared by the results screen and the history."""
-    from companion.app.games import screen_for
     from companion.app.screens.table import why_dialog
-
-    rules_for = getattr(screen_for(game), "rules_for", None) if game else None
+    from scoring.base import rules_of
     parts: list[ft.Control] = []
     kind_icon = ft.Icons.REPLAY if outcome.replay_required else ft.Icons.EMOJI_EVENTS
     parts.append(ui.tid(f"{prefix}result-headline", ft.Container(
@@ -63,7 +61,7 @@ def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: 
     def why(player: str):
         def handler(_: Any) -> None:
             messages = [m for m in outcome.explanation if mentions(m, player)] or list(outcome.explanation)
-            rules = tuple(rules_for(messages)) if rules_for is not None else ()
+            rules = rules_of(messages)  # the rules each explanation line names, for every game
             why_dialog(app, app.t("app.results.why_title", player=player), [app.say(m) for m in messages], rules)
         return handler
 

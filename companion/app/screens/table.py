@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from models.i18n import Msg
-
 from companion.app import ui
 from companion.app.games import GameScreen, TableContext, TableState, screen_for, state_at, state_from_session
+from models.i18n import Msg
+from scoring.base import rules_of
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -172,7 +172,7 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
-    side = _side(app, session, draft, undo, top, getattr(game_screen, "rules_for", None))
+    side = _side(app, session, draft, undo, top)
     if app.wide:
         layout = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
@@ -202,8 +202,7 @@ def _finished(app: App, session: SessionState) -> ft.Control:
     ], spacing=ui.GAP))
 
 
-def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, top: ft.Control | None,
-          rules_for: Any) -> ft.Control:
+def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, top: ft.Control | None) -> ft.Control:
     entries = list(session.log)
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
 
@@ -227,7 +226,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, top: ft
     rows: list[ft.Control] = []
     for entry in reversed(shown):
         being_fixed = draft.correcting == entry.index
-        rules = tuple(rules_for(entry.events)) if rules_for is not None else ()
+        rules = rules_of(entry.events)  # the rules the engine's events name: a "why?" for any game
         buttons = [ui.icon_button(ft.Icons.HELP_OUTLINE, why(entry, rules), ident=f"why-entry-{entry.index}",
                                   tooltip=app.t("app.results.why"))] if rules else []
         rows.append(ui.tid(f"entry-{entry.index}", ft.Container(ft.Row([

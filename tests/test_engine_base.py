@@ -1,0 +1,63 @@
+"""The engine contract's small parts: events and the rule ids they name."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from models.i18n import Msg
+from scoring.base import Event, event, rules_of
+
+
+def test_event_builds_the_same_value_as_the_dataclass():
+    made = event("HS-FREE-CARD", "hs.event.free", player="Anne", card=Msg("hs.card.high-society.p3"))
+    assert made == Event("hs.event.free", {"player": "Anne", "card": Msg("hs.card.high-society.p3")},
+                         ("HS-FREE-CARD",))
+    assert event(("A", "B"), "k").rules == ("A", "B") and event((), "k").rules == ()
+    plain = Msg("hs.event.free", {"player": "Anne", "card": Msg("hs.card.high-society.p3")})
+    assert isinstance(made, Msg) and made.render("fr") == plain.render("fr") and "Anne" in made.render("fr")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.key = "other"  # type: ignore[misc]
+
+
+def test_rules_of_lists_each_rule_once_in_order_and_ignores_plain_messages():
+    messages = [Msg("hs.event.pass", {"player": "Anne"}), event(("B", "A"), "k"), event((), "k"),
+                event("A", "k"), event("C", "k")]
+    assert rules_of(messages) == ("B", "A", "C")
+    assert rules_of([]) == ()
+
+
+def test_nothing_in_scoring_copies_an_engine():
+    """All or nothing comes from checking before performing, never from restoring a copy."""
+    import ast
+    from pathlib import Path
+
+    import scoring
+
+    for source in sorted(Path(scoring.__file__).parent.glob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                    for alias in node.names} | {node.module for node in ast.walk(tree)
+                                                if isinstance(node, ast.ImportFrom) and node.module}
+        assert "copy" not in imported and "deepcopy" not in imported, source.name
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "deepcopy"], source.name
+
+
+def test_every_engine_takes_a_plain_dict_action_like_a_parsed_one():
+    from models.record import parse_record_data
+    from scoring.registry import engine_class
+
+    for game, players, action in [
+        ("high-society", ["A", "B", "C"], {"type": "reveal", "card": "p4"}),
+        ("stupide-vautour", ["A", "B"], {"type": "reveal", "card": -3}),
+        ("boursicocotte", ["A", "B", "C"], {"type": "draw", "card": "cow"}),
+    ]:
+        cls = engine_class(game)
+        assert cls is not None
+        record = parse_record_data({"format": "table-record/1", "game": game, "players": players, "actions": []})
+        engine = cls(record)
+        assert engine.can(action)
+        engine.check(action)
+        assert engine.applied == 0
+        assert engine.apply(action) and engine.applied == 1
