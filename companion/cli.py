@@ -42,7 +42,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.paths import resolve_db_path
 
     return serve(resolve_db_path(getattr(args, "db", None)), host=args.host, port=args.port, lan=args.lan,
-                 desktop=args.desktop)
+                 desktop=args.desktop, pin=args.pin)
 
 
 def _open_service(args: argparse.Namespace) -> SessionService:
@@ -156,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--host", default=None, help="address to bind (default 127.0.0.1, or every interface with --lan)")
     run.add_argument("--port", type=int, default=8550, help="TCP port (default 8550)")
     run.add_argument("--lan", action="store_true", help="serve the local network too, so a tablet can connect")
+    run.add_argument("--pin", default=None,
+                     help="with --lan: the table PIN other devices must enter (default: a new random one, printed)")
     run.add_argument("--desktop", action="store_true",
                      help="open a desktop window where a display and the Flet desktop client are available")
     run.set_defaults(func=cmd_run)
