@@ -100,3 +100,10 @@ def test_plural_of_a_count(count, fr, en):
 def test_english_says_meerkats():
     texts = " ".join(catalogue("en").values()).lower()
     assert "suricate" not in texts and "meerkat" in texts
+
+
+def test_boursicocotte_overpaying_is_a_labelled_ruling_in_both_languages():
+    fr, en = catalogue("fr"), catalogue("en")
+    assert "décision de l'app" in fr["rule.BC-OVERPAY.title"] and "ruling" in en["rule.BC-OVERPAY.title"]
+    assert "jamais rendue" in fr["rule.BC-OVERPAY.text"] and "choix du payeur" in fr["rule.BC-OVERPAY.text"]
+    assert "never given back" in en["rule.BC-OVERPAY.text"] and "payer's choice" in en["rule.BC-OVERPAY.text"]
