@@ -13,6 +13,9 @@ A template may give a parameter a format spec (``{name:spec}``) for what French 
 - elision: ``{player:de}`` → "de Bruno" / "d'Anne"; likewise ``que`` (qu'), ``le`` and ``la``
   (l'), and capitalised ``De``, ``Que``, ``Le``, ``La`` at the start of a sentence. The word is
   elided before a vowel, a ``y`` or a mute ``h`` (accents ignored: "d'Émile"); never before a digit.
+- a game's own words: inside ``with dialect("animalement-votre"):`` a key ``K`` is rendered from
+  ``K@animalement-votre`` when the catalogue has it (the edition's words for a shared engine's
+  sentence: animals, not possessions), else from ``K``.
 - plurals: ``{n:#carte|cartes}`` → "1 carte" / "2 cartes"; ``{n:carte|cartes}`` → the word alone
   (e.g. an agreement: ``prise{n:|s}``). French counts 0 and 1 as singular, English only 1.
 """
@@ -22,11 +25,14 @@ from __future__ import annotations
 import json
 import string
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any, Mapping, Self
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -119,7 +125,7 @@ class _Param(str):
     value: Any
     lang: str
 
-    def __new__(cls, rendered: str, value: Any, lang: str) -> _Param:
+    def __new__(cls, rendered: str, value: Any, lang: str) -> Self:
         out = super().__new__(cls, rendered)
         out.value = value
         out.lang = lang
@@ -174,9 +180,26 @@ class _Formatter(string.Formatter):
 _FORMATTER = _Formatter()
 
 
-def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
+_DIALECT: ContextVar[str | None] = ContextVar("catalogue_dialect", default=None)
+
+
+@contextmanager
+def dialect(name: str | None) -> Iterator[None]:
+    """Render with the ``@name`` variants of keys where there are some (see the module's doc)."""
+    token = _DIALECT.set(name)
     try:
-        template = catalogue(lang)[message.key]
+        yield
+    finally:
+        _DIALECT.reset(token)
+
+
+def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
+    words = _DIALECT.get()
+    try:
+        texts = catalogue(lang)
+        template = texts.get(f"{message.key}@{words}") if words else None
+        if template is None:
+            template = texts[message.key]
     except KeyError:
         raise MissingText(f"no {lang} text for {message.key!r}") from None
     params = {name: _Param(_render_param(value, lang), value, lang) for name, value in message.params.items()}

@@ -107,3 +107,33 @@ def test_boursicocotte_overpaying_is_a_labelled_ruling_in_both_languages():
     assert "décision de l'app" in fr["rule.BC-OVERPAY.title"] and "ruling" in en["rule.BC-OVERPAY.title"]
     assert "jamais rendue" in fr["rule.BC-OVERPAY.text"] and "choix du payeur" in fr["rule.BC-OVERPAY.text"]
     assert "never given back" in en["rule.BC-OVERPAY.text"] and "payer's choice" in en["rule.BC-OVERPAY.text"]
+
+
+def test_animalement_votre_screens_use_its_own_words(tmp_path):
+    from companion.app import probe
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+
+    service = SessionService(Store(tmp_path / "av.db"))
+    texts = {}
+    for game in ("animalement-votre", "high-society"):
+        state = service.start(game, ["Anne", "Bruno", "Chloé"])
+        service.submit(state.session_id, {"type": "reveal", "card": "theft"})
+        service.submit(state.session_id, {"type": "pass", "player": "Anne"})  # Anne owns nothing: the theft waits
+        app = App(service, None)
+        app.go("table", session_id=state.session_id)
+        texts[game] = " ".join(probe.texts(app.root)).lower()
+    assert "possession" not in texts["animalement-votre"] and " vol " not in texts["animalement-votre"]
+    assert "malade comme un chien" in texts["animalement-votre"]
+    assert "possession" in texts["high-society"]  # the same sentences keep High Society's words
+
+
+def test_a_dialect_falls_back_to_the_common_text():
+    from models.i18n import dialect
+
+    theft = Msg("hs.event.theft_waits", {"player": "Anne"})
+    with dialect("animalement-votre"):
+        assert "malade comme un chien" in render(theft, "fr")
+        assert render(Msg("hs.event.pass", {"player": "Anne"}), "fr") == "Anne passe."
+    assert "vol" in render(theft, "fr")
