@@ -135,3 +135,17 @@ def test_setup_screen_uses_the_same_rules(service, tmp_path):
     probe.tap(app.root, "new-player-add")
     assert "U+0007" in probe.text_of(app.root, "notice")
     assert [p.name for p in service.players()] == ["Anne"]
+
+
+def test_import_never_makes_a_second_profile_for_a_name_in_other_capitals(service):
+    service.add_player("Anne")
+    record = {"format": "table-record/1", "game": "stupide-vautour", "players": ["anne", "Bruno"], "actions": []}
+    with pytest.raises(Malformed) as caught:
+        service.import_records(json.dumps(record))
+    assert caught.value.msg.key == "service.import.name_spelling"
+    twice = [{**record, "players": ["Bruno", "Chloé"]}, {**record, "players": ["BRUNO", "Chloé"]}]
+    with pytest.raises(Malformed):
+        service.import_records(json.dumps(twice))
+    assert [p.name for p in service.players()] == ["Anne"] and service.export() == []
+    service.import_records(json.dumps({**record, "players": ["Anne", "Bruno"]}))
+    assert sorted(p.name for p in service.players()) == ["Anne", "Bruno"]

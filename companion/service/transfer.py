@@ -21,6 +21,7 @@ from companion.service.live import ServiceCore
 from companion.service.records import Kept, kept, lost, refereed_actions
 from companion.service.replay import Fold, fold, result_rows
 from models.i18n import Msg
+from models.names import find_same
 from models.record import RECORD_FORMAT, MalformedRecord, load_json, parse_record_data
 from scoring.referee import NoReferee
 
@@ -106,6 +107,8 @@ class Transfer(ServiceCore):
             raise Malformed(Msg("service.import.empty"))
         now = self._now()
         checked: list[tuple[Kept, Fold]] = []
+        with self.store.read() as db:
+            known = [p.name for p in self.store.players(db)]
         for number, item in enumerate(items):
             try:
                 record = parse_record_data(item)
@@ -128,6 +131,13 @@ class Transfer(ServiceCore):
             if missing:
                 raise NotKept(Msg("service.import.not_kept", {"record": number + 1, "fields": ", ".join(missing)}),
                               missing, record=number)
+            for name in rows.players:  # "anne" is the saved Anne: never a second profile
+                same = find_same(name, known)
+                if same is not None and same != name:
+                    raise Malformed(Msg("service.import.name_spelling", {"record": number + 1, "name": name,
+                                                                         "known": same}), record=number)
+                if same is None:
+                    known.append(name)
             checked.append((rows, folded))
         ids: list[int] = []
         with self._lock:
