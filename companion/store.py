@@ -24,7 +24,17 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import URL, bindparam, create_engine, delete, event, func, insert, text, update
+from sqlalchemy import (
+    URL,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine as SAEngine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select

@@ -190,9 +190,11 @@ class App:
         session_id = params.get("session_id")
         if session_id is None:
             return None
+        from companion.service import ServiceError
+
         try:
             return str(self.service.open(session_id).game)
-        except Exception:  # the screen itself will say what is wrong with the session
+        except ServiceError:  # the screen itself will say what is wrong with the session
             return None
 
     def render(self) -> None:
