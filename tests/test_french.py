@@ -137,3 +137,21 @@ def test_a_dialect_falls_back_to_the_common_text():
         assert "malade comme un chien" in render(theft, "fr")
         assert render(Msg("hs.event.pass", {"player": "Anne"}), "fr") == "Anne passe."
     assert "vol" in render(theft, "fr")
+
+
+def test_animalement_votre_refusal_names_its_rule_in_its_own_words(tmp_path):
+    """The frame's refusal (rule id, title, text) inside an Animalement Vôtre screen."""
+    from companion.app import probe
+    from companion.app.screens.table import refusal_view
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+    from models.i18n import dialect
+
+    app = App(SessionService(Store(tmp_path / "av.db")), None)
+    refusal = Msg("hs.refuse.discard_not_due", {"player": "Anne"})
+    common = " ".join(probe.texts(refusal_view(app, "HS-DISCARD-NOT-DUE", refusal))).lower()
+    with dialect("animalement-votre"):
+        av = " ".join(probe.texts(refusal_view(app, "HS-DISCARD-NOT-DUE", refusal))).lower()
+    assert "possession" in common
+    assert "possession" not in av and "malade comme un chien" in av
