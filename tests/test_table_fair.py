@@ -106,6 +106,7 @@ def test_stupide_vautour_shows_each_players_last_card_and_no_running_score(servi
         assert said("app.sv.score", score=score) not in fair
         assert said("app.sv.score", score=score) in aided
     assert said("app.sv.log.round_hidden", round=1) in fair
+    assert said("app.sv.aid_on") in aided and said("app.sv.aid_on") not in fair  # the aid says so
 
 
 def test_stupide_vautour_reveals_everything_once_the_game_is_over(service):

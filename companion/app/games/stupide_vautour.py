@@ -198,6 +198,8 @@ def _players_block(state: Any, ctx: Any) -> ft.Control:
                                       vertical_alignment=ft.CrossAxisAlignment.START)]
     if not state.assist and state.outcome is None:
         parts.append(ui.muted(ctx.t("app.sv.scores_hidden"), ident=ctx.ident("sv-scores-hidden")))
+    elif state.assist and state.outcome is None:  # the table aid says that it shows more than the table
+        parts.append(ui.muted(ctx.t("app.sv.aid_on"), ident=ctx.ident("sv-aid-on")))
     parts.append(ui.muted(ctx.t(f"variant.stupide-vautour.ties.{engine.ties}"), ident=ctx.ident("sv-ties")))
     return ft.Column(parts, spacing=8)
 
