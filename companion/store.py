@@ -459,6 +459,8 @@ def check_database_file(path: Path) -> None:
         raise StoreUnusable(Msg("store.damaged", where)) from None
     finally:
         conn.close()
+    if tables and "alembic_version" not in tables:  # another program's SQLite database
+        raise StoreUnusable(Msg("store.foreign", where))
     unknown = [r for r in revisions if r not in known_revisions()]
     if unknown:
         raise StoreUnusable(Msg("store.newer", {**where, "revision": ", ".join(unknown)}))

@@ -130,7 +130,16 @@ def _garbled(path: Path) -> Path:
     return path
 
 
-BAD_DATABASES = {"newer": (_newer, "newer version"), "not sqlite": (_not_sqlite, "not a database"),
+def _foreign(path: Path) -> Path:
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE contacts (name TEXT)")
+    conn.execute("INSERT INTO contacts VALUES ('Anne')")
+    conn.commit()
+    conn.close()
+    return path
+
+
+BAD_DATABASES = {"another program's": (_foreign, "another program"), "newer": (_newer, "newer version"), "not sqlite": (_not_sqlite, "not a database"),
                  "truncated": (_truncated, "truncated"), "garbled": (_garbled, "damaged")}
 
 
