@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the service's imports are paid only by the commands that use it
     from companion.service import SessionService
+    from models.i18n import Msg
 
 
 def _read_input(path: str) -> bytes:
@@ -67,7 +69,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.paths import resolve_db_path
 
     return serve(resolve_db_path(getattr(args, "db", None)), host=args.host, port=args.port, lan=args.lan,
-                 desktop=args.desktop)
+                 desktop=args.desktop, pin=args.pin)
 
 
 def _open_service(args: argparse.Namespace) -> SessionService:
@@ -78,19 +80,57 @@ def _open_service(args: argparse.Namespace) -> SessionService:
     return SessionService(Store(resolve_db_path(getattr(args, "db", None))))
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def database_files(db: Path) -> list[Path]:
+    """The database and the files SQLite keeps beside it (write-ahead log, shared memory, journal)."""
+    return [db] + [db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+
+
+def export_target_problem(output: str, db: Path) -> Msg | None:
+    """Why ``output`` must not be written by an export (it is the database, one of its files, or
+    a folder), or None. Symlinks and relative paths are resolved first."""
+    from models.i18n import Msg
+
+    target = Path(output).expanduser()
+    resolved = target.resolve()
+    real_db = db.resolve()
+    for kept in database_files(db) + database_files(real_db):
+        if resolved == kept.resolve() or _same_file(target, kept):
+            return Msg("service.export.is_database", {"path": str(target), "db": str(db)})
+    if resolved.is_dir():
+        return Msg("service.export.is_directory", {"path": str(target)})
+    if resolved.exists() and not resolved.is_file():
+        return Msg("service.export.not_a_file", {"path": str(target)})
+    return None
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     import json
 
+    from companion.paths import resolve_db_path
     from companion.service import ServiceError
+    from companion.store import StoreUnusable
     from models.i18n import Msg
 
+    writes_file = bool(args.output) and args.output != "-"
+    if writes_file:  # checked before the database is even opened
+        problem = export_target_problem(args.output, resolve_db_path(getattr(args, "db", None)))
+        if problem is not None:
+            sys.stderr.write(problem.render(args.lang) + "\n")
+            return 2
     try:
         records = _open_service(args).export(args.session)
-    except ServiceError as err:
+    except (ServiceError, StoreUnusable) as err:
         sys.stderr.write(err.msg.render(args.lang) + "\n")
         return 2
     out = json.dumps(records[0] if args.session is not None else records, ensure_ascii=False, indent=2) + "\n"
-    if not args.output or args.output == "-":
+    if not writes_file:
         sys.stdout.write(out)
         return 0
     target = Path(args.output).expanduser().resolve()
@@ -99,6 +139,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         partial.write_text(out, encoding="utf-8")
         partial.replace(target)  # a reader never sees half a file
     except OSError as err:
+        partial.unlink(missing_ok=True)  # never leave half a file behind
         sys.stderr.write(Msg("service.export.unwritable", {"path": str(target), "detail": err.strerror}).render(args.lang) + "\n")
         return 2
     sys.stdout.write(Msg("service.export.done", {"count": len(records), "path": str(target)}).render(args.lang) + "\n")
@@ -107,16 +148,21 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from companion.service import ServiceError
+    from companion.service.transfer import ImportUnreadable, read_import
+    from companion.store import StoreUnusable
     from models.i18n import Msg
 
     try:
-        text = _read_input(args.file)
+        text = read_import(args.file, sys.stdin.buffer)
+    except ImportUnreadable as err:
+        sys.stderr.write(err.msg.render(args.lang) + "\n")
+        return 2
     except OSError as err:
         sys.stderr.write(Msg("service.import.unreadable", {"path": args.file, "detail": err.strerror}).render(args.lang) + "\n")
         return 2
     try:
         ids = _open_service(args).import_records(text)
-    except ServiceError as err:
+    except (ServiceError, StoreUnusable) as err:
         sys.stderr.write(err.msg.render(args.lang) + "\n")
         return 2
     sys.stdout.write(Msg("service.import.done", {"count": len(ids), "ids": [str(i) for i in ids]}).render(args.lang) + "\n")
@@ -140,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--host", default=None, help="address to bind (default 127.0.0.1, or every interface with --lan)")
     run.add_argument("--port", type=int, default=8550, help="TCP port (default 8550)")
     run.add_argument("--lan", action="store_true", help="serve the local network too, so a tablet can connect")
+    run.add_argument("--pin", default=None,
+                     help="with --lan: the table PIN other devices must enter (default: a new random one, printed)")
     run.add_argument("--desktop", action="store_true",
                      help="open a desktop window where a display and the Flet desktop client are available")
     run.set_defaults(func=cmd_run)

@@ -12,6 +12,7 @@ comes from the caller (the service's clock) so that the store has no hidden cloc
 from __future__ import annotations
 
 import json
+import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,11 +23,24 @@ from typing import Any, Iterable, Iterator, Sequence
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import URL, bindparam, create_engine, delete, event, func, insert, text, update
+from alembic.script import ScriptDirectory
+from sqlalchemy import (
+    URL,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine as SAEngine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
 from companion.paths import absolute
+from models.i18n import Msg
 from models.tables import (
     STATUS_FINISHED,
     STATUS_IN_PROGRESS,
@@ -38,6 +52,16 @@ from models.tables import (
 )
 
 BUSY_TIMEOUT_MS = 10_000
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class StoreUnusable(Exception):
+    """The database file cannot be used by this version (not SQLite, damaged, a directory, written
+    by a newer version…). ``msg`` says why in one sentence; the file was not changed."""
+
+    def __init__(self, msg: Msg):
+        self.msg = msg
+        super().__init__(msg.render("en"))
 
 
 def migrations_location() -> str:
@@ -72,6 +96,7 @@ class Store:
 
     def __init__(self, path: str | Path, *, upgrade: bool = True):
         self.path = absolute(path)
+        check_database_file(self.path)  # before anything (journal mode, migrations) writes to it
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.engine: SAEngine = create_engine(
             URL.create("sqlite", database=str(self.path)),
@@ -87,9 +112,13 @@ class Store:
 
     def upgrade(self, revision: str = "head") -> None:
         """Bring the schema up to ``revision`` (an older database is upgraded on start)."""
-        with self.engine.connect() as conn:
-            command.upgrade(alembic_config(conn), revision)
-            conn.commit()
+        try:
+            with self.engine.connect() as conn:
+                command.upgrade(alembic_config(conn), revision)
+                conn.commit()
+        except SQLAlchemyError as err:
+            detail = str(getattr(err, "orig", None) or err).splitlines()[0]
+            raise StoreUnusable(Msg("store.unusable", {"path": str(self.path), "detail": detail})) from None
 
     def revision(self) -> str | None:
         with self.engine.connect() as conn:
@@ -376,6 +405,65 @@ class Store:
         with self.read() as db:
             return {name: db.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one()
                     for name in ("players", "sessions", "seats", "actions", "results")}
+
+
+def known_revisions() -> set[str]:
+    """Every migration revision this version of the app ships."""
+    return {script.revision for script in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+
+
+def check_database_file(path: Path) -> None:
+    """Refuse, without changing a byte of it, a file this version cannot use as its database: a
+    directory, a file that is not SQLite, a damaged or truncated one, or one whose schema was
+    written by a newer version (an Alembic revision this version does not know). A missing or
+    empty file is fine: it becomes a new database."""
+    where = {"path": str(path)}
+    if path.is_dir():
+        raise StoreUnusable(Msg("store.directory", where))
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise StoreUnusable(Msg("store.not_a_file", where))
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as f:
+            header = f.read(100)
+    except OSError as err:
+        raise StoreUnusable(Msg("store.unreadable", {**where, "detail": err.strerror or str(err)})) from None
+    if size == 0:
+        return
+    if not header.startswith(SQLITE_MAGIC):
+        raise StoreUnusable(Msg("store.not_sqlite", where))
+    if len(header) < 100:
+        raise StoreUnusable(Msg("store.truncated", where))
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    # The page count in the header is valid when its "version valid for" matches the change counter.
+    if header[92:96] == header[24:28] and (size < page_size * pages or size % page_size):
+        raise StoreUnusable(Msg("store.truncated", where))
+    try:
+        # mode=rw: never creates the file; nothing is written by reading the schema and the revision
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=rw", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.Error as err:
+        raise StoreUnusable(Msg("store.unusable", {**where, "detail": str(err)})) from None
+    try:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        revisions = [row[0] for row in conn.execute("SELECT version_num FROM alembic_version")] \
+            if "alembic_version" in tables else []
+        if tables and conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            raise StoreUnusable(Msg("store.damaged", where))
+    except sqlite3.DatabaseError as err:
+        if "not a database" in str(err):
+            raise StoreUnusable(Msg("store.not_sqlite", where)) from None
+        raise StoreUnusable(Msg("store.damaged", where)) from None
+    finally:
+        conn.close()
+    if tables and "alembic_version" not in tables:  # another program's SQLite database
+        raise StoreUnusable(Msg("store.foreign", where))
+    unknown = [r for r in revisions if r not in known_revisions()]
+    if unknown:
+        raise StoreUnusable(Msg("store.newer", {**where, "revision": ", ".join(unknown)}))
 
 
 def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:

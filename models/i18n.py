@@ -8,15 +8,31 @@ Parameters are rendered before they are formatted into the template:
 - a :class:`Msg` is rendered in the same language,
 - a list or tuple is rendered item by item and joined ("a, b and c" / "a, b et c"),
 - a :class:`fractions.Fraction` or float prints exactly (3.5 / 3,5), an integral one without decimals.
+
+A template may give a parameter a format spec (``{name:spec}``) for what French grammar needs:
+- elision: ``{player:de}`` → "de Bruno" / "d'Anne"; likewise ``que`` (qu'), ``le`` and ``la``
+  (l'), and capitalised ``De``, ``Que``, ``Le``, ``La`` at the start of a sentence. The word is
+  elided before a vowel, a ``y`` or a mute ``h`` (accents ignored: "d'Émile"); never before a digit.
+- a game's own words: inside ``with dialect("animalement-votre"):`` a key ``K`` is rendered from
+  ``K@animalement-votre`` when the catalogue has it (the edition's words for a shared engine's
+  sentence: animals, not possessions), else from ``K``.
+- plurals: ``{n:#carte|cartes}`` → "1 carte" / "2 cartes"; ``{n:carte|cartes}`` → the word alone
+  (e.g. an agreement: ``prise{n:|s}``). French counts 0 and 1 as singular, English only 1.
 """
 
 from __future__ import annotations
 
 import json
+import string
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
+from importlib import resources
+from typing import Any, Mapping, Self
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -48,8 +64,6 @@ class MissingText(KeyError):
 def catalogue(lang: str) -> Mapping[str, str]:
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
-    from importlib import resources  # imported when a sentence is first rendered, not at import
-
     merged: dict[str, str] = {}
     folder = resources.files("assets").joinpath("i18n", lang)
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
@@ -101,13 +115,97 @@ def _render_param(value: Any, lang: str) -> str:
     return str(value)
 
 
-def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
+_ELIDED = {"de": "d'", "que": "qu'", "le": "l'", "la": "l'"}
+_VOWELS = set("aeiouyh")
+
+
+class _Param(str):
+    """A rendered parameter that still knows its value and language, for the format specs."""
+
+    value: Any
+    lang: str
+
+    def __new__(cls, rendered: str, value: Any, lang: str) -> Self:
+        out = super().__new__(cls, rendered)
+        out.value = value
+        out.lang = lang
+        return out
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        if "|" in spec:
+            return self._plural(spec)
+        word = spec.lower()
+        if word in _ELIDED:
+            out = elide(word, str(self))
+            return out[0].upper() + out[1:] if spec[0].isupper() else out
+        raise ValueError(f"unknown format {spec!r}")
+
+    def _plural(self, spec: str) -> str:
+        with_number = spec.startswith("#")
+        singular, _, plural = spec.lstrip("#").partition("|")
+        count = _count_of(self.value)
+        one = abs(count) < 2 if self.lang == "fr" else count == 1
+        word = singular if one else plural
+        return f"{self} {word}" if with_number else word
+
+
+def _count_of(value: Any) -> float:
+    """The number a plural agrees with: a number, or one already formatted ("4", "3,5")."""
+    if isinstance(value, (int, float, Fraction)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.replace(",", ".").replace("\u202f", "").replace(" ", ""))
+        except ValueError:
+            pass
+    raise ValueError(f"a plural needs a number, not {value!r}")
+
+
+def elide(word: str, following: str) -> str:
+    """``word`` ("de", "que", "le", "la") before ``following``, elided where French elides."""
+    first = next((c for c in following if c.isalnum()), "")
+    bare = unicodedata.normalize("NFD", first)[:1].lower()
+    if bare and bare in _VOWELS and not first.isdigit():
+        return _ELIDED[word] + following
+    return f"{word} {following}"
+
+
+class _Formatter(string.Formatter):
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        return format(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+_DIALECT: ContextVar[str | None] = ContextVar("catalogue_dialect", default=None)
+
+
+@contextmanager
+def dialect(name: str | None) -> Iterator[None]:
+    """Render with the ``@name`` variants of keys where there are some (see the module's doc)."""
+    token = _DIALECT.set(name)
     try:
-        template = catalogue(lang)[message.key]
+        yield
+    finally:
+        _DIALECT.reset(token)
+
+
+def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
+    words = _DIALECT.get()
+    try:
+        texts = catalogue(lang)
+        template = texts.get(f"{message.key}@{words}") if words else None
+        if template is None:
+            template = texts[message.key]
     except KeyError:
         raise MissingText(f"no {lang} text for {message.key!r}") from None
-    params = {name: _render_param(value, lang) for name, value in message.params.items()}
+    params = {name: _Param(_render_param(value, lang), value, lang) for name, value in message.params.items()}
     try:
-        return template.format(**params)
+        return _FORMATTER.vformat(template, (), params)
     except (KeyError, IndexError) as exc:
         raise MissingText(f"{lang} text for {message.key!r} needs parameter {exc}") from None
+    except ValueError as exc:
+        raise MissingText(f"{lang} text for {message.key!r}: {exc}") from None

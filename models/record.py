@@ -20,6 +20,7 @@ number of keys the models received must equal the number of ``:`` in the text. W
 
 # No `from __future__ import annotations` here: pydantic would evaluate every string annotation
 # again when each model class is created, a cost paid at import.
+import json
 import re
 from functools import cache
 from types import UnionType
@@ -41,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from pydantic_core import core_schema
 
 from models.i18n import Msg
+from models.names import BadName, clean_name, find_same
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
@@ -744,8 +746,15 @@ def _check_envelope(record: TableRecord) -> set[str]:
     for name in players:
         if not name.strip():
             raise _bad("blank_player")
-        if name in seen:
-            raise _bad("player_twice", name=repr(name))
+        try:
+            clean = clean_name(name)
+        except BadName as err:
+            raise _bad("player_name", problem=err.msg) from None
+        if clean != name:
+            raise _bad("player_untrimmed", name=repr(name), clean=repr(clean))
+        same = find_same(name, seen)
+        if same is not None:
+            raise _bad("player_twice", name=repr(name) if same == name else f"{same!r} / {name!r}")
         seen.add(name)
     if record.first_player is not None and record.first_player not in seen:
         raise _bad("first_player", name=repr(record.first_player))
@@ -851,16 +860,50 @@ def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def load_json(text: str | bytes) -> Any:
-    """Decode JSON text, refusing repeated keys in an object (MalformedRecord)."""
-    import json
+MAX_DEPTH = 64  # where the place of a too deep nesting is named; a record nests 4 levels deep
 
+
+def _too_deep_at(text: str | bytes) -> tuple[int, int]:
+    """(line, column) where the brackets of ``text`` first nest deeper than MAX_DEPTH (only called
+    once decoding failed, so a good record never pays for this scan)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    depth, line, column, in_string, escaped = 0, 1, 0, False, False
+    for char in text:
+        column += 1
+        if char == "\n":
+            line, column = line + 1, 0
+        elif in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line, column
+        elif char in "]}":
+            depth -= 1
+    return line, column
+
+
+def load_json(text: str | bytes) -> Any:
+    """Decode JSON text, refusing repeated keys in an object and nesting too deep for the decoder
+    (MalformedRecord, naming the place: not a RecursionError)."""
     try:
-        return json.loads(text, object_pairs_hook=_no_repeated_keys)
+        data = json.loads(text, object_pairs_hook=_no_repeated_keys)
     except _RepeatedKey as err:
         raise _bad("repeated_key", key=repr(err.args[0])) from None
+    except RecursionError:
+        line, column = _too_deep_at(text)
+        raise _bad("too_deep", line=line, column=column, limit=MAX_DEPTH) from None
     except (ValueError, UnicodeDecodeError) as err:
         raise _bad("not_json", detail=str(err)) from None
+    return data
 
 
 _GAME_IN_TEXT = re.compile(r'"game"\s*:\s*"([a-z-]{1,40})"')

@@ -70,6 +70,7 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("BC-PAYER", "payment", refusal=True),
     RuleSpec("BC-CARDS-MISSING", "payment", refusal=True),
     RuleSpec("BC-PAY-SHORT", "payment", refusal=True),
+    RuleSpec("BC-OVERPAY", "payment", ruling=True),
     RuleSpec("BC-CAN-PAY", "payment", refusal=True, ruling=True),
     RuleSpec("BC-BID-EXCLUDED", "payment", refusal=True, ruling=True),
     RuleSpec("BC-BUYBACK-LOST", "payment", refusal=True, ruling=True),
@@ -656,7 +657,7 @@ class BoursicocotteEngine(Engine):
             paid = event("BC-PAYER", "bc.paid", payer=d.payer, cards=sorted(cards), recipient=d.recipient,
                          total=total, amount=d.amount)
         else:
-            paid = event("BC-PAY-SHORT", "bc.paid_over", payer=d.payer, cards=sorted(cards), recipient=d.recipient,
+            paid = event(("BC-PAY-SHORT", "BC-OVERPAY"), "bc.paid_over", payer=d.payer, cards=sorted(cards), recipient=d.recipient,
                          total=total, amount=d.amount)
         events = [paid, event("BC-PAYER", "bc.gets", player=owner, animal=animal(a.animal))]
         return events + self._pass_turn(a.auctioneer)

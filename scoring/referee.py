@@ -95,7 +95,7 @@ def verdict_of(record: Any, lang: str = "en") -> Verdict:
 def _game_named_in(text: str | bytes) -> str | None:
     try:
         game = json.loads(text).get("game")
-    except (ValueError, AttributeError, UnicodeDecodeError):
+    except (ValueError, AttributeError, UnicodeDecodeError, RecursionError):
         return None
     return game if game in GAMES else None
 

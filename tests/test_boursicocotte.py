@@ -244,7 +244,9 @@ def test_a_sale_pays_the_auctioneer_and_passes_the_turn_left():
     assert view(eng)["debt"] == {"payer": "Bruno", "recipient": "Anne", "amount": 40, "animal": "cow",
                                  "buy_back": False}
     events = act(eng, pay("Bruno", [50]))
-    assert rendered(events[0]) == "Bruno hands 50 to Anne: 50 for a debt of 40, and no change is given."
+    # table-fair: the payment is said, the amount owed (public: the bid), never the cards
+    assert rendered(events[0]) == ("Bruno pays Anne the 40 owed; the cards change hands unseen by the table "
+                                   "(no change is given).")
     v = view(eng)
     assert v["animals"]["Bruno"] == {"cow": 1}
     assert v["money"]["Bruno"] == [0, 0, 10, 10, 10, 10]
@@ -535,7 +537,7 @@ def test_rulebook_score_of_2460():
     assert "Anne: complete sets of hen (10), dog (160) and pig (650); 820 × 3 set(s) = 2460 points." in texts
     assert texts[-1] == "Chloé wins with 9600 points."
     assert out.explanation[0].render("fr") == ("Anne : séries complètes poule (10), chien (160) et cochon (650) ; "
-                                               "820 × 3 série(s) = 2460 points.")
+                                               "820 × 3 séries = 2460 points.")
     verdict, status = verdict_for_text(as_record_text(eng))
     assert (status, verdict.status, verdict.applied) == (0, "finished", len(eng.history))
     assert verdict.result.scores == {"Anne": 2460, "Bruno": 1890, "Chloé": 9600}

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Callable
 import assets as _assets
 
 if TYPE_CHECKING:
+    from companion.app.web import PinGate
     from companion.service import SessionService
+    from models.i18n import Msg
 
 # The assets package's own folder: right for an editable install and for an installed wheel alike.
 ASSETS_DIR = Path(_assets.__file__).resolve().parent
@@ -44,14 +46,50 @@ def settings_path_for(db_path: Path) -> Path:
     return db_path.parent / "settings.json"
 
 
-def make_main(service: SessionService, export_dir: Path | None = None, settings_path: Path | None = None) -> Callable[[Any], None]:
+def make_main(service: SessionService, export_dir: Path | None = None, settings_path: Path | None = None,
+              gate: PinGate | None = None) -> Callable[[Any], None]:
+    """The entry point of one connected page. With a ``gate`` (LAN mode) a device other than the
+    serving machine first sees only the PIN screen; the app is built once the PIN is right."""
     def main(page: Any) -> None:
         from companion.app.shell import App
 
-        app = App(service, page, export_dir=export_dir, settings_path=settings_path)
-        app.render()
+        def open_app() -> None:
+            App(service, page, export_dir=export_dir, settings_path=settings_path).render()
+
+        if gate is not None and not gate.trusted(getattr(page, "client_ip", None)):
+            from companion.app.web import pin_view, show
+
+            show(page, pin_view(gate, saved_language(settings_path), open_app, lambda view: show(page, view)))
+            return
+        open_app()
 
     return main
+
+
+def make_error_main(message: Msg, settings_path: Path | None = None) -> Callable[[Any], None]:
+    """The entry point when the app cannot start: every page shows why, in one sentence."""
+    def main(page: Any) -> None:
+        from companion.app.web import error_view, show
+
+        show(page, error_view(message, saved_language(settings_path)))
+
+    return main
+
+
+def saved_language(settings_path: Path | None) -> str:
+    """The table's language as saved beside the database (the default when there is none)."""
+    import json
+
+    from models.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+    if settings_path is not None:
+        try:
+            lang = json.loads(settings_path.read_text(encoding="utf-8")).get("lang")
+        except (OSError, ValueError, AttributeError):
+            lang = None
+        if lang in LANGUAGES:
+            return str(lang)
+    return DEFAULT_LANGUAGE
 
 
 def lan_address() -> str:
@@ -78,29 +116,70 @@ def desktop_available() -> bool:
 
 
 def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan: bool = False,
-          desktop: bool = False) -> int:
-    """Serve the app in web mode until interrupted. Loopback only unless ``lan``. With ``desktop``,
-    open a desktop window instead where a display and Flet's desktop client are available."""
+          desktop: bool = False, pin: str | None = None) -> int:
+    """Serve the app in web mode until interrupted. Loopback only unless ``lan``; with ``lan``,
+    print that anyone on the network can reach it and the table PIN other devices must enter
+    (``pin``, or a new random one). With ``desktop``, open a desktop window instead where a
+    display and Flet's desktop client are available. A database the app cannot use: one sentence
+    on standard error, and every page shows it; the exit status is then 2."""
     import flet as ft
 
+    from companion.store import StoreUnusable
+    from models.i18n import DEFAULT_LANGUAGE, Msg
+
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
-    service = open_service(db_path)
+    settings = settings_path_for(db_path)
+    status = 0
+    try:
+        service = open_service(db_path)
+        main = make_main(service, export_dir_for(db_path), settings)
+    except StoreUnusable as err:
+        print(err.msg.render(saved_language(settings)), file=sys.stderr, flush=True)
+        main, status = make_error_main(err.msg, settings), 2
     if desktop:
         if desktop_available():
             print(f"database: {db_path}", file=sys.stderr, flush=True)
-            ft.run(make_main(service, export_dir_for(db_path), settings_path_for(db_path)),
-                   view=ft.AppView.FLET_APP, assets_dir=str(ASSETS_DIR))
-            return 0
-        from models.i18n import DEFAULT_LANGUAGE, Msg
-
+            ft.run(main, view=ft.AppView.FLET_APP, assets_dir=str(ASSETS_DIR))
+            return status
         print(Msg("app.run.no_desktop").render(DEFAULT_LANGUAGE), file=sys.stderr, flush=True)
     # A server without a display must not try to open a browser or a desktop window.
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     os.environ.pop("FLET_SERVER_IP", None)
     os.environ.pop("FLET_SERVER_PORT", None)
     shown = lan_address() if bind == "0.0.0.0" else bind
+    hosts = [bind, shown]
+    gate = None
+    if bind not in ("127.0.0.1", "localhost", "::1"):
+        from companion.app.web import PinGate
+
+        gate = PinGate(pin)
+        hosts += [socket.gethostname()]
+        if status == 0:
+            main = make_main(service, export_dir_for(db_path), settings, gate=gate)
     print(f"http://{shown}:{port}/", flush=True)
     print(f"database: {db_path}", file=sys.stderr, flush=True)
-    ft.run(make_main(service, export_dir_for(db_path), settings_path_for(db_path)), host=bind, port=port,
-           view=ft.AppView.WEB_BROWSER, assets_dir=str(ASSETS_DIR), no_cdn=True)
-    return 0
+    if gate is not None:
+        lang = saved_language(settings)
+        print(Msg("app.run.lan_warning", {"url": f"http://{shown}:{port}/"}).render(lang), file=sys.stderr, flush=True)
+        print(Msg("app.run.pin", {"pin": gate.pin}).render(lang), file=sys.stderr, flush=True)
+    run_web(web_app(main, port, hosts), bind, port)
+    return status
+
+
+def web_app(main: Callable[[Any], None], port: int, hosts: list[str]) -> Any:
+    """Flet's ASGI app for ``main`` (flet_web's FastAPI app: static client + websocket), wrapped
+    in the origin check: only the app's own origins (loopback, and ``hosts``) may connect."""
+    import flet as ft
+
+    from companion.app.web import OriginGuard, allowed_origins
+
+    inner = ft.run(main, assets_dir=str(ASSETS_DIR), no_cdn=True, view=ft.AppView.WEB_BROWSER,
+                   export_asgi_app=True)
+    return OriginGuard(inner, allowed_origins(port, hosts))
+
+
+def run_web(app: Any, host: str, port: int) -> None:  # pragma: no cover - replaced in the unit tests
+    """Serve an ASGI app until interrupted (as Flet itself serves it)."""
+    import uvicorn
+
+    uvicorn.run(app, host=host, port=port, ws="websockets-sansio", log_level="warning")

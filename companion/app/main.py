@@ -8,7 +8,14 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.app import ASSETS_DIR, export_dir_for, make_main, open_service, settings_path_for
+from companion.app import (
+    ASSETS_DIR,
+    export_dir_for,
+    make_error_main,
+    make_main,
+    open_service,
+    settings_path_for,
+)
 from companion.paths import resolve_db_path
 
 
@@ -20,5 +27,11 @@ def _db_path() -> Path:
 
 
 if __name__ == "__main__":
+    from companion.store import StoreUnusable
+
     db = _db_path()
-    ft.run(make_main(open_service(db), export_dir_for(db), settings_path_for(db)), assets_dir=str(ASSETS_DIR))
+    try:
+        main = make_main(open_service(db), export_dir_for(db), settings_path_for(db))
+    except StoreUnusable as err:  # a clear page, not a traceback; the file is left as it was
+        main = make_error_main(err.msg, settings_path_for(db))
+    ft.run(main, assets_dir=str(ASSETS_DIR))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import flet as ft
 
 from companion.app import ui
-from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg
+from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg, dialect
 
 if TYPE_CHECKING:
     from companion.service import SessionService
@@ -185,13 +185,26 @@ class App:
 
     # -- rendering ----------------------------------------------------------------------------
 
+    def _game_of(self, params: dict[str, Any]) -> str | None:
+        """The game a screen shows (a table, results, a past game), for its catalogue dialect."""
+        session_id = params.get("session_id")
+        if session_id is None:
+            return None
+        from companion.service import ServiceError
+
+        try:
+            return str(self.service.open(session_id).game)
+        except ServiceError:  # the screen itself will say what is wrong with the session
+            return None
+
     def render(self) -> None:
         from companion.app.screens import SCREENS
 
         place = self.here
         screen = SCREENS[place.screen]
         try:
-            heading, body = screen.build(self, **place.params)
+            with dialect(self._game_of(place.params)):  # Animalement Vôtre's own words, e.g.
+                heading, body = screen.build(self, **place.params)
         except Exception as err:
             from companion.service import ServiceError
 

@@ -21,6 +21,7 @@ from companion.service.records import ENVELOPE_COLUMNS, kept, lost, stored_recor
 from companion.service.replay import result_rows
 from companion.service.states import PlayerProfile, SessionState, utc
 from models.i18n import Msg
+from models.names import BadName, check_distinct, clean_name, find_same
 from models.record import RECORD_FORMAT, MalformedRecord, parse_record_data
 from models.tables import Player
 from scoring.referee import NoReferee, new_engine
@@ -57,14 +58,16 @@ class Sessions(ServiceCore):
             return [_profile(p) for p in self.store.players(db)]
 
     def add_player(self, name: str) -> PlayerProfile:
-        clean = (name or "").strip()
-        if not clean:
-            raise ServiceError(Msg("service.player.blank"))
+        try:
+            clean = clean_name(name if name is not None else "")
+        except BadName as err:
+            raise Malformed(Msg("service.player.blank") if err.msg.key == "name.blank" else err.msg) from None
         with self._lock:
             try:
                 with self.store.write() as db:
-                    if self.store.player_by_name(db, clean) is not None:
-                        raise ServiceError(Msg("service.player.duplicate", {"name": clean}))
+                    same = find_same(clean, (p.name for p in self.store.players(db)))
+                    if same is not None:
+                        raise ServiceError(Msg("service.player.duplicate", {"name": same}))
                     player = self.store.add_player(db, clean, self._now())
             except IntegrityError:  # another process added the same name in between
                 raise ServiceError(Msg("service.player.duplicate", {"name": clean})) from None
@@ -80,10 +83,19 @@ class Sessions(ServiceCore):
         """``setup``: the record envelope's optional set-up fields for this game, e.g. the
         Boursicocotte short version's deal ``{"start_animals": {"Anne": ["cow", …], …}}``; the
         record models check them like the rest."""
-        names = [n.strip() if isinstance(n, str) else n for n in players]
+        try:
+            names = [clean_name(n) for n in players]
+            check_distinct(names)
+            first = clean_name(first_player) if first_player is not None else None
+        except BadName as err:
+            raise Malformed(Msg("service.setup.malformed", {"detail": err.msg})) from None
+        # a name typed with other capitals than a saved profile's is that profile
+        with self.store.read() as db:
+            profiles = [p.name for p in self.store.players(db)]
+        names = [find_same(n, profiles) or n for n in names]
         envelope: dict[str, Any] = {"format": RECORD_FORMAT, "game": game, "players": names, "actions": []}
-        if first_player is not None:
-            envelope["first_player"] = first_player.strip() if isinstance(first_player, str) else first_player
+        if first is not None:
+            envelope["first_player"] = find_same(first, names) or first
         if variant is not None:
             envelope["variant"] = variant
         if setup is not None:

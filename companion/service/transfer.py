@@ -4,7 +4,9 @@ list of them — all checked before anything is written, all written in one tran
 from __future__ import annotations
 
 import json
-from typing import Any
+import os
+import stat
+from typing import Any, BinaryIO
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -19,8 +21,53 @@ from companion.service.live import ServiceCore
 from companion.service.records import Kept, kept, lost, refereed_actions
 from companion.service.replay import Fold, fold, result_rows
 from models.i18n import Msg
-from models.record import RECORD_FORMAT, MalformedRecord, parse_record_data
+from models.names import find_same
+from models.record import RECORD_FORMAT, MalformedRecord, load_json, parse_record_data
 from scoring.referee import NoReferee
+
+IMPORT_LIMIT = 64 * 1024 * 1024  # bytes: far more than years of games, far less than memory
+_CHUNK = 1024 * 1024
+
+
+class ImportUnreadable(Exception):
+    """A file ``import`` will not read (not a regular file, or over the size limit); ``msg`` says
+    why. Nothing was written."""
+
+    def __init__(self, msg: Msg):
+        self.msg = msg
+        super().__init__(msg.render("en"))
+
+
+def read_limited(stream: BinaryIO, name: str, limit: int = IMPORT_LIMIT) -> bytes:
+    """Read at most ``limit`` bytes, chunk by chunk; refuse (ImportUnreadable) as soon as there is more."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = stream.read(min(_CHUNK, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > limit:
+            raise ImportUnreadable(Msg("service.import.too_big", {"path": name, "limit": limit // (1024 * 1024)}))
+        chunks.append(chunk)
+
+
+def read_import(path: str, stdin: BinaryIO | None = None, limit: int = IMPORT_LIMIT) -> bytes:
+    """The bytes of a file to import (``-``: ``stdin``). Only a regular file is opened — a device
+    (/dev/zero), a FIFO or a folder is refused before any read, so nothing can hang — and it is
+    read with a size limit. OSError for a file that cannot be opened."""
+    if path == "-":
+        if stdin is None:
+            raise ImportUnreadable(Msg("service.import.not_a_file", {"path": path}))
+        return read_limited(stdin, path, limit)
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ImportUnreadable(Msg("service.import.not_a_file", {"path": path}))
+    # O_NONBLOCK: had the path been swapped for a FIFO since the check, opening it does not wait
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            raise ImportUnreadable(Msg("service.import.not_a_file", {"path": path}))
+        return read_limited(stream, path, limit)
 
 
 class Transfer(ServiceCore):
@@ -50,9 +97,9 @@ class Transfer(ServiceCore):
         of each, and that what would be stored reads back as the same record); one bad record and
         nothing is written. Returns the new session ids."""
         try:
-            data = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as err:
-            raise Malformed(Msg("service.import.not_json", {"detail": str(err)})) from None
+            data = load_json(text)  # refuses repeated keys and nesting too deep to read
+        except MalformedRecord as err:
+            raise Malformed(Msg("service.import.not_json", {"detail": err.msg})) from None
         items = [data] if isinstance(data, dict) else data
         if not isinstance(items, list):
             raise Malformed(Msg("service.import.not_records"))
@@ -60,6 +107,8 @@ class Transfer(ServiceCore):
             raise Malformed(Msg("service.import.empty"))
         now = self._now()
         checked: list[tuple[Kept, Fold]] = []
+        with self.store.read() as db:
+            known = [p.name for p in self.store.players(db)]
         for number, item in enumerate(items):
             try:
                 record = parse_record_data(item)
@@ -82,6 +131,13 @@ class Transfer(ServiceCore):
             if missing:
                 raise NotKept(Msg("service.import.not_kept", {"record": number + 1, "fields": ", ".join(missing)}),
                               missing, record=number)
+            for name in rows.players:  # "anne" is the saved Anne: never a second profile
+                same = find_same(name, known)
+                if same is not None and same != name:
+                    raise Malformed(Msg("service.import.name_spelling", {"record": number + 1, "name": name,
+                                                                         "known": same}), record=number)
+                if same is None:
+                    known.append(name)
             checked.append((rows, folded))
         ids: list[int] = []
         with self._lock:

@@ -8,7 +8,8 @@ screen then says who took what and why (the engine's ``last_award`` sentences).
 
 Table-fair: at the table only each player's last played card can be seen; remembering the rest is
 the game's skill, so nothing here greys out or lists what a player already played, and the taken
-point cards (face down at the table) are not totted up. The engine refuses a card its owner
+point cards (face down at the table) are not totted up. The log (``table_log``) says the same: only
+the latest round's cards and who took what then; an earlier round is one line without its cards. The engine refuses a card its owner
 already used and says in which round. With the assist setting (chosen when the game is set up)
 every player's remaining hand, taken cards and score are shown, and used cards are greyed out.
 
@@ -17,12 +18,14 @@ Everything shown comes from the engine's documented public state (scoring/stupid
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.format import number
+from models.i18n import Msg
 from models.record import SV_HAND, SV_POINT_CARDS
 from scoring.stupide_vautour import ROUNDS
 
@@ -43,6 +46,24 @@ def build(state: Any, ctx: Any) -> ft.Control:
             parts.append(_play_block(state, ctx))
     parts.append(_players_block(state, ctx))
     return ft.Column(parts, spacing=ui.GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def table_log(state: Any, entries: Sequence[Any]) -> list[tuple[Msg, ...]]:
+    """The log as the shared screen shows it. Without the table aid and before the end, a round
+    other than the latest is one line without its cards or its award (those cards lie under later
+    ones, the points taken face down); reveals stay as they are (the table saw each point card)."""
+    if state.assist or state.outcome is not None:
+        return [tuple(entry.events) for entry in entries]
+    plays = [entry.index for entry in entries if entry.action.get("type") == "play"]
+    latest = plays[-1] if plays else None
+    out: list[tuple[Msg, ...]] = []
+    for entry in entries:
+        if entry.action.get("type") == "play" and entry.index != latest:
+            played = next((m for m in entry.events if m.key == "sv.played"), None)
+            out.append((Msg("app.sv.log.round_hidden", {"round": played.params.get("round") if played else "?"}),))
+        else:
+            out.append(tuple(entry.events))
+    return out
 
 
 # -- cards -----------------------------------------------------------------------------------------
@@ -177,6 +198,8 @@ def _players_block(state: Any, ctx: Any) -> ft.Control:
                                       vertical_alignment=ft.CrossAxisAlignment.START)]
     if not state.assist and state.outcome is None:
         parts.append(ui.muted(ctx.t("app.sv.scores_hidden"), ident=ctx.ident("sv-scores-hidden")))
+    elif state.assist and state.outcome is None:  # the table aid says that it shows more than the table
+        parts.append(ui.muted(ctx.t("app.sv.aid_on"), ident=ctx.ident("sv-aid-on")))
     parts.append(ui.muted(ctx.t(f"variant.stupide-vautour.ties.{engine.ties}"), ident=ctx.ident("sv-ties")))
     return ft.Column(parts, spacing=8)
 

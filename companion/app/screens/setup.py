@@ -11,6 +11,7 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.games import playable_games
+from models.names import MAX_LENGTH, BadName, clean_name, find_same
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -188,23 +189,30 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         draft.new_name = e.control.value or ""
 
     def add_new(_: Any) -> None:
-        name = draft.new_name.strip()
-        if not name:
+        if not draft.new_name.strip():
             app.tell(app.t("app.players.name_empty"), "error")
             app.render()
             return
-        known = {p.name for p in profiles}
-        if name not in known and app.guard(lambda: app.service.add_player(name)) is None:
+        try:
+            name = clean_name(draft.new_name)
+        except BadName as err:
+            app.tell(app.say(err.msg), "error")
             app.render()
             return
-        if name not in draft.seats:
+        known = find_same(name, [p.name for p in profiles])  # "anne" is the saved Anne
+        if known is not None:
+            name = known
+        elif app.guard(lambda: app.service.add_player(name)) is None:
+            app.render()
+            return
+        if find_same(name, draft.seats) is None:
             draft.seats.append(name)
         draft.new_name = ""
         app.notice = None
         app.render()
 
     name_field = ft.TextField(label=app.t("app.setup.new_player"), value=draft.new_name, on_change=set_name,
-                              on_submit=add_new, text_size=ui.FONT_BODY, width=360, max_length=40,
+                              on_submit=add_new, text_size=ui.FONT_BODY, width=360, max_length=MAX_LENGTH,
                               counter=None)
     add_row = ft.Row([
         ui.tid("new-player-name", name_field),

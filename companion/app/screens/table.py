@@ -9,7 +9,8 @@ entry shows the rule's id, its title and its text in plain words, and the engine
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -172,7 +173,9 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
-    side = _side(app, session, draft, undo, top)
+    table_log = getattr(game_screen, "table_log", None)  # table-fair: what the log may say
+    public = table_log(state_from_session(session), session.log) if table_log is not None else None
+    side = _side(app, session, draft, undo, top, public)
     if app.wide:
         layout = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
@@ -202,8 +205,13 @@ def _finished(app: App, session: SessionState) -> ft.Control:
     ], spacing=ui.GAP))
 
 
-def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, top: ft.Control | None) -> ft.Control:
+def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, top: ft.Control | None,
+          public: Sequence[tuple[Msg, ...]] | None = None) -> ft.Control:
+    """``public``: each entry's sentences as the shared screen may show them (the game screen's
+    ``table_log``), or None to show the engine's sentences as they are."""
     entries = list(session.log)
+    if public is not None:
+        entries = [replace(entry, events=tuple(events)) for entry, events in zip(entries, public)]
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
 
     def start_correction(index: int):

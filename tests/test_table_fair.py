@@ -1,0 +1,147 @@
+"""Table-fair (issue #14): for every game with a table screen, the shared screen (the game's part,
+the prompt, the log) and the result sentences never show a value the physical table keeps hidden
+until the rules reveal it — money in hand (High Society, Animalement Vôtre, Boursicocotte), the
+cards a player paid with (Boursicocotte), the cards under each player's last one and the running
+scores (Stupide Vautour). With the table aid (assist) switched on at set-up, the screen may show
+more: the same checks then find the values, so they can fail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.app import probe
+from companion.app.shell import App
+from companion.service import SessionService
+from companion.store import Store
+from models.i18n import Msg
+
+PLAYERS = ["Anne", "Bruno", "Chloé"]
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> SessionService:
+    return SessionService(Store(tmp_path / "fair.db"))
+
+
+def shared_screen(service: SessionService, session_id: int) -> str:
+    """Everything a player reads on the table screen (game part, prompt, whole log)."""
+    app = App(service, None)
+    app.lang = "en"
+    app.go("table", session_id=session_id)
+    if probe.has(app.root, "log-toggle"):
+        probe.tap(app.root, "log-toggle")  # the whole log, not the last entries only
+    return "\n".join(probe.texts(app.root))
+
+
+def said(key: str, **params: Any) -> str:
+    return Msg(key, params).render("en")
+
+
+def play(service: SessionService, game: str, actions: list[dict], *, assist: bool,
+         variant: dict | None = None) -> int:
+    state = service.start(game, PLAYERS, variant=variant, assist=assist)
+    for action in actions:
+        service.submit(state.session_id, action)
+    return state.session_id
+
+
+# -- High Society and Animalement Vôtre: money in hand ---------------------------------------------
+
+HS_ROUNDS = [
+    {"type": "reveal", "card": "p7"},
+    {"type": "bid", "player": "Anne", "add": [8]},
+    {"type": "bid", "player": "Bruno", "add": [12]},
+    {"type": "pass", "player": "Chloé"},
+    {"type": "pass", "player": "Anne"},  # Bruno buys the 7 for 12: Bruno 94 left, Anne and Chloé 106
+    {"type": "reveal", "card": "p3"},
+    {"type": "bid", "player": "Bruno", "add": [1]},
+]
+
+
+@pytest.mark.parametrize("game", ["high-society", "animalement-votre"])
+def test_money_left_is_never_on_the_shared_screen(service, game):
+    fair = shared_screen(service, play(service, game, HS_ROUNDS, assist=False))
+    aided = shared_screen(service, play(service, game, HS_ROUNDS, assist=True))
+    for player, left in (("Anne", 106), ("Bruno", 94), ("Chloé", 106)):
+        sentence = said("app.hs.money_left", amount=left)
+        assert sentence not in fair, player
+        assert sentence in aided  # the check can fail
+    for hidden in ("94", "106"):
+        assert hidden not in fair
+
+
+# -- Stupide Vautour: the last card per player, no running score -------------------------------------
+
+SV_ROUNDS = [
+    {"type": "reveal", "card": 10}, {"type": "play", "cards": {"Anne": 13, "Bruno": 2, "Chloé": 11}},
+    {"type": "reveal", "card": -4}, {"type": "play", "cards": {"Anne": 3, "Bruno": 14, "Chloé": 6}},
+    {"type": "reveal", "card": 5}, {"type": "play", "cards": {"Anne": 9, "Bruno": 12, "Chloé": 7}},
+]
+
+
+def test_stupide_vautour_shows_each_players_last_card_and_no_running_score(service):
+    fair = shared_screen(service, play(service, "stupide-vautour", SV_ROUNDS, assist=False))
+    aided = shared_screen(service, play(service, "stupide-vautour", SV_ROUNDS + [{"type": "reveal", "card": 1}],
+                                        assist=True))
+    hidden_rounds = [
+        said("sv.played_by", player="Anne", card=13), said("sv.played_by", player="Bruno", card=2),
+        said("sv.played_by", player="Chloé", card=6), said("sv.played_by", player="Bruno", card=14),
+        said("sv.played_by", player="Anne", card=3),
+    ]
+    for sentence in hidden_rounds:  # cards now under a later one
+        assert sentence not in fair, sentence
+        assert sentence in aided
+    # who took the 10 and the -4 (face down now): not said again; the latest round's award is public
+    first_award = said("sv.award.top.high", player="Anne", card=13, points=Msg("sv.points.one", {"card": 10}))
+    assert first_award not in fair
+    assert first_award in aided
+    assert said("sv.award.top.high", player="Bruno", card=12, points=Msg("sv.points.one", {"card": 5})) in fair
+    for player, last in (("Anne", 9), ("Bruno", 12), ("Chloé", 7)):
+        assert said("sv.played_by", player=player, card=last) in fair  # the top of each stack
+    # running scores: Anne 10 - 4 = 6 (her 3 was the lowest on the vulture), Bruno 5, Chloé 0
+    for player, score in (("Anne", 6), ("Bruno", 5), ("Chloé", 0)):
+        assert said("app.sv.score", score=score) not in fair
+        assert said("app.sv.score", score=score) in aided
+    assert said("app.sv.log.round_hidden", round=1) in fair
+    assert said("app.sv.aid_on") in aided and said("app.sv.aid_on") not in fair  # the aid says so
+
+
+def test_stupide_vautour_reveals_everything_once_the_game_is_over(service):
+    from tests.test_app_stupide_vautour import full_game
+
+    session = play(service, "stupide-vautour", full_game(), assist=False)
+    shown = shared_screen(service, session)
+    assert said("app.sv.log.round_hidden", round=1) not in shown
+    assert said("sv.played_by", player="Chloé", card=8) in shown  # round 1, now public
+
+
+# -- Boursicocotte: money cards ----------------------------------------------------------------------
+
+BC_SALE = [
+    {"type": "draw", "card": "cow"},
+    {"type": "bid", "player": "Bruno", "amount": 40},
+    {"type": "close", "buy_back": False},
+    {"type": "pay", "player": "Bruno", "cards": [50]},  # 40 owed, paid with a 50: no change
+]
+
+
+def test_boursicocotte_log_says_a_payment_happened_never_the_cards(service):
+    session = play(service, "boursicocotte", BC_SALE, assist=False)
+    shown = shared_screen(service, session)
+    assert "Bruno pays Anne the 40 owed" in shown  # the amount the whole table heard
+    app = App(service, None)
+    app.lang = "en"
+    app.go("table", session_id=session)
+    payment = probe.text_of(app.root, f"entry-{len(BC_SALE) - 1}")
+    assert "40" in payment and "50" not in payment  # not the card he paid with, nor what he overpaid
+    state = service.open(session)
+    view = state.engine.player_view()
+    for player in PLAYERS:  # nobody's money, in cards or in total
+        assert said("app.bc.your_money", total=view["money_total"][player], n=len(view["money"][player])) not in shown
+        assert said("app.bc.money_end", total=view["money_total"][player]) not in shown
+    for entry in state.log:
+        for sentence in (m.render(lang) for m in entry.events for lang in ("fr", "en")):
+            assert "50" not in sentence and "[" not in sentence
