@@ -18,9 +18,9 @@ from companion.store import Store
 from models.i18n import Msg
 from scoring.referee import replay
 from scoring.registry import engine_class, refereed_games
+from tests.conftest import EXAMPLES
 
 A, B, C, D = "Anne", "Bruno", "Chloé", "David"
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "examples"
 
 
 def fr(key: str, **params) -> str:
@@ -191,7 +191,7 @@ def test_import_from_a_path(app, service, tmp_path):
     probe.type_into(app.root, "import-path", str(bad))
     probe.tap(app.root, "import-run")
     assert probe.has(app.root, "notice") and service.history() == []  # nothing written
-    example = SHARED / "high-society-in-progress.json"
+    example = EXAMPLES / "high-society-in-progress.json"
     probe.type_into(app.root, "import-path", str(example))
     probe.tap(app.root, "import-run")
     assert fr("app.history.imported", count=1) in probe.text_of(app.root, "notice")
