@@ -712,6 +712,7 @@ def test_through_the_table_frame_a_refusal_quoting_money_is_gone_once_covered(tm
     assert len(service.open(sid).log) == 4
     assert _frame_has(app, "bc-draw") and not _frame_has(app, "bc-private")
     _frame_tap(app, "undo")
+    app.dialog.actions[1].content.on_click(None)  # yes, undo it
     assert len(service.open(sid).log) == 3
     assert _frame_has(app, "bc-cover") and not _frame_has(app, "bc-private")
 

@@ -147,13 +147,51 @@ def test_undo_takes_back_the_last_entry_only(service, tmp_path):
     probe.tap(app.root, "reveal-p7")
     bid(app, 8)
     wrong = " ".join(m.render("fr") for m in service.open(sid).log[-1].events)
+    assert fr("app.table.log.one", count=2) not in probe.text_of(app.root, "log-count")
+    assert fr("app.table.log.many", count=2) in probe.text_of(app.root, "log-count")
+    # undo asks first, naming the entry and what it did; "no" leaves the game as it was
     probe.tap(app.root, "undo")
+    assert fr("app.table.undo_ask", n=2, what=wrong) in probe.text_of(app.dialog, "undo-confirm")
+    probe.tap(app.dialog, "undo-confirm-no")
+    assert len(actions(service, sid)) == 2 and app.dialog is None
+    undo(app)
     assert actions(service, sid) == [{"type": "reveal", "card": "p7"}]
     assert fr("app.table.undone", n=2, what=wrong) in probe.text_of(app.root, "notice")
+    assert fr("app.table.log.one", count=1) in probe.text_of(app.root, "log-count")
     assert A in probe.text_of(app.root, "prompt")
     bid(app, 3)
     assert actions(service, sid)[-1]["add"] == [3]
     assert not probe.has(app.root, "notice")  # an accepted entry clears the old notice
+    assert not probe.has(app.root, "redo")    # a new entry: what was undone cannot come back
+
+
+def undo(app: App) -> None:
+    probe.tap(app.root, "undo")
+    probe.tap(app.dialog, "undo-confirm-yes")
+
+
+def test_redo_enters_again_what_was_just_undone(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 8)
+    bid(app, 10)
+    entered = actions(service, sid)
+    assert not probe.has(app.root, "redo")
+    undo(app)
+    undo(app)
+    assert actions(service, sid) == entered[:1]
+    probe.tap(app.root, "redo")          # the most recently undone first: Anne's 8
+    assert actions(service, sid) == entered[:2]
+    said = " ".join(m.render("fr") for m in service.open(sid).log[-1].events)
+    assert fr("app.table.redone", n=2, what=said) in probe.text_of(app.root, "notice")
+    probe.tap(app.root, "redo")
+    assert actions(service, sid) == entered
+    assert not probe.has(app.root, "redo")
+    # another tab's entry makes an undone entry stale: no redo offered any more
+    undo(app)
+    service.submit(sid, {"type": "pass", "player": B})
+    app.render()
+    assert not probe.has(app.root, "redo")
 
 
 def test_a_theft_with_possessions_asks_which_possession_to_discard(service, tmp_path):
@@ -456,4 +494,5 @@ def test_another_tab_on_the_same_game_follows_the_table(service, tmp_path):
     assert probe.text_of(there.root, "prompt") == service.open(state.session_id).expected.prompt.render("fr")
     assert fr("app.home.progress", count=1, when="")[:8] in probe.text_of(lobby.root, f"resume-{state.session_id}")
     probe.tap(there.root, "undo")
+    probe.tap(there.dialog, "undo-confirm-yes")
     assert probe.has(here.root, "reveal-p7")

@@ -55,3 +55,10 @@ def percent(app, ratio: float | Fraction | None) -> str:
     if ratio is None:
         return app.t("app.common.none")
     return app.t("app.format.percent", value=round(float(ratio) * 100))
+
+
+def count_key(base: str, count: int, lang: str) -> str:
+    """``base.one`` or ``base.many``: the catalogue key for ``count`` things, as the language says it
+    (French: 0 and 1 take the singular, "1 saisie", "2 saisies"; English: only 1 does)."""
+    one = count in (0, 1) if lang == "fr" else count == 1
+    return f"{base}.one" if one else f"{base}.many"

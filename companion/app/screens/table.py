@@ -14,10 +14,10 @@ from typing import Any
 
 import flet as ft
 
-from models.i18n import Msg
-
 from companion.app import ui
+from companion.app.format import count_key
 from companion.app.games import TableContext, screen_for, state_at, state_from_session
+from models.i18n import Msg
 
 LOG_SHORT = 6
 log = logging.getLogger("companion.app")
@@ -33,6 +33,10 @@ class TableDraft:
     preview: tuple[dict[str, Any], Any] | None = None          # (action, preview result)
     conflict: Any = None                                       # CorrectionConflict
     full_log: bool = False
+    # Redo: the actions undone last (most recent last) and the number of entries the game had right
+    # after that undo; any other change to the game makes them stale (they are then dropped).
+    undone: list[dict[str, Any]] = field(default_factory=list)
+    undone_at: int = -1
 
 
 def _table_draft(app, sid: int) -> TableDraft:
@@ -125,18 +129,47 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
             return
         after_change(new_state)
 
-    def undo(_: Any) -> None:
-        if not session.log:
+    if draft.undone and draft.undone_at != len(session.log):
+        draft.undone, draft.undone_at = [], -1   # the game changed since: nothing to redo
+
+    def do_undo() -> None:
+        fresh = app.guard(lambda: service.open(session_id))
+        if fresh is None or not fresh.log:
+            app.render()
             return
-        last = session.log[-1]
+        last = fresh.log[-1]
         new_state = app.guard(lambda: service.undo(session_id))
         if new_state is not None:
             app.announce(session_id)
+            draft.undone.append(dict(last.action))
+            draft.undone_at = len(new_state.log)
             app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")
         draft.draft = {}
         draft.refusal = None
         draft.problem = None
         app.render()
+
+    def undo(_: Any) -> None:
+        """Ask first, saying which entry goes and what it did."""
+        if not session.log:
+            return
+        last = session.log[-1]
+        app.confirm(app.t("app.table.undo_ask", n=last.index + 1, what=describe_entry(app, last)), do_undo,
+                    ident="undo-confirm", yes_key="app.table.undo_yes", danger=True)
+
+    def redo(_: Any) -> None:
+        """Enter again what was just undone: the same action, through the service like any entry."""
+        if not draft.undone:
+            return
+        action = draft.undone.pop()
+        kept, draft.undone = draft.undone, []   # while the entry is being made, nothing else to redo
+        submit(action)
+        latest = app.guard(lambda: service.open(session_id))
+        if latest is not None and latest.outcome is None and len(latest.log) == len(session.log) + 1:
+            draft.undone, draft.undone_at = kept, len(latest.log) if kept else -1
+            last = latest.log[-1]
+            app.tell(app.t("app.table.redone", n=last.index + 1, what=describe_entry(app, last)), "ok")
+            app.render()
 
     parts: list[ft.Control] = []
 
@@ -167,7 +200,7 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
-    side = _side(app, session, draft, undo, top, getattr(game_screen, "rules_for", None))
+    side = _side(app, session, draft, undo, redo, top, getattr(game_screen, "rules_for", None))
     if app.wide:
         layout = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
@@ -197,7 +230,7 @@ def _finished(app, session: Any) -> ft.Control:
     ], spacing=ui.GAP))
 
 
-def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | None,
+def _side(app, session: Any, draft: TableDraft, undo: Any, redo: Any, top: ft.Control | None,
           rules_for: Any) -> ft.Control:
     entries = list(session.log)
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
@@ -239,10 +272,15 @@ def _side(app, session: Any, draft: TableDraft, undo: Any, top: ft.Control | Non
         rows.append(ui.muted(app.t("app.table.log_empty")))
 
     controls: list[ft.Control] = [top] if top is not None else []
+    tools = [ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
+                       disabled=not entries or draft.correcting is not None, size=ui.FONT_BODY)]
+    if draft.undone and draft.correcting is None:
+        tools.append(ui.button(app.t("app.table.redo"), redo, ident="redo", icon=ft.Icons.REDO, size=ui.FONT_BODY))
+    tools.append(ui.button(app.t("app.table.rules"), lambda _: app.go("rules", game=session.game),
+                           ident="table-rules", icon=ft.Icons.MENU_BOOK, kind="outlined", size=ui.FONT_BODY))
     controls += [
-        ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
-                  disabled=not entries or draft.correcting is not None, expand=False),
-        ui.subtitle(app.t("app.table.log", count=len(entries))),
+        ui.wrap(tools, spacing=10),
+        ui.subtitle(app.t(count_key("app.table.log", len(entries), app.lang), count=len(entries)), ident="log-count"),
         ft.Column(rows, spacing=4),
     ]
     if len(entries) > LOG_SHORT:
