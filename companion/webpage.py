@@ -3,7 +3,7 @@ from outside the app (a tablet at a table may have no internet at all).
 
 Flet serves ``index.html`` from the app's assets directory when there is one there, in preference to
 its own (``flet_web.fastapi.FletStaticFiles``). ``assets/index.html`` is therefore Flet's page plus
-:data:`GUARD`, written by ``python -m companion.app.web``; a test checks that it is exactly that for
+:data:`GUARD`, written by ``python -m companion.webpage``; a test checks that it is exactly that for
 the Flet web client installed, so upgrading Flet cannot leave a stale page behind.
 
 Why a guard: with ``no_cdn`` the renderer (CanvasKit) and the fallback fonts come from the app, but
@@ -24,7 +24,7 @@ from companion.app import ASSETS_DIR
 INDEX = ASSETS_DIR / "index.html"
 MARK = "<!-- fletAppConfig -->"
 GUARD = """<script>
-    // Table Companion: every script comes from the app itself (see companion/app/web.py).
+    // Table Companion: every script comes from the app itself (see companion/webpage.py).
     (function () {
       var src = Object.getOwnPropertyDescriptor(HTMLScriptElement.prototype, "src");
       Object.defineProperty(HTMLScriptElement.prototype, "src", {
