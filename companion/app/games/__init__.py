@@ -5,7 +5,7 @@ exposes::
 
     def build(state: TableState, ctx: TableContext) -> ft.Control
 
-``state`` is read-only: the engine (``state.engine``, whose documented public attributes are the
+``state`` is read-only (``state.last``: the engine's sentences for the latest entry): the engine (``state.engine``, whose documented public attributes are the
 screen's only source of game facts), what is expected next (``state.expected``), the players, the
 variant, the assist setting and the outcome once finished. ``ctx`` gives the screen its language
 (``ctx.t``, ``ctx.say``), a draft dict that survives re-renders (``ctx.draft``: e.g. the money
@@ -67,6 +67,7 @@ class TableState:
     expected: Any          # scoring.base.Expectation
     outcome: Any = None    # scoring.base.Outcome | None
     entries: int = 0       # how many entries the state is built from
+    last: tuple[Any, ...] = ()  # the engine's sentences for the latest entry (a round just settled…)
 
 
 @dataclass
@@ -138,7 +139,8 @@ def variant_dict(variant: Any) -> dict[str, Any]:
     return dict(dump(exclude_none=True)) if dump else {}
 
 
-def _state(session: Any, engine: Any, expected: Any, outcome: Any, entries: int) -> TableState:
+def _state(session: Any, engine: Any, expected: Any, outcome: Any, entries: int,
+           last: tuple[Any, ...] = ()) -> TableState:
     return TableState(
         game=session.game,
         variant=variant_dict(session.variant),
@@ -149,11 +151,14 @@ def _state(session: Any, engine: Any, expected: Any, outcome: Any, entries: int)
         expected=expected,
         outcome=outcome,
         entries=entries,
+        last=last,
     )
 
 
 def state_from_session(session: Any) -> TableState:
-    return _state(session, session.engine, session.expected, session.outcome, len(session.log))
+    log = session.log
+    last = tuple(log[-1].events) if log else ()
+    return _state(session, session.engine, session.expected, session.outcome, len(log), last)
 
 
 def state_at(session: Any, upto: int) -> TableState:

@@ -64,10 +64,28 @@ def rules_for(messages: Any) -> tuple[str, ...]:
     return tuple(found)
 
 
+# The sentences that say how an auction ended: who took which card for how much, who got the
+# misfortune, whose bid is lost, what the theft took. Shown big at the top of the screen until the
+# next entry (the log keeps them).
+SETTLING = ("hs.event.buy", "hs.event.free", "hs.event.misfortune", "hs.event.bid_lost",
+            "hs.event.theft_applied", "hs.event.discard_due", "hs.event.theft_waits", "hs.event.discarded")
+
+
+def settled(state: Any) -> tuple[Any, ...]:
+    """The latest entry's settling sentences, while the next card is still to be turned over."""
+    if state.engine.card is not None:
+        return ()
+    return tuple(m for m in state.last if m.key in SETTLING)
+
+
 def build(state: Any, ctx: Any) -> ft.Control:
     # What the table must enter comes right under the card on auction; the players' public
-    # state (open bids, passes, cards won) follows.
-    parts: list[ft.Control] = [_auction_block(state, ctx)]
+    # state (open bids, passes, cards won) follows. An auction that just ended is said first.
+    parts: list[ft.Control] = []
+    result = settled(state) if not ctx.readonly else ()
+    if result:
+        parts.append(_result_block(ctx, result))
+    parts.append(_auction_block(state, ctx))
     if not ctx.readonly and state.outcome is None:
         types = tuple(state.expected.types)
         if "discard" in types:
@@ -84,6 +102,18 @@ def build(state: Any, ctx: Any) -> ft.Control:
 def build_side(state: Any, ctx: Any) -> ft.Control:
     """The players, one compact row each, for the table frame's side column."""
     return ft.Column([_player_row(state, ctx, p) for p in state.players], spacing=6)
+
+
+def _result_block(ctx: Any, sentences: tuple[Any, ...]) -> ft.Control:
+    lines: list[ft.Control] = [
+        ft.Row([ft.Icon(ft.Icons.GAVEL, size=30, color=ft.Colors.ON_TERTIARY_CONTAINER),
+                ft.Text(ctx.t("app.hs.result"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
+                        color=ft.Colors.ON_TERTIARY_CONTAINER)], spacing=10),
+        *[ft.Text(ctx.say(m), size=ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600,
+                  color=ft.Colors.ON_TERTIARY_CONTAINER) for m in sentences],
+    ]
+    return ui.panel(ft.Column(lines, spacing=6), bgcolor=ft.Colors.TERTIARY_CONTAINER, ident=ctx.ident("hs-result"),
+                    padding=14)
 
 
 # -- cards -----------------------------------------------------------------------------------------
