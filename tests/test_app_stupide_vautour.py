@@ -292,13 +292,34 @@ def test_read_only_and_correction_modes():
     assert fixing.submitted == [play(Anne=1, Bruno=2, Chloé=3)]
 
 
-def test_touch_targets_are_big_enough_for_a_tablet():
-    table = Table(state_of([reveal(3)]))
+def test_touch_targets_are_big_enough_for_a_thumb_at_every_width():
+    table = Table(state_of([reveal(3)], players=("Anne", "Bruno", "Chloé", "David", "Emma")))
     for card in SV_HAND:
         node = table.find(f"sv-card-Anne-{card}")
-        assert node.expand == 1 and node.content.height >= 56
+        assert node.col == screen.HAND_SPAN and node.content.height >= 48
+    # at each breakpoint's narrowest width, a card keeps at least 48 dp beside its gaps
+    for name, start in screen.HAND_BREAKPOINTS.items():
+        per_row = screen.HAND_COLUMNS // screen.HAND_SPAN[name]
+        narrowest = max(start, 5 * (48 + screen.TILE_GAP))  # a phone's card row is at least this wide
+        assert (narrowest - (per_row - 1) * screen.TILE_GAP) / per_row >= 48, name
+    # the name sits beside the cards only where the cards still get fifteen in a row
+    side = screen.ROW_BREAKPOINTS["side"] * screen.CARDS_SPAN["side"] / screen.ROW_COLUMNS
+    assert side >= screen.HAND_BREAKPOINTS["fifteen"]
     node = table.find("sv-confirm").content
     assert node.height >= ui.TOUCH
+    idents = probe.idents(table.root)
+    assert idents.index("sv-confirm") < idents.index("sv-row-Anne")  # confirm above the rows
+
+
+def test_the_last_round_offers_each_players_last_card_in_one_tap():
+    actions = full_game()[:-1]        # the last point card is turned over, not yet played
+    table = Table(state_of(actions))
+    assert table.has("sv-last-cards")
+    assert "Anne 1" in table.text("sv-last-cards") and "Bruno 15" in table.text("sv-last-cards")
+    table.tap("sv-last-cards")
+    assert table.submitted == [full_game()[-1]]
+    # before the last round there is no such offer
+    assert not Table(state_of(full_game()[:-3])).has("sv-last-cards")
 
 
 # -- whole games through the screen ----------------------------------------------------------------

@@ -294,7 +294,12 @@ def _trade_choice_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Con
     chosen = ctx.draft.get("animal")
     if target not in state.players or target == player:
         target, chosen = None, None
-    options = set(engine.trade_options(player)) if state.assist else None
+    # Only legal challenges are offered, before any private entry: whom and which animal is public
+    # (the animals lie face up), so this holds without the assist too.
+    options = set(engine.trade_options(player))
+    targets = [p for p in state.players if p != player and any(t == p for t, _ in options)]
+    if target not in targets:
+        target, chosen = None, None
 
     def pick_target(name: str):
         def handler(_: Any) -> None:
@@ -312,28 +317,25 @@ def _trade_choice_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Con
 
     lines: list[ft.Control] = [ui.subtitle(ctx.t(
         "app.bc.trade_title" if "draw" in state.expected.types else "app.bc.trade_title_only", player=player))]
-    lines.append(_row([ui.chip(p, pick_target(p), ident=ctx.ident(f"bc-target-{p}"), selected=p == target,
-                               disabled=options is not None and not any(t == p for t, _ in options))
-                       for p in state.players if p != player], spacing=10))
+    if not targets:
+        lines.append(ui.muted(ctx.t("app.bc.no_trade", player=player), ident=ctx.ident("bc-no-trade")))
+        return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("bc-trade-choice"))
+    lines.append(_row([ui.chip(p, pick_target(p), ident=ctx.ident(f"bc-target-{p}"), selected=p == target)
+                       for p in targets], spacing=10))
     if target is not None:
         owned = view["animals"][target]
         lines.append(ui.text(ctx.t("app.bc.trade_animal", target=target), ui.FONT_BODY,
                              weight=ft.FontWeight.W_600))
-        if owned:
-            chips = []
-            for kind in ANIMALS:
-                if kind not in owned:
-                    continue
-                impossible = options is not None and (target, kind) not in options
-                chips.append(ui.tile(
-                    ft.Row([ft.Text(ctx.t("app.bc.animal_count", animal=_name(ctx, kind), n=owned[kind]),
-                                    size=ui.FONT_LABEL, weight=ft.FontWeight.W_600)], tight=True),
-                    pick_animal(kind), ident=ctx.ident(f"bc-trade-animal-{kind}"), selected=kind == chosen,
-                    disabled=impossible, padding=ft.Padding.symmetric(horizontal=18, vertical=17),
-                    label=ctx.say(animal(kind))))
-            lines.append(_row(chips, spacing=10))
-        else:
-            lines.append(ui.muted(ctx.t("app.bc.owns_none", target=target)))
+        chips = []
+        for kind in ANIMALS:
+            if (target, kind) not in options:
+                continue
+            chips.append(ui.tile(
+                ft.Row([ft.Text(ctx.t("app.bc.animal_count", animal=_name(ctx, kind), n=owned[kind]),
+                                size=ui.FONT_LABEL, weight=ft.FontWeight.W_600)], tight=True),
+                pick_animal(kind), ident=ctx.ident(f"bc-trade-animal-{kind}"), selected=kind == chosen,
+                padding=ft.Padding.symmetric(horizontal=18, vertical=17), label=ctx.say(animal(kind))))
+        lines.append(_row(chips, spacing=10))
     if target is not None and chosen is not None:
         lines.append(_pass_line(ctx, player, ctx.t("app.bc.pass_why.offer", player=player, target=target,
                                                    animal=animal(chosen))))
@@ -350,10 +352,12 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
     touched = isinstance(ctx.draft.get("bid"), int)
     amount = ctx.draft["bid"] if touched else base + STEP
     excluded = set(auction["excluded"])
+    last_step = ctx.draft.get("step") if touched else None
 
-    def set_amount(value: int):
+    def set_amount(value: int, step: int | None = None):
         def handler(_: Any) -> None:
             ctx.draft["bid"] = max(STEP, value)
+            ctx.draft["step"] = step
             ctx.refresh()
         return handler
 
@@ -363,14 +367,19 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
     def close(buy_back: bool):
         return lambda _: ctx.submit({"type": "close", "buy_back": buy_back})
 
+    # Every tap shows what it did: the last raise tapped is highlighted and the sum is spelled out
+    # (the first "+10" gives the amount already proposed, which alone would look like nothing).
     adjust = _row([
         ui.button(ctx.t("app.bc.lower", n=STEP), set_amount(amount - STEP), ident=ctx.ident("bc-lower"),
                   kind="outlined", disabled=amount <= STEP, height=72),
-        _figure(ctx.t("app.bc.new_bid"), number(ctx, amount), ctx.ident("bc-amount"), strong=True),
-        *[ui.button(ctx.t("app.bc.raise", n=step), set_amount((amount if touched else base) + step),
-                    ident=ctx.ident(f"bc-raise-{step}"), height=72)
+        _figure(ctx.t("app.bc.new_bid") if touched else ctx.t("app.bc.proposed_bid"), number(ctx, amount),
+                ctx.ident("bc-amount"), strong=touched),
+        *[ui.button(ctx.t("app.bc.raise", n=step), set_amount((amount if touched else base) + step, step),
+                    ident=ctx.ident(f"bc-raise-{step}"), height=72, kind="primary" if step == last_step else "tonal")
           for step in RAISES],
     ], spacing=10)
+    how = (ctx.t("app.bc.raised", before=number(ctx, amount - last_step), step=last_step, amount=number(ctx, amount))
+           if isinstance(last_step, int) else None)
 
     bidders = []
     for player in state.players:
@@ -397,6 +406,8 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
 
     return ui.panel(ft.Column([
         adjust,
+        *([ui.text(how, ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
+                   ident=ctx.ident("bc-raised"))] if how else []),
         _row([ui.text(ctx.t("app.bc.who_bids", amount=amount), ui.FONT_LABEL, weight=ft.FontWeight.W_600,
                       ident=ctx.ident("bc-who-bids")), *bidders], spacing=10),
         ft.Divider(height=8),

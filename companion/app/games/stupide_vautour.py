@@ -27,7 +27,7 @@ from models.record import SV_HAND, SV_POINT_CARDS
 from scoring.stupide_vautour import ROUNDS
 
 POINT_W, POINT_H = 84, 104
-HAND_H = 62
+HAND_H = 52
 
 
 def build(state: Any, ctx: Any) -> ft.Control:
@@ -206,6 +206,32 @@ def _reveal_block(state: Any, ctx: Any) -> ft.Control:
     ], spacing=12), ident=ctx.ident("sv-reveal"))
 
 
+# The fifteen hand cards of a player fit the width they get: 15 in a row where each keeps at least
+# 48 dp plus its gap (a landscape tablet), else 8 in a row (a portrait tablet), else 5 (a phone).
+TILE_MIN = 48
+TILE_GAP = 3
+HAND_COLUMNS = 120
+HAND_SPAN = {"five": 24, "eight": 15, "fifteen": 8}
+HAND_BREAKPOINTS = {"five": 0, "eight": 8 * (TILE_MIN + TILE_GAP + 1), "fifteen": 15 * (TILE_MIN + TILE_GAP + 1)}
+# The player's name beside the cards where the row is wide enough for both, else above them.
+ROW_COLUMNS = 24
+NAME_SPAN = {"stack": 24, "side": 3}
+CARDS_SPAN = {"stack": 24, "side": 21}
+ROW_BREAKPOINTS = {"stack": 0, "side": 15 * (TILE_MIN + TILE_GAP + 1) * ROW_COLUMNS // 21 + 1}
+
+
+def last_cards(state: Any) -> dict[str, int] | None:
+    """In the last round each player holds one card, known to all from the fourteen played: the
+    cards to offer in one tap (None before the last round)."""
+    engine = state.engine
+    if engine.round != ROUNDS or not engine.round_open:
+        return None
+    hands = engine.hands
+    if any(len(hands[p]) != 1 for p in state.players):
+        return None
+    return {p: hands[p][0] for p in state.players}
+
+
 def _play_block(state: Any, ctx: Any) -> ft.Control:
     engine = state.engine
     players = tuple(state.players)
@@ -244,27 +270,45 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
                 border_radius=10, ink=not used, opacity=0.3 if used else 1.0,
                 bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
                 border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
-            tiles.append(ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, expand=1, button=not used,
+            tiles.append(ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, col=HAND_SPAN, button=not used,
                                 selected=selected, label=ctx.t("app.sv.hand_card", player=player, card=card)))
         status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None else ctx.t("app.sv.to_pick"))
-        head = ft.Row([
-            ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
-            ui.text(status, ui.FONT_LABEL, weight=ft.FontWeight.BOLD if mine is not None else None,
+        head = ft.Column([
+            ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, max_lines=1),
+            ui.text(status, ui.FONT_BODY, weight=ft.FontWeight.BOLD if mine is not None else None,
                     color=ft.Colors.PRIMARY if mine is not None else ft.Colors.ON_SURFACE_VARIANT,
                     ident=ctx.ident(f"sv-picked-{player}")),
-        ], spacing=14, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-        rows.append(ui.tid(ctx.ident(f"sv-row-{player}"), ft.Column([head, ft.Row(tiles, spacing=4)], spacing=6)))
+        ], spacing=0, tight=True, col=NAME_SPAN)
+        cards = ft.ResponsiveRow(tiles, columns=HAND_COLUMNS, breakpoints=HAND_BREAKPOINTS, spacing=TILE_GAP,
+                                 run_spacing=TILE_GAP, col=CARDS_SPAN)
+        rows.append(ui.tid(ctx.ident(f"sv-row-{player}"), ft.ResponsiveRow(
+            [head, cards], columns=ROW_COLUMNS, breakpoints=ROW_BREAKPOINTS, spacing=8, run_spacing=4,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER)))
 
     missing = [p for p in players if p not in chosen]
-    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.sv.play_title", n=engine.round)), *rows]
+    # Confirm first, beside the title: in view without scrolling, whatever the number of players.
+    actions: list[ft.Control] = [
+        ui.button(ctx.t("app.sv.confirm", n=engine.round), confirm, ident=ctx.ident("sv-confirm"),
+                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), size=ui.FONT_BODY),
+        ui.button(ctx.t("app.sv.clear"), clear, ident=ctx.ident("sv-clear"), icon=ft.Icons.BACKSPACE,
+                  kind="outlined", disabled=not chosen, size=ui.FONT_BODY),
+    ]
+    last = last_cards(state)
+    if last is not None:
+        def play_last(_: Any) -> None:
+            ctx.submit({"type": "play", "cards": dict(last)})
+
+        actions.insert(0, ui.button(
+            ctx.t("app.sv.last_cards", cards=tuple(ctx.t("app.sv.player_card", player=p, card=c)
+                                                   for p, c in last.items())),
+            play_last, ident=ctx.ident("sv-last-cards"), icon=ft.Icons.DONE_ALL, kind="primary", size=ui.FONT_BODY))
+    lines: list[ft.Control] = [
+        ui.text(ctx.t("app.sv.play_title", n=engine.round), ui.FONT_BODY, weight=ft.FontWeight.W_600),
+        ft.Row(actions, wrap=True, spacing=10, run_spacing=8),
+    ]
     if missing:
         lines.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
-    lines.append(ft.Row([
-        ui.button(ctx.t("app.sv.confirm", n=engine.round), confirm, ident=ctx.ident("sv-confirm"),
-                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), height=72),
-        ui.button(ctx.t("app.sv.clear"), clear, ident=ctx.ident("sv-clear"), icon=ft.Icons.BACKSPACE,
-                  kind="outlined", disabled=not chosen, height=72),
-    ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP))
+    lines += rows
     if not state.assist:
         lines.append(ui.muted(ctx.t("app.sv.fair_hint"), ident=ctx.ident("sv-fair-hint")))
-    return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("sv-play"))
+    return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("sv-play"), padding=12)

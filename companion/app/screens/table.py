@@ -203,8 +203,8 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     side = _side(app, session, draft, undo, redo, top, getattr(game_screen, "rules_for", None))
     if app.wide:
         layout = ft.ResponsiveRow([
-            ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
-            ft.Container(side, col={"xs": 12, "lg": 4}),
+            ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8, "xl": 9}),
+            ft.Container(side, col={"xs": 12, "lg": 4, "xl": 3}),
         ], spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.START)
     else:
         layout = ft.Column([ui.tid("game-panel", game_part), side], spacing=ui.GAP)
