@@ -292,21 +292,30 @@ def test_read_only_and_correction_modes():
     assert fixing.submitted == [play(Anne=1, Bruno=2, Chloé=3)]
 
 
-def test_touch_targets_are_big_enough_for_a_thumb_at_every_width():
-    table = Table(state_of([reveal(3)], players=("Anne", "Bruno", "Chloé", "David", "Emma")))
+@pytest.mark.parametrize("width, per_row, beside", [
+    (None, 15, False),     # built without a page: 15 to share the row
+    (924, 15, True),       # a landscape tablet (1280 wide): the name beside the cards
+    (768, 8, False),       # a portrait tablet (800 wide)
+    (374, 5, False),       # a phone (390 wide)
+])
+def test_hand_cards_keep_48_dp_at_every_width(width, per_row, beside):
+    players = ("Anne", "Bruno", "Chloé", "David", "Emma")
+    state = state_of([reveal(3)], players=players)
+    table = Table(state)
+    table.ctx.width = width
+    table._refresh()
+    assert screen.hand_layout(width)[0] == per_row and screen.hand_layout(width)[2] is beside
     for card in SV_HAND:
-        node = table.find(f"sv-card-Anne-{card}")
-        assert node.col == screen.HAND_SPAN and node.content.height >= 48
-    # at each breakpoint's narrowest width, a card keeps at least 48 dp beside its gaps
-    for name, start in screen.HAND_BREAKPOINTS.items():
-        per_row = screen.HAND_COLUMNS // screen.HAND_SPAN[name]
-        narrowest = max(start, 5 * (48 + screen.TILE_GAP))  # a phone's card row is at least this wide
-        assert (narrowest - (per_row - 1) * screen.TILE_GAP) / per_row >= 48, name
-    # the name sits beside the cards only where the cards still get fifteen in a row
-    side = screen.ROW_BREAKPOINTS["side"] * screen.CARDS_SPAN["side"] / screen.ROW_COLUMNS
-    assert side >= screen.HAND_BREAKPOINTS["fifteen"]
-    node = table.find("sv-confirm").content
-    assert node.height >= ui.TOUCH
+        node = table.find(f"sv-card-Emma-{card}")
+        assert node.content.height >= 48
+        if width is None:
+            assert node.expand == 1
+        else:
+            assert node.content.width >= 48
+    rows = [c for c in ui.walk(table.find("sv-row-Anne")) if isinstance(c, ft.Row)
+            and all(isinstance(x, ft.Semantics) for x in c.controls)]
+    assert [len(r.controls) for r in rows] == [min(per_row, 15 - i) for i in range(0, 15, per_row)]
+    assert table.find("sv-confirm").content.height >= ui.TOUCH
     idents = probe.idents(table.root)
     assert idents.index("sv-confirm") < idents.index("sv-row-Anne")  # confirm above the rows
 

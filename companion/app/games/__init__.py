@@ -82,6 +82,11 @@ class TableContext:
     # Takes the frame's refusal banner away: a screen calls it when it covers a private entry again,
     # since a refusal may quote that player's hidden money (e.g. Boursicocotte's BC-CAN-PAY).
     dismiss: Callable[[], None] | None = None
+    # A phone-sized screen: the game screen uses its compact form (smaller cards, fewer lines).
+    compact: bool = False
+    # The width the game's part of the screen gets (logical pixels), when the frame knows it: a screen
+    # may lay out a row of many tap targets by it. None: unknown (built without a page).
+    width: float | None = None
 
     def t(self, key: str, **params: Any) -> str:
         return Msg(key, params).render(self.lang)

@@ -156,8 +156,9 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
     """The animal up for auction, the bids, the debt or the trade under way; the deck."""
     auction, debt, trade = view["auction"], view["debt"], view["trade"]
     info: list[ft.Control] = []
+    scale = 0.6 if ctx.compact else 1.0
     if auction is not None:
-        shown: ft.Control = animal_card(ctx, auction["animal"])
+        shown: ft.Control = animal_card(ctx, auction["animal"], scale=scale)
         if debt is not None:
             key = "app.bc.debt_buy_back" if debt["buy_back"] else "app.bc.debt_sold"
             info.append(ui.text(ctx.t(key, payer=debt["payer"], recipient=debt["recipient"],
@@ -182,7 +183,7 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
                                       animal=animal(auction["animal"])), ui.FONT_BODY,
                                 ident=ctx.ident("bc-buy-back-lost")))
     elif trade is not None:
-        shown = animal_card(ctx, trade["animal"])
+        shown = animal_card(ctx, trade["animal"], scale=scale)
         info.append(ui.text(ctx.t("app.bc.trade_on", challenger=trade["challenger"], target=trade["target"],
                                   animal=animal(trade["animal"])), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
                             ident=ctx.ident("bc-trade")))
@@ -212,8 +213,9 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
         info.append(ui.muted(ctx.t("app.bc.donkeys_all"), ident=ctx.ident("bc-donkeys")))
     if state.entries == 0:
         info.extend(ui.muted(ctx.say(m)) for m in view["setup"])
-    return ui.panel(ft.Row([shown, ft.Column(info, spacing=6, expand=True)], spacing=24,
-                           vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("bc-table"))
+    return ui.panel(ft.Row([shown, ft.Column(info, spacing=4 if ctx.compact else 6, expand=True)],
+                           spacing=12 if ctx.compact else 24, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                    ident=ctx.ident("bc-table"), padding=10 if ctx.compact else 18)
 
 
 def _last_trade_block(ctx: Any, view: Mapping[str, Any]) -> ft.Control:
@@ -404,15 +406,16 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
                              close(False), ident=ctx.ident("bc-close-free"), icon=ft.Icons.CHECK, kind="primary",
                              height=72)]
 
+    # Closing first: it is the one tap that ends the auction, in view on a phone too; then a new bid.
     return ui.panel(ft.Column([
+        _row(closing, spacing=10),
+        ft.Divider(height=4),
         adjust,
         *([ui.text(how, ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
                    ident=ctx.ident("bc-raised"))] if how else []),
         _row([ui.text(ctx.t("app.bc.who_bids", amount=amount), ui.FONT_LABEL, weight=ft.FontWeight.W_600,
                       ident=ctx.ident("bc-who-bids")), *bidders], spacing=10),
-        ft.Divider(height=8),
-        _row(closing),
-    ], spacing=12), ident=ctx.ident("bc-auction-entry"), padding=14)
+    ], spacing=10), ident=ctx.ident("bc-auction-entry"), padding=10 if ctx.compact else 14)
 
 
 # -- private entries -------------------------------------------------------------------------------

@@ -109,11 +109,11 @@ def _result_block(ctx: Any, sentences: tuple[Any, ...]) -> ft.Control:
         ft.Row([ft.Icon(ft.Icons.GAVEL, size=30, color=ft.Colors.ON_TERTIARY_CONTAINER),
                 ft.Text(ctx.t("app.hs.result"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
                         color=ft.Colors.ON_TERTIARY_CONTAINER)], spacing=10),
-        *[ft.Text(ctx.say(m), size=ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600,
+        *[ft.Text(ctx.say(m), size=ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600,
                   color=ft.Colors.ON_TERTIARY_CONTAINER) for m in sentences],
     ]
     return ui.panel(ft.Column(lines, spacing=6), bgcolor=ft.Colors.TERTIARY_CONTAINER, ident=ctx.ident("hs-result"),
-                    padding=14)
+                    padding=10 if ctx.compact else 14)
 
 
 # -- cards -----------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
     """A compact strip: the card on auction, the round, how close the end is."""
     engine = state.engine
     shown = engine.card or engine.ending_card
-    scale = 0.72
+    scale = 0.5 if ctx.compact else 0.72
     if shown is not None:
         card = card_face(state, ctx, shown, scale=scale)
     else:
@@ -193,11 +193,12 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
                          bgcolor=ft.Colors.RED_700 if i < engine.reds_revealed else None,
                          border=ft.Border.all(3, ft.Colors.RED_700)) for i in range(REDS_TO_END)]
     now: list[ft.Control] = []
+    big = ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE
     if engine.card is not None:
-        now.append(ui.text(ctx.t("app.hs.round", n=engine.round), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+        now.append(ui.text(ctx.t("app.hs.round", n=engine.round), big, weight=ft.FontWeight.BOLD,
                            ident=ctx.ident("hs-round")))
     elif engine.ending_card is None and state.outcome is None:
-        now.append(ui.text(ctx.t("app.hs.next_round", n=engine.round + 1), ui.FONT_TITLE,
+        now.append(ui.text(ctx.t("app.hs.next_round", n=engine.round + 1), big,
                            weight=ft.FontWeight.BOLD, ident=ctx.ident("hs-round")))
     if engine.card is not None:
         now.append(ui.text(ctx.t("app.hs.on_auction", card=ctx.say(engine.card_label(engine.card))),
@@ -205,11 +206,13 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
     elif engine.ending_card is not None:
         now.append(ui.text(ctx.t("app.hs.ended_by", card=ctx.say(engine.card_label(engine.ending_card))),
                            ui.FONT_LABEL))
-    ending = ft.Column([
-        ft.Row(reds, spacing=6),
-        ui.muted(ctx.t("app.hs.reds", n=engine.reds_revealed, of=REDS_TO_END)),
-        ui.muted(ctx.t("app.hs.deck_left", n=sum(engine.deck_left.values()))),
-    ], spacing=4, horizontal_alignment=ft.CrossAxisAlignment.END)
+    counts = [ft.Row(reds, spacing=6),
+              ui.muted(ctx.t("app.hs.reds", n=engine.reds_revealed, of=REDS_TO_END)),
+              ui.muted(ctx.t("app.hs.deck_left", n=sum(engine.deck_left.values())))]
+    if ctx.compact:  # a phone: everything beside the card, one column
+        return ui.panel(ft.Row([card, ft.Column(now + counts, spacing=4, expand=True)], spacing=12,
+                               vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=10)
+    ending = ft.Column(counts, spacing=4, horizontal_alignment=ft.CrossAxisAlignment.END)
     return ui.panel(ft.Row([card, ft.Column(now, spacing=4, expand=True), ending], spacing=20,
                            vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=12)
 
@@ -308,7 +311,8 @@ def _reveal_block(state: Any, ctx: Any) -> ft.Control:
         return lambda _: ctx.submit({"type": "reveal", "card": card})
 
     tiles = [ui.tid(ctx.ident(f"reveal-{card}"),
-                    ft.Container(card_face(state, ctx, card, scale=0.8, copies=copies), on_click=reveal(card),
+                    ft.Container(card_face(state, ctx, card, scale=0.62 if ctx.compact else 0.8, copies=copies),
+                                 on_click=reveal(card),
                                  border_radius=12, ink=True),
                     button=True, label=ctx.say(engine.card_label(card)))
              for card, copies in engine.deck_left.items()]

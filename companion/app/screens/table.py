@@ -196,7 +196,8 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     else:
         state = state_from_session(session)
         ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft,
-                           side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None))
+                           side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
+                           compact=app.narrow, width=game_width(app))
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
@@ -212,13 +213,31 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     return heading, ft.Column(parts, spacing=ui.GAP)
 
 
+def game_width(app) -> float | None:
+    """The width the game's part gets in the layout below: the page less the frame's padding, and in
+    landscape the share of the ResponsiveRow beside the side column (9/12 from 1200 wide, 8/12 from
+    992, else the whole row)."""
+    width = getattr(app.page, "width", None) if app.page is not None else None
+    if not width:
+        return None
+    inner = float(width) - (16 if app.narrow else 32)
+    if app.wide and width >= 1200:   # the ResponsiveRow's breakpoints follow the window's width
+        return inner * 9 / 12 - ui.GAP
+    if app.wide and width >= 992:
+        return inner * 8 / 12 - ui.GAP
+    return inner
+
+
 def _prompt(app, sentence: str, ident: str) -> ft.Control:
+    narrow = app.narrow
     return ui.tid(ident, ft.Container(
-        ft.Row([ft.Icon(ft.Icons.CAMPAIGN, size=38, color=ft.Colors.ON_PRIMARY_CONTAINER),
-                ft.Text(sentence, size=ui.FONT_PROMPT - 2, weight=ft.FontWeight.BOLD,
+        ft.Row([ft.Icon(ft.Icons.CAMPAIGN, size=28 if narrow else 38, color=ft.Colors.ON_PRIMARY_CONTAINER),
+                ft.Text(sentence, size=ui.FONT_BODY if narrow else ui.FONT_PROMPT - 4, weight=ft.FontWeight.BOLD,
                         color=ft.Colors.ON_PRIMARY_CONTAINER, expand=True)],
-               spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=18, vertical=12),
+               spacing=10 if narrow else ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8) if narrow
+        else ft.Padding.symmetric(horizontal=18, vertical=10),
         border_radius=ui.RADIUS + 4))
 
 
@@ -393,7 +412,7 @@ def _correction(app, session: Any, draft: TableDraft, game_screen: Any,
                                                   icon=ft.Icons.SAVE, kind="primary")]))
     state = state_at(session, index)
     ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
-                       id_prefix="fix-", side_panel=has_side)
+                       id_prefix="fix-", side_panel=has_side, compact=app.narrow, width=game_width(app))
     parts.append(game_screen.build(state, ctx))
     return ft.Column(parts, spacing=ui.GAP), state, ctx
 
