@@ -110,6 +110,7 @@ def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app)
 
     # undo (the frame's): the counter-offer is awaited again, covered
     s.click("undo")
+    s.click("undo-confirm-yes")  # undo asks first
     s.wait_for("bc-trade-cards")
     s.wait_text(fr("app.bc.pass_to", player="Bruno"), "bc-pass")
     assert not s.exists("bc-last-trade") and not s.exists("bc-private")

@@ -27,6 +27,7 @@ from models.record import SV_HAND, SV_POINT_CARDS
 from scoring.stupide_vautour import ROUNDS
 
 POINT_W, POINT_H = 84, 104
+LANDSCAPE_SHARE = 9  # twelfths of a wide landscape screen: fifteen hand cards in a row need the room
 HAND_H = 52
 
 

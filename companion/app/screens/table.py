@@ -191,21 +191,22 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
 
     # -- the game's own screen (or the correction editor) ----------------------------------------
     has_side = hasattr(game_screen, "build_side")
+    share = landscape_share(game_screen)
     if draft.correcting is not None:
         game_part, state, ctx = _correction(app, session, draft, game_screen, has_side)
     else:
         state = state_from_session(session)
         ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft,
                            side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
-                           compact=app.narrow, width=game_width(app))
+                           compact=app.narrow, width=game_width(app, share))
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
     side = _side(app, session, draft, undo, redo, top, getattr(game_screen, "rules_for", None))
     if app.wide:
         layout = ft.ResponsiveRow([
-            ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8, "xl": 9}),
-            ft.Container(side, col={"xs": 12, "lg": 4, "xl": 3}),
+            ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8, "xl": share}),
+            ft.Container(side, col={"xs": 12, "lg": 4, "xl": 12 - share}),
         ], spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.START)
     else:
         layout = ft.Column([ui.tid("game-panel", game_part), side], spacing=ui.GAP)
@@ -213,7 +214,14 @@ def build(app, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     return heading, ft.Column(parts, spacing=ui.GAP)
 
 
-def game_width(app) -> float | None:
+def landscape_share(game_screen: Any) -> int:
+    """Twelfths of a wide landscape screen (1200 and more) the game's part takes beside the side
+    column: 8, or what the game's module asks for (``LANDSCAPE_SHARE``: a row of fifteen cards)."""
+    share = getattr(game_screen, "LANDSCAPE_SHARE", 8)
+    return share if isinstance(share, int) and 6 <= share <= 10 else 8
+
+
+def game_width(app, share: int = 8) -> float | None:
     """The width the game's part gets in the layout below: the page less the frame's padding, and in
     landscape the share of the ResponsiveRow beside the side column (9/12 from 1200 wide, 8/12 from
     992, else the whole row)."""
@@ -222,7 +230,7 @@ def game_width(app) -> float | None:
         return None
     inner = float(width) - (16 if app.narrow else 32)
     if app.wide and width >= 1200:   # the ResponsiveRow's breakpoints follow the window's width
-        return inner * 9 / 12 - ui.GAP
+        return inner * share / 12 - ui.GAP
     if app.wide and width >= 992:
         return inner * 8 / 12 - ui.GAP
     return inner
@@ -412,7 +420,8 @@ def _correction(app, session: Any, draft: TableDraft, game_screen: Any,
                                                   icon=ft.Icons.SAVE, kind="primary")]))
     state = state_at(session, index)
     ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
-                       id_prefix="fix-", side_panel=has_side, compact=app.narrow, width=game_width(app))
+                       id_prefix="fix-", side_panel=has_side, compact=app.narrow,
+                       width=game_width(app, landscape_share(game_screen)))
     parts.append(game_screen.build(state, ctx))
     return ft.Column(parts, spacing=ui.GAP), state, ctx
 
