@@ -39,6 +39,28 @@ def en(key: str, **params: Any) -> str:
     return Msg(key, params).render("en")
 
 
+def en_n(key: str, **params: Any) -> str:
+    """An English sentence about ``params["n"]`` things: the singular for exactly 1."""
+    return en(key + (".one" if params["n"] == 1 else ".many"), **params)
+
+
+def test_counts_read_as_each_language_says_them():
+    from companion.app.format import plural
+
+    def said(lang: str, key: str, n: int) -> str:
+        return Msg(f"{key}.{plural(n, lang)}", {"n": n, "player": "A", "challenger": "A", "total": 1,
+                                                  "animal": "x", "stake": 1}).render(lang)
+
+    assert said("fr", "app.bc.put_down", 1) == "Poser 1 carte"
+    assert said("fr", "app.bc.put_down", 0) == "Poser 0 carte"
+    assert said("fr", "app.bc.put_down", 2) == "Poser 2 cartes"
+    assert said("en", "app.bc.put_down", 1) == "Put down 1 card"
+    assert said("en", "app.bc.put_down", 0) == "Put down 0 cards"
+    assert "(s)" not in " ".join(said(lang, k, n) for lang in LANGUAGES for n in (1, 2)
+                                 for k in ("app.bc.trade_cards", "app.bc.private_counter", "app.bc.your_money",
+                                           "app.bc.counter", "app.bc.put_down"))
+
+
 def record_data(actions=(), players=TABLE, **extra: Any) -> dict:
     data: dict[str, Any] = {"format": "table-record/1", "game": GAME, "players": list(players),
                             "actions": list(actions)}
@@ -136,7 +158,7 @@ def assert_no_money_shown(table: Table, except_for: str | None = None) -> None:
     shown = texts(table.root)
 
     def held(player: str) -> str:
-        return en("app.bc.your_money", total=view["money_total"][player], n=len(view["money"][player]))
+        return en_n("app.bc.your_money", total=view["money_total"][player], n=len(view["money"][player]))
 
     for player in table.state.players:
         if player == except_for:
@@ -371,7 +393,7 @@ def test_payment_is_covered_until_the_payer_says_who_they_are():
     table.tap("bc-show-me")
     assert table.has("bc-private")
     assert table.text("bc-private-title") == en("app.bc.private_title", player="Chloé")
-    assert table.text("bc-held") == en("app.bc.your_money", total=90, n=7)
+    assert table.text("bc-held") == en_n("app.bc.your_money", total=90, n=7)
     assert_no_money_shown(table, except_for="Chloé")
 
 
@@ -546,7 +568,7 @@ def test_the_challenger_offers_in_private_and_the_challenge_carries_the_cards():
     assert not table.enabled("bc-offer")
     table.tap("bc-cash-0-0")
     table.tap("bc-cash-10-0")
-    assert table.text("bc-offer") == en("app.bc.put_down", n=2)
+    assert table.text("bc-offer") == en_n("app.bc.put_down", n=2)
     table.tap("bc-offer")
     assert table.submitted == [challenge("Bruno", "Anne", "pig", [10, 0])]
 
@@ -554,7 +576,7 @@ def test_the_challenger_offers_in_private_and_the_challenge_carries_the_cards():
 def test_the_target_is_covered_sees_the_card_count_and_may_accept_in_public():
     table = Table(state_of(PIGS + [challenge("Bruno", "Anne", "pig", [10, 0])]))
     assert table.text("bc-trade") == en("app.bc.trade_on", challenger="Bruno", target="Anne", animal=animal("pig"))
-    assert table.text("bc-trade-cards") == en("app.bc.trade_cards", n=2, player="Bruno")
+    assert table.text("bc-trade-cards") == en_n("app.bc.trade_cards", n=2, player="Bruno")
     assert table.text("bc-trade-stake") == en("app.bc.trade_stake", n=1)
     assert en("app.bc.pass_to", player="Anne") in table.text("bc-pass")
     assert_no_money_shown(table)
@@ -565,7 +587,7 @@ def test_the_target_is_covered_sees_the_card_count_and_may_accept_in_public():
 def test_the_target_counters_in_private():
     table = Table(state_of(PIGS + [challenge("Bruno", "Anne", "pig", [10, 0])]))
     table.tap("bc-show-me")
-    assert table.text("bc-private-intro") == en("app.bc.private_counter", challenger="Bruno", n=2,
+    assert table.text("bc-private-intro") == en_n("app.bc.private_counter", challenger="Bruno", n=2,
                                                 animal=animal("pig"), stake=1)
     assert_no_money_shown(table, except_for="Anne")
     table.tap("bc-cash-50-0")

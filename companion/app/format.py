@@ -57,8 +57,9 @@ def percent(app, ratio: float | Fraction | None) -> str:
     return app.t("app.format.percent", value=round(float(ratio) * 100))
 
 
-def count_key(base: str, count: int, lang: str) -> str:
-    """``base.one`` or ``base.many``: the catalogue key for ``count`` things, as the language says it
-    (French: 0 and 1 take the singular, "1 saisie", "2 saisies"; English: only 1 does)."""
+def plural(count: int, lang: str) -> str:
+    """``one`` or ``many``: the last part of the catalogue key for ``count`` things, as the language
+    says it (French: 0 and 1 take the singular, "1 saisie", "2 saisies"; English: only 1 does).
+    Used as ``f"app.table.log.{plural(n, lang)}"``."""
     one = count in (0, 1) if lang == "fr" else count == 1
-    return f"{base}.one" if one else f"{base}.many"
+    return "one" if one else "many"

@@ -28,7 +28,7 @@ from typing import Any, Mapping
 import flet as ft
 
 from companion.app import ui
-from companion.app.format import number
+from companion.app.format import number, plural
 from scoring.boursicocotte import ANIMALS, DONKEY_MONEY, VALUES, animal
 
 RAISES = (10, 20, 50, 100, 200)
@@ -188,7 +188,9 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
                                   animal=animal(trade["animal"])), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
                             ident=ctx.ident("bc-trade")))
         if view["phase"] == "trade_answer":
-            info.append(ui.text(ctx.t("app.bc.trade_cards", n=trade["cards_offered"], player=trade["challenger"]),
+            offered = trade["cards_offered"]
+            info.append(ui.text(ctx.t(f"app.bc.trade_cards.{plural(offered, ctx.lang)}", n=offered,
+                                      player=trade["challenger"]),
                                 ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
                                 ident=ctx.ident("bc-trade-cards")))
             info.append(ui.text(ctx.t("app.bc.trade_stake", n=trade["animals_at_stake"]), ui.FONT_BODY,
@@ -523,7 +525,8 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
         intro = ctx.t("app.bc.private_pay", amount=debt["amount"], recipient=debt["recipient"],
                       animal=animal(debt["animal"]))
     elif kind == "counter":
-        intro = ctx.t("app.bc.private_counter", challenger=trade["challenger"], n=trade["cards_offered"],
+        offered = trade["cards_offered"]
+        intro = ctx.t(f"app.bc.private_counter.{plural(offered, ctx.lang)}", n=offered, challenger=trade["challenger"],
                       animal=animal(trade["animal"]), stake=trade["animals_at_stake"])
     else:
         target = trade["target"] if trade is not None else ctx.draft["target"]
@@ -557,7 +560,7 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
         def counter(_: Any) -> None:
             ctx.submit({"type": "counter", "player": player, "cards": chosen})
 
-        buttons.append(ui.button(ctx.t("app.bc.counter", n=len(chosen)), counter, ident=ctx.ident("bc-counter"),
+        buttons.append(ui.button(ctx.t(f"app.bc.counter.{plural(len(chosen), ctx.lang)}", n=len(chosen)), counter, ident=ctx.ident("bc-counter"),
                                  icon=ft.Icons.SWAP_HORIZ, kind="primary", disabled=not chosen, height=72))
         buttons.append(ui.button(ctx.t("app.bc.accept_private"), _accept(ctx, player),
                                  ident=ctx.ident("bc-accept-private"), icon=ft.Icons.HANDSHAKE, height=72))
@@ -570,12 +573,12 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
             ctx.submit({"type": "challenge", "player": player, "target": target, "animal": kind_of,
                         "cards": chosen})
 
-        buttons.append(ui.button(ctx.t("app.bc.put_down", n=len(chosen)), offer, ident=ctx.ident("bc-offer"),
+        buttons.append(ui.button(ctx.t(f"app.bc.put_down.{plural(len(chosen), ctx.lang)}", n=len(chosen)), offer, ident=ctx.ident("bc-offer"),
                                  icon=ft.Icons.FILE_DOWNLOAD_DONE, kind="primary", disabled=not chosen, height=72))
     buttons.append(ui.button(ctx.t("app.bc.clear"), clear, ident=ctx.ident("bc-clear"), icon=ft.Icons.BACKSPACE,
                              kind="outlined", disabled=not picked, height=72))
 
-    held = (ctx.t("app.bc.your_money", total=total_held, n=len(cards)) if cards else ctx.t("app.bc.no_money"))
+    held = (ctx.t(f"app.bc.your_money.{plural(len(cards), ctx.lang)}", n=len(cards), total=total_held) if cards else ctx.t("app.bc.no_money"))
     return ui.panel(ft.Column([
         ft.Row([ft.Icon(ft.Icons.LOCK, size=40, color=ft.Colors.PRIMARY),
                 ui.text(ctx.t("app.bc.private_title", player=player), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,

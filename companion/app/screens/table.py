@@ -15,7 +15,7 @@ from typing import Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.format import count_key
+from companion.app.format import plural
 from companion.app.games import TableContext, screen_for, state_at, state_from_session
 from models.i18n import Msg
 
@@ -307,7 +307,8 @@ def _side(app, session: Any, draft: TableDraft, undo: Any, redo: Any, top: ft.Co
                            ident="table-rules", icon=ft.Icons.MENU_BOOK, kind="outlined", size=ui.FONT_BODY))
     controls += [
         ui.wrap(tools, spacing=10),
-        ui.subtitle(app.t(count_key("app.table.log", len(entries), app.lang), count=len(entries)), ident="log-count"),
+        ui.subtitle(app.t(f"app.table.log.{plural(len(entries), app.lang)}", count=len(entries)),
+                    ident="log-count"),
         ft.Column(rows, spacing=4),
     ]
     if len(entries) > LOG_SHORT:
