@@ -310,7 +310,7 @@ class App:
         if self.page is None:
             return self.narrow
         width = self.page.width
-        return bool(width) and width < ui.NARROW
+        return width is not None and 0 < width < ui.NARROW
 
     def _on_resize(self, _: Any) -> None:
         wide, narrow = self._is_wide(), self._is_narrow()

@@ -273,7 +273,7 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
     for player in players:
         mine = chosen.get(player)
         holds = set(hands[player]) if hands is not None else None
-        tiles = []
+        tiles: list[ft.Semantics] = []
         for card in SV_HAND:
             used = holds is not None and card not in holds
             selected = mine == card
@@ -296,7 +296,7 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
         rows.append(ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, ctx.width)))
 
     missing = [p for p in players if p not in chosen]
-    # Confirm first, beside the title: in view without scrolling, whatever the number of players.
+    # Confirm first, above the rows: in view without scrolling, whatever the number of players.
     actions: list[ft.Control] = [
         ui.button(ctx.t("app.sv.confirm", n=engine.round), confirm, ident=ctx.ident("sv-confirm"),
                   icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), size=ui.FONT_BODY),
@@ -323,7 +323,7 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
     return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("sv-play"), padding=PLAY_PADDING)
 
 
-def _hand_rows(head: ft.Control, tiles: list[ft.Control], width: float | None) -> ft.Control:
+def _hand_rows(head: ft.Control, tiles: list[ft.Semantics], width: float | None) -> ft.Control:
     per_row, tile_w, beside = hand_layout(width)
     lines: list[ft.Control] = []
     for start in range(0, len(tiles), per_row):
@@ -333,7 +333,7 @@ def _hand_rows(head: ft.Control, tiles: list[ft.Control], width: float | None) -
                 tile.expand = 1
             else:
                 tile.content.width = tile_w
-        lines.append(ft.Row(chunk, spacing=TILE_GAP))
+        lines.append(ft.Row(list[ft.Control](chunk), spacing=TILE_GAP))
     cards = ft.Column(lines, spacing=TILE_GAP, tight=True)
     if beside:
         return ft.Row([ft.Container(head, width=NAME_W), cards], spacing=8,
