@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import flet as ft
 import pytest
 
 from companion.app import probe
@@ -496,3 +497,24 @@ def test_another_tab_on_the_same_game_follows_the_table(service, tmp_path):
     probe.tap(there.root, "undo")
     probe.tap(there.dialog, "undo-confirm-yes")
     assert probe.has(here.root, "reveal-p7")
+
+
+def test_a_phone_gets_the_compact_frame_and_the_game_its_width(service, tmp_path):
+    from companion.app import ui
+    from companion.app.screens.table import game_width
+
+    state = service.start("stupide-vautour", [A, B, C])
+    page = FakePage(1280, 800)
+    app = App(service, page)
+    app.go("table", session_id=state.session_id)
+    assert not app.narrow and isinstance(probe.find(app.root, "lang-switch").content, ft.TextButton)
+    assert game_width(app, 9) == pytest.approx((1280 - 32) * 9 / 12 - ui.GAP)
+    page.width, page.height = 390, 844
+    page.on_resize(None)
+    assert app.narrow and not app.wide
+    switch = probe.find(app.root, "lang-switch").content
+    assert isinstance(switch, ft.IconButton) and switch.width >= ui.TOUCH_MIN   # one line, 48 dp targets
+    assert game_width(app) == 390 - 16
+    page.width, page.height = 800, 1280
+    page.on_resize(None)
+    assert not app.narrow and game_width(app) == 800 - 32
