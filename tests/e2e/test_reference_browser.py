@@ -43,6 +43,9 @@ def test_rules_search_filters_the_page_and_nothing_leaves_the_app(tablet: Screen
 
     screen.until(lambda: rules_on_page(screen) == {"HS-BID-RAISE"}, "only HS-BID-RAISE left")
     screen.wait_text(fr("app.rules.found", count=1), "rules-count")
+    # the card itself is drawn: its title and text (a layout error would leave a grey box, no text)
+    screen.wait_text(fr("rule.HS-BID-RAISE.title"), "rule-HS-BID-RAISE")
+    screen.wait_text(fr("rule.HS-BID-RAISE.text")[:30], "rule-HS-BID-RAISE")
 
     screen.type_into("rules-search", "zzzz qqqq")
     screen.until(lambda: not rules_on_page(screen), "no rule left")

@@ -108,11 +108,12 @@ def _card(app: Any, game: str, entry: Entry) -> ft.Control:
         badges.append(ui.tid(f"rule-kind-{entry.id}", _badge(
             app.t(kind), ft.Colors.TERTIARY_CONTAINER if entry.ruling else ft.Colors.SURFACE_CONTAINER_HIGHEST,
             ft.Colors.ON_TERTIARY_CONTAINER if entry.ruling else ft.Colors.ON_SURFACE)))
+    # The badges wrap on a narrow screen; the title has its own line (an expanding child cannot sit
+    # in a wrapping row: Flutter draws an error box instead).
     lines: list[ft.Control] = [
-        ft.Row([*badges, ft.Text(app.t(f"rule.{entry.id}.title"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
-                                 expand=True)],
-               spacing=10, wrap=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        ui.text(app.t(f"rule.{entry.id}.text"), ui.FONT_BODY, selectable=True),
+        ft.Row(badges, spacing=10, run_spacing=6, wrap=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        ft.Text(app.t(f"rule.{entry.id}.title"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
+        ui.text(app.t(f"rule.{entry.id}.text"), ui.FONT_BODY),
     ]
     if entry.variant:
         lines.append(ui.muted(app.t("app.rules.variant", variant=app.t(f"variant.{game}.{entry.variant}")),

@@ -381,11 +381,13 @@ def _seating(app, draft: Draft) -> ft.Control:
             ], spacing=10, wrap=True, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=8,
                 bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
             continue
-        rows.append(ui.panel(ft.Row([
+        who: list[ft.Control] = [
             ui.text(str(i + 1), ui.FONT_TITLE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),
             ui.text(name, ui.FONT_LABEL, weight=ft.FontWeight.W_600, expand=True, ident=f"seat-{i}"),
             ui.icon_button(ft.Icons.EDIT, start_rename(name), ident=f"seat-rename-{name}",
                            tooltip=app.t("app.setup.rename", name=name)),
+        ]
+        tools: list[ft.Control] = [
             ui.chip(app.t("app.setup.starts") if starts else app.t("app.setup.make_first"), make_first(name),
                     ident=f"first-{name}", selected=starts,
                     icon=ft.Icons.FLAG if starts else ft.Icons.OUTLINED_FLAG),
@@ -395,8 +397,14 @@ def _seating(app, draft: Draft) -> ft.Control:
                            tooltip=app.t("app.setup.move_down"), disabled=i == len(draft.seats) - 1),
             ui.icon_button(ft.Icons.CLOSE, remove(name), ident=f"seat-remove-{name}",
                            tooltip=app.t("app.setup.remove")),
-        ], spacing=10, wrap=True, run_spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=8,
-            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
+        ]
+        # One line on a tablet; on a phone the seat's tools go on a second line (an expanding name
+        # cannot sit in a wrapping row).
+        line: ft.Control = (ft.Column([ft.Row(who, spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                                       ft.Row(tools, spacing=10, wrap=True, run_spacing=4)], spacing=4)
+                            if app.narrow else
+                            ft.Row(who + tools, spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        rows.append(ui.panel(line, padding=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
     return ft.Column([ui.muted(app.t("app.setup.seating_help")), *rows], spacing=8)
 
 
