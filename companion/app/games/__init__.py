@@ -30,6 +30,12 @@ The same builders serve a correction: the frame passes the state as it was befor
 being corrected, ``submit`` then previews the correction, and ``ctx.ident(name)`` prefixes the
 test identifiers so both never clash.
 
+Size: ``ctx.compact`` is true on a phone-sized screen (under 600 wide: smaller cards, fewer lines),
+``ctx.width`` the width the game's part gets when the frame knows it (None without a page). A module
+may set ``LANDSCAPE_SHARE`` (twelfths of a wide landscape screen, default 8) when it needs more room
+beside the side column (Stupide Vautour's fifteen hand cards in a row). ``state.last`` holds the
+engine's sentences for the latest entry (High Society shows an auction's result from them).
+
 Screens hold no rules logic: whatever is legal or not is the engine's business (a screen may
 grey out what the engine's public state says is impossible only when ``state.assist`` is on).
 """
