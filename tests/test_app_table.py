@@ -327,9 +327,13 @@ def test_undo_from_the_results_reopens_the_game(service, tmp_path):
     app, sid = table(service, tmp_path)
     play(app, PLAN)
     probe.tap(app.root, "results-undo")
+    assert app.here.screen == "results"          # asked first
+    probe.tap(app.dialog, "undo-confirm-yes")
     assert app.here.screen == "table"
     assert service.open(sid).outcome is None
     assert probe.has(app.root, "reveal-half")
+    probe.tap(app.root, "redo")                   # the last card again: the game is over again
+    assert service.open(sid).outcome is not None and app.here.screen == "results"
 
 
 def test_replay_is_announced_when_nothing_separates_the_best(service, tmp_path):
