@@ -186,3 +186,16 @@ def test_an_auction_just_ended_is_said_big_until_the_next_card():
     # a bid settles nothing: nothing to show
     s = Screen(_with_last([rv("p4"), bid(A, 3)]))
     assert not probe.has(s.root, "hs-result")
+
+
+def test_on_a_phone_the_pad_keeps_48_dp_and_confirm_comes_before_the_figures():
+    s = Screen(state_of(PHASES["raise"]))
+    s.ctx.compact = True
+    s.build()
+    for value in HS_MONEY:
+        box = probe.find(s.root, f"money-{value}").content
+        assert box.width >= 48 and box.height >= 48
+    for ident in ("bid-confirm", "pass", "bid-clear"):
+        assert probe.find(s.root, ident).content.height >= 48
+    idents = probe.idents(s.root)
+    assert idents.index("bid-confirm") < idents.index("bid-total")

@@ -49,6 +49,13 @@ def _hs(service: SessionService, game: str) -> int:
     return sid
 
 
+def _av_bidding(service: SessionService) -> int:
+    sid = service.start("animalement-votre", FIVE, first_player="Anne").session_id
+    for action in ({"type": "reveal", "card": "p9"}, {"type": "bid", "player": "Anne", "add": [3]}):
+        service.submit(sid, action)   # Bruno to bid: the money cards, the figures and confirm
+    return sid
+
+
 def _sv(service: SessionService) -> int:
     sid = service.start("stupide-vautour", FIVE).session_id
     service.submit(sid, {"type": "reveal", "card": 8})
@@ -65,7 +72,7 @@ def _bc(service: SessionService) -> int:
 # game → (how to prepare it, what must be in view, the confirm action)
 GAMES = {
     "high-society": (lambda s: _hs(s, "high-society"), "hs-result", "reveal-p1"),
-    "animalement-votre": (lambda s: _hs(s, "animalement-votre"), "hs-result", "reveal-p1"),
+    "animalement-votre": (_av_bidding, "bid-total", "bid-confirm"),
     "stupide-vautour": (_sv, "sv-pot", "sv-confirm"),
     "boursicocotte": (_bc, "bc-amount", "bc-close-sold"),
 }

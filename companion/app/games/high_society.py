@@ -344,44 +344,52 @@ def _bid_block(state: Any, ctx: Any) -> ft.Control:
     def pass_(_: Any) -> None:
         ctx.submit({"type": "pass", "player": player})
 
+    small = ctx.compact  # a phone: smaller money cards and figures, the buttons before the figures
     money = []
     for value in MONEY:
         unavailable = holds is not None and value not in holds
         money.append(ui.tile(
-            ft.Text(str(value), size=28, weight=ft.FontWeight.BOLD), toggle(value),
+            ft.Text(str(value), size=24 if small else 28, weight=ft.FontWeight.BOLD), toggle(value),
             ident=ctx.ident(f"money-{value}"), selected=value in chosen, disabled=unavailable,
-            width=60, height=72, padding=2, label=ctx.t("app.hs.money_card", value=value)))
+            width=56 if small else 60, height=56 if small else 72, padding=2,
+            label=ctx.t("app.hs.money_card", value=value)))
 
     summary = ft.Row([
-        _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open")),
-        _figure(ctx.t("app.hs.figure_adding"), number(ctx, sum(chosen)), ctx.ident("bid-adding")),
-        _figure(ctx.t("app.hs.figure_total"), number(ctx, total), ctx.ident("bid-total"), strong=True),
-        _figure(ctx.t("app.hs.figure_to_beat"), number(ctx, engine.bid_to_beat), ctx.ident("bid-to-beat")),
-    ], wrap=True, spacing=12, run_spacing=12)
+        _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open"), small=small),
+        _figure(ctx.t("app.hs.figure_adding"), number(ctx, sum(chosen)), ctx.ident("bid-adding"), small=small),
+        _figure(ctx.t("app.hs.figure_total"), number(ctx, total), ctx.ident("bid-total"), strong=True, small=small),
+        _figure(ctx.t("app.hs.figure_to_beat"), number(ctx, engine.bid_to_beat), ctx.ident("bid-to-beat"),
+                small=small),
+    ], wrap=True, spacing=8 if small else 12, run_spacing=8 if small else 12)
 
+    tall = 56 if small else 68
+    size = ui.FONT_BODY if small else ui.FONT_LABEL
     buttons = ft.Row([
         ui.button(ctx.t("app.hs.bid_confirm", total=total), confirm, ident=ctx.ident("bid-confirm"),
-                  icon=ft.Icons.GAVEL, kind="primary", disabled=not chosen, height=68),
+                  icon=ft.Icons.GAVEL, kind="primary", disabled=not chosen, height=tall, size=size),
         ui.button(ctx.t("app.hs.bid_clear"), clear, ident=ctx.ident("bid-clear"), icon=ft.Icons.BACKSPACE,
-                  kind="outlined", disabled=not chosen, height=68),
+                  kind="outlined", disabled=not chosen, height=tall, size=size),
         ui.button(ctx.t("app.hs.pass", player=player), pass_, ident=ctx.ident("pass"), icon=ft.Icons.DO_NOT_TOUCH,
-                  kind="tonal", height=68),
-    ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP)
+                  kind="tonal", height=tall, size=size),
+    ], wrap=True, spacing=8 if small else ui.GAP, run_spacing=8 if small else ui.GAP)
 
     hint = ctx.t("app.hs.lays_assist" if state.assist else "app.hs.lays", player=player)
-    lines: list[ft.Control] = [ui.muted(hint), ft.Row(money, wrap=True, spacing=6, run_spacing=6), summary,
-                               buttons]
-    return ui.panel(ft.Column(lines, spacing=10), ident=ctx.ident("hs-bid"), padding=14)
+    pad = ft.Row(money, wrap=True, spacing=6, run_spacing=6)
+    lines: list[ft.Control] = ([ui.muted(hint), pad, buttons, summary] if small
+                               else [ui.muted(hint), pad, summary, buttons])
+    return ui.panel(ft.Column(lines, spacing=8 if small else 10), ident=ctx.ident("hs-bid"),
+                    padding=10 if small else 14)
 
 
-def _figure(caption: str, value: str, ident: str, strong: bool = False) -> ft.Control:
+def _figure(caption: str, value: str, ident: str, strong: bool = False, small: bool = False) -> ft.Control:
+    big = ui.FONT_LABEL if small else ui.FONT_TITLE
     return ui.tid(ident, ft.Container(ft.Column([
-        ft.Text(caption, size=ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text(value, size=ui.FONT_TITLE + 6 if strong else ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+        ft.Text(caption, size=14 if small else ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(value, size=big + 6 if strong else big, weight=ft.FontWeight.BOLD,
                 color=ft.Colors.PRIMARY if strong else None),
     ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=ui.RADIUS,
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=136))
+        padding=ft.Padding.symmetric(horizontal=8 if small else 10, vertical=2 if small else 4),
+        border_radius=ui.RADIUS, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=80 if small else 136))
 
 
 def _discard_block(state: Any, ctx: Any) -> ft.Control:
