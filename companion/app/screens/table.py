@@ -14,10 +14,11 @@ from typing import Any
 
 import flet as ft
 
+from models.i18n import Msg
+
 from companion.app import ui
 from companion.app.format import plural
 from companion.app.games import TableContext, screen_for, state_at, state_from_session
-from models.i18n import Msg
 
 LOG_SHORT = 6
 log = logging.getLogger("companion.app")
