@@ -739,12 +739,3 @@ class MonteDescendEngine(Engine):
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
-
-def rules_for(messages: Sequence[Msg]) -> tuple[str, ...]:
-    """The rule ids behind these engine sentences (the Events carry them)."""
-    found: list[str] = []
-    for m in messages:
-        for rule in getattr(m, "rules", ()):
-            if rule not in found:
-                found.append(rule)
-    return tuple(found)

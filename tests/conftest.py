@@ -4,8 +4,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-EXAMPLES = SHARED / "examples"
+EXAMPLES = ROOT / "examples"  # the project's own example records (examples/README.md says what each shows)
 
 
 @pytest.fixture
@@ -22,3 +21,21 @@ def make_record():
 
 def as_text(data) -> str:
     return json.dumps(data, ensure_ascii=False)
+
+
+def example_table() -> dict[str, dict[str, str]]:
+    """examples/README.md's table: file name → {exit, status, applied, winners} as written there."""
+    rows: dict[str, dict[str, str]] = {}
+    head: list[str] = []
+    for line in (EXAMPLES / "README.md").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("|"):
+            continue
+        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if not head:
+            head = cells
+        elif set("".join(cells)) <= set("- "):
+            continue
+        else:
+            row = dict(zip(head, cells))
+            rows[row["file"]] = row
+    return rows

@@ -20,7 +20,7 @@ from companion.app.games import animalia as screen
 from models.i18n import LANGUAGES, Msg, catalogue
 from models.record import parse_action
 from scoring.animalia import AnimaliaEngine, Phase, card
-from scoring.base import RuleViolation
+from scoring.base import RuleViolation, rules_of
 from tests.test_animalia import (
     SEASON,
     A,
@@ -120,7 +120,7 @@ def test_every_app_ani_key_exists_in_both_languages_and_is_used():
 def test_rules_for_reads_the_rules_each_event_names():
     eng = engine(3)
     events = give(eng, "owl", A)
-    assert screen.rules_for(events) == ("ANI-DEAL",)
+    assert rules_of(events) == ("ANI-DEAL",)
 
 
 # -- phase 1 -----------------------------------------------------------------------------------------

@@ -155,3 +155,46 @@ def test_the_rules_behind_sentences():
     events = replay(record).events
     assert rules_of(events[-1]) == ("HS-FREE-CARD", "HS-AUCTION")
     assert rules_of(events[1]) == ()  # a plain bid settles nothing
+
+
+def _with_last(actions) -> TableState:
+    """The state after ``actions``, with the latest entry's sentences as the frame gives them."""
+    record = parse_record_data({"format": "table-record/1", "game": "high-society", "players": [A, B, C],
+                                "actions": list(actions)})
+    done = replay(record)
+    base = state_of(actions)
+    return TableState(**{**base.__dict__, "last": tuple(done.events[-1])})
+
+
+def test_an_auction_just_ended_is_said_big_until_the_next_card():
+    # Anne 3, Bruno 4, Chloé passes, Anne passes: Bruno takes the 4 for 4
+    s = Screen(_with_last([rv("p4"), bid(A, 3), bid(B, 4), pas(C), pas(A)]))
+    shown = probe.text_of(s.root, "hs-result")
+    assert Msg("app.hs.result").render("fr") in shown
+    assert "Bruno prend " in shown and " pour 4" in shown
+    assert "Anne passe" not in shown          # the bookkeeping stays in the log
+    idents = probe.idents(s.root)
+    assert idents.index("hs-result") < idents.index("hs-reveal")   # where the eye is, above the entry
+    # the misfortune: the first to pass takes it, the others' bids are lost
+    s = Screen(_with_last([rv("minus5"), bid(A, 2), pas(B)]))
+    shown = probe.text_of(s.root, "hs-result")
+    assert "Bruno passe en premier et prend" in shown and "Anne perd sa mise de 2" in shown
+    # once the next card is turned over, the result is no longer shown (the log keeps it)
+    s = Screen(_with_last([rv("p4"), bid(A, 3), bid(B, 4), pas(C), pas(A), rv("p5")]))
+    assert not probe.has(s.root, "hs-result")
+    # a bid settles nothing: nothing to show
+    s = Screen(_with_last([rv("p4"), bid(A, 3)]))
+    assert not probe.has(s.root, "hs-result")
+
+
+def test_on_a_phone_the_pad_keeps_48_dp_and_confirm_comes_before_the_figures():
+    s = Screen(state_of(PHASES["raise"]))
+    s.ctx.compact = True
+    s.build()
+    for value in HS_MONEY:
+        box = probe.find(s.root, f"money-{value}").content
+        assert box.width >= 48 and box.height >= 48
+    for ident in ("bid-confirm", "pass", "bid-clear"):
+        assert probe.find(s.root, ident).content.height >= 48
+    idents = probe.idents(s.root)
+    assert idents.index("bid-confirm") < idents.index("bid-total")

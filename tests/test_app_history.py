@@ -11,16 +11,14 @@ import pytest
 
 from companion.app import probe
 from companion.app.screens.history import Filters, bounds, parse_day
-from companion.app.screens.rules import fold, rule_book
 from companion.app.shell import App
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
 from scoring.referee import replay
-from scoring.registry import engine_class, refereed_games
+from tests.conftest import EXAMPLES
 
 A, B, C, D = "Anne", "Bruno", "Chloé", "David"
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "examples"
 
 
 def fr(key: str, **params) -> str:
@@ -191,7 +189,7 @@ def test_import_from_a_path(app, service, tmp_path):
     probe.type_into(app.root, "import-path", str(bad))
     probe.tap(app.root, "import-run")
     assert probe.has(app.root, "notice") and service.history() == []  # nothing written
-    example = SHARED / "high-society-in-progress.json"
+    example = EXAMPLES / "high-society-in-progress.json"
     probe.type_into(app.root, "import-path", str(example))
     probe.tap(app.root, "import-run")
     assert fr("app.history.imported", count=1) in probe.text_of(app.root, "notice")
@@ -214,33 +212,6 @@ def test_players_screen_adds_and_lists_with_their_record(app, played, service):
     probe.tap(app.root, "player-David")
     assert app.here.screen == "stats"
     assert probe.find(app.root, "stats-player-David").selected is True
-
-
-# -- rules ------------------------------------------------------------------------------------
-
-
-def test_the_rules_reference_lists_every_rule_of_every_registered_game(app):
-    probe.tap(app.root, "home-rules")
-    shown = {i[len("rule-"):] for i in probe.idents(app.root) if i.startswith("rule-")}
-    expected = {r for game in refereed_games() for r in engine_class(game).rules}
-    assert shown == expected
-    for rule in ("HS-BID-RAISE", "HS-POOREST"):
-        assert fr(f"rule.{rule}.text") in probe.text_of(app.root, f"rule-{rule}")
-    games_sharing = [games for games, _ in rule_book(app)]
-    assert ("high-society", "animalement-votre") in games_sharing
-
-
-def test_the_rules_search_by_id_and_by_words_without_accents(app):
-    probe.tap(app.root, "home-rules")
-    probe.type_into(app.root, "rules-search", "hs-bid-raise")
-    shown = [i for i in probe.idents(app.root) if i.startswith("rule-")]
-    assert shown == ["rule-HS-BID-RAISE"]
-    assert fr("app.rules.found", count=1) in probe.text_of(app.root, "rules-count")
-    title = fr("rule.HS-BID-RAISE.title")
-    probe.type_into(app.root, "rules-search", fold(title).upper())
-    assert "rule-HS-BID-RAISE" in probe.idents(app.root)
-    probe.type_into(app.root, "rules-search", "zzzz qqqq")
-    assert fr("app.rules.found", count=0) in probe.text_of(app.root, "rules-count")
 
 
 # -- statistics -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from companion.app.games import (
 from companion.app.games import monte_descend as screen
 from models.i18n import LANGUAGES, Msg, catalogue
 from models.record import parse_action, parse_record_data
+from scoring.base import rules_of
 from scoring.referee import replay
 from tests.test_monte_descend import GAME, draw, pass_, play, take
 
@@ -295,9 +296,8 @@ def test_the_rules_reference_lists_every_md_rule(tmp_path):
     from scoring.monte_descend import MonteDescendEngine
 
     app = App(SessionService(Store(tmp_path / "rules.db")), lang="fr")
-    books = dict(rules.rule_book(app))
-    assert books[(GAME,)] == MonteDescendEngine.rules
-    _, body = rules.build(app, query="MD-")
+    assert tuple(e.id for e in rules.entries(GAME)) == MonteDescendEngine.rules
+    _, body = rules.build(app, game=GAME, query="MD-")
     shown = {c.identifier for c in ui.walk(body) if isinstance(c, ft.Semantics) and c.identifier.startswith("rule-MD")}
     assert shown == {f"rule-{r}" for r in MonteDescendEngine.rules}
 
@@ -305,7 +305,7 @@ def test_the_rules_reference_lists_every_md_rule(tmp_path):
 def test_rules_for_reads_the_rules_behind_the_events():
     engine = state_of().engine
     events = engine.apply(parse_action(GAME, play("Anne", "b3"), list(TABLE)))
-    assert screen.rules_for(events) == ("MD-FIRST-CARD",)
+    assert rules_of(events) == ("MD-FIRST-CARD",)
 
 
 def test_french_is_the_screens_language_at_the_table():

@@ -107,3 +107,16 @@ def test_desktop_needs_a_display_on_linux(monkeypatch):
     assert app.desktop_available() is True
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     assert app.desktop_available() is False
+
+
+def test_the_served_page_is_flets_own_with_the_guard_against_outside_requests():
+    """assets/index.html (served in preference to Flet's) is exactly Flet's installed page plus the
+    guard: an upgraded Flet without a regenerated page fails here (`python -m companion.webpage`)."""
+    from companion import webpage as web
+
+    kept = (ASSETS_DIR / "index.html").read_text(encoding="utf-8")
+    original = web.flet_index().read_text(encoding="utf-8")
+    assert kept == web.guarded(original)
+    assert kept.index("HTMLScriptElement.prototype") < kept.index("flutter_bootstrap.js")
+    with pytest.raises(ValueError):
+        web.guarded("<html></html>")

@@ -199,7 +199,9 @@ def test_too_few_players_is_refused_with_a_sentence_and_nothing_starts(app, serv
     assert fr("app.setup.player_count", count=2, low=low, high=high) in probe.text_of(app.root, "setup-count")
     probe.tap(app.root, "setup-start")
     assert app.here.screen == "setup"
-    assert probe.has(app.root, "notice")
+    notice = probe.text_of(app.root, "notice")
+    assert fr("app.setup.fix.too_few", game="High Society", low=low, high=high, count=2) in notice
+    assert "high-society" not in notice and "players" not in notice  # no game id, no field name
     assert service.unfinished() == [] and service.history() == []
 
 
@@ -324,9 +326,50 @@ def test_an_incomplete_deal_is_refused_with_a_sentence_and_nothing_starts(app, s
     probe.tap(app.root, "setup-start")
     assert app.here.screen == "setup"
     notice = probe.text_of(app.root, "notice")
-    assert fr("service.setup.malformed", detail="").strip(" :") in notice and "Anne" in notice
+    assert fr("app.setup.fix.start_count", name="Anne", count=3) in notice
+    assert "start_animals" not in notice
     assert service.history() == []
     assert probe.text_of(app.root, "deal-Anne")  # the deal is still there, to finish it
     probe.switch(app.root, "short-switch", False)  # the full game after all: the deal is not sent
     probe.tap(app.root, "setup-start")
     assert service.open(app.here.params["session_id"]).record.start_animals is None
+
+
+def test_too_many_players_and_an_over_dealt_animal_are_said_in_the_tables_words(app, service):
+    from companion.app.screens.setup import what_to_fix
+    from companion.service import Malformed
+
+    for players, setup, expected in [
+        (["A", "B", "C", "D", "E", "F"], None,
+         fr("app.setup.fix.too_many", game="Boursicocotte", low=3, high=5, count=6)),
+        (["A", "B", "C"], {"start_animals": {"A": ["cow"] * 4, "B": ["cow"] * 4, "C": ["hen"] * 4}},
+         fr("app.setup.fix.start_too_many", animal=Msg("bc.animal.cow"))),
+    ]:
+        with pytest.raises(Malformed) as caught:
+            service.start("boursicocotte", players, setup=setup)
+        assert what_to_fix(app, "boursicocotte", caught.value) == expected
+        assert "cow" not in expected and "boursicocotte" not in expected
+
+
+def test_a_seated_player_is_renamed_or_removed_before_the_game_starts(app, service):
+    probe.tap(app.root, "home-new")
+    probe.tap(app.root, "game-stupide-vautour")
+    _seat(app, ["Anne", "Brno", "Chloé"])
+    probe.tap(app.root, "first-Brno")
+    probe.tap(app.root, "seat-rename-Brno")
+    probe.type_into(app.root, "seat-rename-field", "Chloé")
+    probe.tap(app.root, "seat-rename-ok")     # a name already seated is refused, in words
+    assert fr("app.setup.rename_taken", name="Chloé") in probe.text_of(app.root, "notice")
+    probe.type_into(app.root, "seat-rename-field", "  ")
+    probe.tap(app.root, "seat-rename-ok")
+    assert fr("app.players.name_empty") in probe.text_of(app.root, "notice")
+    probe.type_into(app.root, "seat-rename-field", "Bruno")
+    probe.tap(app.root, "seat-rename-ok")
+    assert [probe.text_of(app.root, f"seat-{i}").strip() for i in range(3)] == ["Anne", "Bruno", "Chloé"]
+    assert probe.find(app.root, "first-Bruno").selected is True   # still the one who starts
+    probe.tap(app.root, "seat-remove-Anne")
+    assert not probe.has(app.root, "seat-remove-Anne")
+    probe.tap(app.root, "setup-start")
+    state = service.open(app.here.params["session_id"])
+    assert list(state.players) == ["Bruno", "Chloé"]
+    assert state.first_player == "Bruno"

@@ -292,13 +292,43 @@ def test_read_only_and_correction_modes():
     assert fixing.submitted == [play(Anne=1, Bruno=2, Chloé=3)]
 
 
-def test_touch_targets_are_big_enough_for_a_tablet():
-    table = Table(state_of([reveal(3)]))
+@pytest.mark.parametrize("width, per_row, beside", [
+    (None, 15, False),     # built without a page: 15 to share the row
+    (924, 15, True),       # a landscape tablet (1280 wide): the name beside the cards
+    (768, 8, False),       # a portrait tablet (800 wide)
+    (374, 5, False),       # a phone (390 wide)
+])
+def test_hand_cards_keep_48_dp_at_every_width(width, per_row, beside):
+    players = ("Anne", "Bruno", "Chloé", "David", "Emma")
+    state = state_of([reveal(3)], players=players)
+    table = Table(state)
+    table.ctx.width = width
+    table._refresh()
+    assert screen.hand_layout(width)[0] == per_row and screen.hand_layout(width)[2] is beside
     for card in SV_HAND:
-        node = table.find(f"sv-card-Anne-{card}")
-        assert node.expand == 1 and node.content.height >= 56
-    node = table.find("sv-confirm").content
-    assert node.height >= ui.TOUCH
+        node = table.find(f"sv-card-Emma-{card}")
+        assert node.content.height >= 48
+        if width is None:
+            assert node.expand == 1
+        else:
+            assert node.content.width >= 48
+    rows = [c for c in ui.walk(table.find("sv-row-Anne")) if isinstance(c, ft.Row)
+            and all(isinstance(x, ft.Semantics) for x in c.controls)]
+    assert [len(r.controls) for r in rows] == [min(per_row, 15 - i) for i in range(0, 15, per_row)]
+    assert table.find("sv-confirm").content.height >= ui.TOUCH
+    idents = probe.idents(table.root)
+    assert idents.index("sv-confirm") < idents.index("sv-row-Anne")  # confirm above the rows
+
+
+def test_the_last_round_offers_each_players_last_card_in_one_tap():
+    actions = full_game()[:-1]        # the last point card is turned over, not yet played
+    table = Table(state_of(actions))
+    assert table.has("sv-last-cards")
+    assert "Anne 1" in table.text("sv-last-cards") and "Bruno 15" in table.text("sv-last-cards")
+    table.tap("sv-last-cards")
+    assert table.submitted == [full_game()[-1]]
+    # before the last round there is no such offer
+    assert not Table(state_of(full_game()[:-3])).has("sv-last-cards")
 
 
 # -- whole games through the screen ----------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import flet as ft
 import pytest
 
 from companion.app import probe
@@ -147,13 +148,50 @@ def test_undo_takes_back_the_last_entry_only(service, tmp_path):
     probe.tap(app.root, "reveal-p7")
     bid(app, 8)
     wrong = " ".join(m.render("fr") for m in service.open(sid).log[-1].events)
+    assert "(2 saisies)" in probe.text_of(app.root, "log-count")
+    # undo asks first, naming the entry and what it did; "no" leaves the game as it was
     probe.tap(app.root, "undo")
+    assert fr("app.table.undo_ask", n=2, what=wrong) in probe.text_of(app.dialog, "undo-confirm")
+    probe.tap(app.dialog, "undo-confirm-no")
+    assert len(actions(service, sid)) == 2 and app.dialog is None
+    undo(app)
     assert actions(service, sid) == [{"type": "reveal", "card": "p7"}]
     assert fr("app.table.undone", n=2, what=wrong) in probe.text_of(app.root, "notice")
+    assert "(1 saisie)" in probe.text_of(app.root, "log-count")
     assert A in probe.text_of(app.root, "prompt")
     bid(app, 3)
     assert actions(service, sid)[-1]["add"] == [3]
     assert not probe.has(app.root, "notice")  # an accepted entry clears the old notice
+    assert not probe.has(app.root, "redo")    # a new entry: what was undone cannot come back
+
+
+def undo(app: App) -> None:
+    probe.tap(app.root, "undo")
+    probe.tap(app.dialog, "undo-confirm-yes")
+
+
+def test_redo_enters_again_what_was_just_undone(service, tmp_path):
+    app, sid = table(service, tmp_path)
+    probe.tap(app.root, "reveal-p7")
+    bid(app, 8)
+    bid(app, 10)
+    entered = actions(service, sid)
+    assert not probe.has(app.root, "redo")
+    undo(app)
+    undo(app)
+    assert actions(service, sid) == entered[:1]
+    probe.tap(app.root, "redo")          # the most recently undone first: Anne's 8
+    assert actions(service, sid) == entered[:2]
+    said = " ".join(m.render("fr") for m in service.open(sid).log[-1].events)
+    assert fr("app.table.redone", n=2, what=said) in probe.text_of(app.root, "notice")
+    probe.tap(app.root, "redo")
+    assert actions(service, sid) == entered
+    assert not probe.has(app.root, "redo")
+    # another tab's entry makes an undone entry stale: no redo offered any more
+    undo(app)
+    service.submit(sid, {"type": "pass", "player": B})
+    app.render()
+    assert not probe.has(app.root, "redo")
 
 
 def test_a_theft_with_possessions_asks_which_possession_to_discard(service, tmp_path):
@@ -288,9 +326,13 @@ def test_undo_from_the_results_reopens_the_game(service, tmp_path):
     app, sid = table(service, tmp_path)
     play(app, PLAN)
     probe.tap(app.root, "results-undo")
+    assert app.here.screen == "results"          # asked first
+    probe.tap(app.dialog, "undo-confirm-yes")
     assert app.here.screen == "table"
     assert service.open(sid).outcome is None
     assert probe.has(app.root, "reveal-half")
+    probe.tap(app.root, "redo")                   # the last card again: the game is over again
+    assert service.open(sid).outcome is not None and app.here.screen == "results"
 
 
 def test_replay_is_announced_when_nothing_separates_the_best(service, tmp_path):
@@ -458,4 +500,26 @@ def test_another_tab_on_the_same_game_follows_the_table(service, tmp_path):
     assert probe.text_of(there.root, "prompt") == service.open(state.session_id).expected.prompt.render("fr")
     assert fr("app.home.progress", count=1, when="")[:8] in probe.text_of(lobby.root, f"resume-{state.session_id}")
     probe.tap(there.root, "undo")
+    probe.tap(there.dialog, "undo-confirm-yes")
     assert probe.has(here.root, "reveal-p7")
+
+
+def test_a_phone_gets_the_compact_frame_and_the_game_its_width(service, tmp_path):
+    from companion.app import ui
+    from companion.app.screens.table import game_width
+
+    state = service.start("stupide-vautour", [A, B, C])
+    page = FakePage(1280, 800)
+    app = App(service, page)
+    app.go("table", session_id=state.session_id)
+    assert not app.narrow and isinstance(probe.find(app.root, "lang-switch").content, ft.TextButton)
+    assert game_width(app, 9) == pytest.approx((1280 - 32) * 9 / 12 - ui.GAP)
+    page.width, page.height = 390, 844
+    page.on_resize(None)
+    assert app.narrow and not app.wide
+    switch = probe.find(app.root, "lang-switch").content
+    assert isinstance(switch, ft.IconButton) and switch.width >= ui.TOUCH_MIN   # one line, 48 dp targets
+    assert game_width(app) == 390 - 16
+    page.width, page.height = 800, 1280
+    page.on_resize(None)
+    assert not app.narrow and game_width(app) == 800 - 32

@@ -14,8 +14,9 @@ from scoring.base import RuleViolation
 from scoring.high_society import CARD_ORDER, HighSocietyEngine
 from scoring.referee import verdict_for_text
 from scoring.registry import engine_class
+from tests.conftest import EXAMPLES
 
-EXAMPLE = Path("/work/shared/examples/high-society-in-progress.json")
+EXAMPLE = EXAMPLES / "high-society-in-progress.json"
 
 
 # -- helpers ----------------------------------------------------------------------------------

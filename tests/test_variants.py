@@ -195,3 +195,22 @@ def test_a_game_whose_engine_is_missing_has_no_declaration_and_nothing_stale_is_
     status, message, stacking = json.loads(done.stdout)
     assert status == 2 and "no referee" in message
     assert stacking is True  # the declaration is read once the engine is there
+
+
+@pytest.mark.parametrize("game, spec", LISTED, ids=lambda x: getattr(x, "key", x))
+def test_the_rules_screen_lists_each_declared_choice_with_its_rule(game, spec, tmp_path):
+    from companion.app import probe
+    from companion.app.screens.setup import variant_word
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+    from models.i18n import Msg
+
+    app = App(SessionService(Store(tmp_path / "app.db")), None, export_dir=tmp_path / "exports")
+    app.render()
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, f"rules-game-{game}")
+    for value in spec.choices:
+        line = probe.text_of(app.root, f"rules-variant-{game}-{spec.key}-{variant_word(value)}")
+        assert spec.rules[value] in line
+        assert Msg(f"variant.{game}.{spec.key}.{variant_word(value)}").render("fr") in line

@@ -57,6 +57,7 @@ class App:
         self.root: ft.Control | None = None
         self.dialog: ft.AlertDialog | None = None
         self.wide = True
+        self.narrow = False   # a phone: compact bar, smaller prompt, game screens in their compact form
         if page is not None:
             self._setup_page(page)
 
@@ -223,24 +224,33 @@ class App:
             self.page.update()
 
     def _frame(self, heading: str, body: ft.Control) -> ft.Control:
+        # On a phone the bar keeps one line: 48-dp buttons, the language as an icon, the title cut short.
+        touch = ui.TOUCH_MIN if self.narrow else ui.TOUCH
         left: list[ft.Control] = []
         if len(self.stack) > 1:
             left.append(ui.icon_button(ft.Icons.ARROW_BACK, lambda _: self.back(), ident="nav-back",
-                                       tooltip=self.t("app.nav.back")))
+                                       tooltip=self.t("app.nav.back"), size=touch))
             left.append(ui.icon_button(ft.Icons.HOME, lambda _: self.home(), ident="nav-home",
-                                       tooltip=self.t("app.nav.home")))
+                                       tooltip=self.t("app.nav.home"), size=touch))
         other = "en" if self.lang == "fr" else "fr"
+        if self.narrow:
+            lang: ft.Control = ui.icon_button(ft.Icons.TRANSLATE, lambda _: self.set_lang(other), ident="lang-switch",
+                                              tooltip=self.t(f"app.lang.{other}"), size=touch)
+        else:
+            lang = ui.button(self.t(f"app.lang.{other}"), lambda _: self.set_lang(other), ident="lang-switch",
+                             icon=ft.Icons.TRANSLATE, kind="text", size=ui.FONT_BODY)
+        title = ft.Text(heading, size=ui.FONT_LABEL if self.narrow else ui.FONT_TITLE - 2, weight=ft.FontWeight.BOLD,
+                        max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
         bar = ft.Container(
             ft.Row([
                 *left,
-                ui.text(heading, ui.FONT_TITLE - 2, weight=ft.FontWeight.BOLD, ident="screen-title", expand=True),
-                ui.button(self.t(f"app.lang.{other}"), lambda _: self.set_lang(other), ident="lang-switch",
-                          icon=ft.Icons.TRANSLATE, kind="text", size=ui.FONT_BODY),
+                ui.tid("screen-title", title),
+                lang,
                 ui.icon_button(ft.Icons.LIGHT_MODE if self.dark else ft.Icons.DARK_MODE,
                                lambda _: self.toggle_theme(), ident="theme-switch",
-                               tooltip=self.t("app.theme.light" if self.dark else "app.theme.dark")),
-            ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=8),
-            padding=ft.Padding.symmetric(horizontal=12, vertical=2),
+                               tooltip=self.t("app.theme.light" if self.dark else "app.theme.dark"), size=touch),
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4 if self.narrow else 8),
+            padding=ft.Padding.symmetric(horizontal=4 if self.narrow else 12, vertical=2),
             bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
         content: list[ft.Control] = []
@@ -254,7 +264,8 @@ class App:
         return ft.Column([
             bar,
             ft.Container(ft.Column(content, spacing=ui.GAP, scroll=ft.ScrollMode.AUTO, expand=True),
-                         padding=ft.Padding.symmetric(horizontal=16, vertical=12), expand=True),
+                         padding=ft.Padding.symmetric(horizontal=8, vertical=8) if self.narrow
+                         else ft.Padding.symmetric(horizontal=16, vertical=12), expand=True),
         ], spacing=0, expand=True, key="companion-root")
 
     def _dismiss_notice(self, _: Any) -> None:
@@ -298,6 +309,7 @@ class App:
         page.dark_theme = ft.Theme(color_scheme_seed=ft.Colors.TEAL)
         page.on_resize = self._on_resize
         self.wide = self._is_wide()
+        self.narrow = self._is_narrow()
         pubsub = getattr(page, "pubsub", None)
         if pubsub is not None:
             pubsub.subscribe_topic(NEWS, self._on_news)
@@ -310,8 +322,14 @@ class App:
             return True
         return width >= height
 
+    def _is_narrow(self) -> bool:
+        if self.page is None:
+            return self.narrow
+        width = self.page.width
+        return width is not None and 0 < width < ui.NARROW
+
     def _on_resize(self, _: Any) -> None:
-        wide = self._is_wide()
-        if wide != self.wide:
-            self.wide = wide
+        wide, narrow = self._is_wide(), self._is_narrow()
+        if (wide, narrow) != (self.wide, self.narrow):
+            self.wide, self.narrow = wide, narrow
             self.render()

@@ -10,6 +10,8 @@ import flet as ft
 
 # Sizes for a 10-inch tablet read from across a table (logical pixels).
 TOUCH = 64          # minimum height of anything a finger taps
+TOUCH_MIN = 48      # the least any tap target gets, on a phone too
+NARROW = 600        # a screen narrower than this (a phone) gets the compact layout
 GAP = 16
 RADIUS = 14
 FONT_BODY = 20
@@ -86,9 +88,9 @@ def button(label: str, on_click: Handler | None, *, ident: str, icon: ft.IconDat
 
 
 def icon_button(icon: ft.IconData, on_click: Handler | None, *, ident: str, tooltip: str,
-                disabled: bool = False, selected: bool | None = None) -> ft.Control:
+                disabled: bool = False, selected: bool | None = None, size: float = TOUCH) -> ft.Control:
     control = ft.IconButton(icon=icon, on_click=on_click, tooltip=tooltip, disabled=disabled,
-                            icon_size=30, width=TOUCH, height=TOUCH, selected=selected)
+                            icon_size=30 if size >= TOUCH else 26, width=size, height=size, selected=selected)
     return tid(ident, control)
 
 

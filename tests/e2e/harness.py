@@ -1,4 +1,4 @@
-"""Driving the real app in headless Debian chromium (see ../../../shared/notes/flet.md).
+"""Driving the real app in headless Debian chromium (Playwright for Python, never `playwright install`).
 
 The app runs as a subprocess (`companion --db <tmp> run --port <free>`); Playwright for Python
 drives /usr/bin/chromium (never `playwright install`). Controls are found by their

@@ -26,6 +26,11 @@ def fr(key: str, **params) -> str:
     return Msg(key, params).render("fr")
 
 
+def fr_n(key: str, **params) -> str:
+    """A French sentence about ``params["n"]`` things: the singular for 0 and 1."""
+    return fr(key + (".one" if params["n"] in (0, 1) else ".many"), **params)
+
+
 def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app):
     s = tablet
     s.open(companion_app.url)
@@ -57,7 +62,7 @@ def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app)
     assert not s.exists("bc-private") and not s.exists("bc-cash-10-0")
     s.click("bc-show-me")
     s.wait_for("bc-private")
-    s.wait_text(fr("app.bc.your_money", total=90, n=7), "bc-held")
+    s.wait_text(fr_n("app.bc.your_money", total=90, n=7), "bc-held")
 
     # "I can't pay" while she can: refused with the rule's title and text
     s.click("bc-cannot-pay")
@@ -91,10 +96,10 @@ def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app)
     s.click("bc-show-me")
     s.wait_text(fr("app.bc.private_offer", target="Bruno", animal=Msg("bc.animal.hen")), "bc-private-intro")
     s.click("bc-cash-0-0")
-    s.wait_text(fr("app.bc.put_down", n=1), "bc-offer")
+    s.wait_text(fr_n("app.bc.put_down", n=1), "bc-offer")
     s.click("bc-offer")
     s.wait_text(fr("app.bc.pass_to", player="Bruno"), "bc-pass")
-    s.wait_text(fr("app.bc.trade_cards", n=1, player="Chloé"), "bc-trade-cards")
+    s.wait_text(fr_n("app.bc.trade_cards", n=1, player="Chloé"), "bc-trade-cards")
     assert not s.exists("bc-private")
     if shots:
         s.page.mouse.wheel(0, -5000)
@@ -102,7 +107,7 @@ def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app)
     s.click("bc-show-me")
     s.wait_for("bc-private")
     s.click("bc-cash-10-0")
-    s.wait_text(fr("app.bc.counter", n=1), "bc-counter")
+    s.wait_text(fr_n("app.bc.counter", n=1), "bc-counter")
     s.click("bc-counter")
     s.wait_for("bc-last-trade")
     s.wait_text(fr("app.bc.last_trade"), "bc-last-trade")
@@ -110,6 +115,7 @@ def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app)
 
     # undo (the frame's): the counter-offer is awaited again, covered
     s.click("undo")
+    s.click("undo-confirm-yes")  # undo asks first
     s.wait_for("bc-trade-cards")
     s.wait_text(fr("app.bc.pass_to", player="Bruno"), "bc-pass")
     assert not s.exists("bc-last-trade") and not s.exists("bc-private")

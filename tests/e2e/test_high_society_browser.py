@@ -96,6 +96,7 @@ def test_a_high_society_game_from_set_up_to_history(tablet, companion_app):
     g.bid(A, 8)
     s.wait_match(r"\b12\b", "hs-player-Anne")  # the wrong total, 4 + 8, is on the table
     s.click("undo")
+    s.click("undo-confirm-yes")  # undo asks first
     s.wait_gone(f"entry-{g.entries - 1}")
     g.entries -= 1
     s.wait_text(text("app.table.undone", "fr", n=g.entries + 1, what="")[:12], "notice")

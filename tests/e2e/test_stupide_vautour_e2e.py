@@ -73,6 +73,7 @@ def test_stupide_vautour_table(tablet: Screen, companion_app):
 
     # undo (the frame's): round 2 is open again, with its pot
     screen.click("undo")
+    screen.click("undo-confirm-yes")  # undo asks first
     screen.wait_gone("entry-3")
     screen.wait_for("sv-play")
     screen.wait_text(fr("app.sv.pot_sum", sum="-3"), "sv-pot-sum")

@@ -5,7 +5,7 @@ exposes::
 
     def build(state: TableState, ctx: TableContext) -> ft.Control
 
-``state`` is read-only: the engine (``state.engine``, whose documented public attributes are the
+``state`` is read-only (``state.last``: the engine's sentences for the latest entry): the engine (``state.engine``, whose documented public attributes are the
 screen's only source of game facts), what is expected next (``state.expected``), the players, the
 variant, the assist setting and the outcome once finished. ``ctx`` gives the screen its language
 (``ctx.t``, ``ctx.say``), a draft dict that survives re-renders (``ctx.draft``: e.g. the money
@@ -30,6 +30,12 @@ with the rules' ids, titles and texts — the same for every game.
 The same builders serve a correction: the frame passes the state as it was before the entry
 being corrected, ``submit`` then previews the correction, and ``ctx.ident(name)`` prefixes the
 test identifiers so both never clash.
+
+Size: ``ctx.compact`` is true on a phone-sized screen (under 600 wide: smaller cards, fewer lines),
+``ctx.width`` the width the game's part gets when the frame knows it (None without a page). A module
+may set ``LANDSCAPE_SHARE`` (twelfths of a wide landscape screen, default 8) when it needs more room
+beside the side column (Stupide Vautour's fifteen hand cards in a row). ``state.last`` holds the
+engine's sentences for the latest entry (High Society shows an auction's result from them).
 
 Screens hold no rules logic: whatever is legal or not is the engine's business (a screen may
 grey out what the engine's public state says is impossible only when ``state.assist`` is on).
@@ -74,6 +80,7 @@ class TableState:
     expected: Expectation
     outcome: Outcome | None = None
     entries: int = 0       # how many entries the state is built from
+    last: tuple[Any, ...] = ()  # the engine's sentences for the latest entry (a round just settled…)
 
 
 @dataclass
@@ -88,6 +95,11 @@ class TableContext:
     # Takes the frame's refusal banner away: a screen calls it when it covers a private entry again,
     # since a refusal may quote that player's hidden money (e.g. Boursicocotte's BC-CAN-PAY).
     dismiss: Callable[[], None] | None = None
+    # A phone-sized screen: the game screen uses its compact form (smaller cards, fewer lines).
+    compact: bool = False
+    # The width the game's part of the screen gets (logical pixels), when the frame knows it: a screen
+    # may lay out a row of many tap targets by it. None: unknown (built without a page).
+    width: float | None = None
 
     def t(self, key: str, **params: Any) -> str:
         return Msg(key, params).render(self.lang)
@@ -145,7 +157,7 @@ def variant_dict(variant: Any) -> dict[str, Any]:
 
 
 def _state(session: SessionState, engine: Engine, expected: Expectation, outcome: Outcome | None,
-           entries: int) -> TableState:
+           entries: int, last: tuple[Msg, ...] = ()) -> TableState:
     return TableState(
         game=session.game,
         variant=variant_dict(session.variant),
@@ -156,11 +168,14 @@ def _state(session: SessionState, engine: Engine, expected: Expectation, outcome
         expected=expected,
         outcome=outcome,
         entries=entries,
+        last=last,
     )
 
 
 def state_from_session(session: SessionState) -> TableState:
-    return _state(session, session.engine, session.expected, session.outcome, len(session.log))
+    log = session.log
+    last = tuple(log[-1].events) if log else ()
+    return _state(session, session.engine, session.expected, session.outcome, len(log), last)
 
 
 def state_at(session: SessionState, upto: int) -> TableState:

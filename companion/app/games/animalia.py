@@ -42,16 +42,6 @@ FAMILY_COLOURS: Mapping[str, tuple[str, str]] = {
 ADVICE_SHOWN = 6  # options listed under the adviser's best one
 
 
-def rules_for(messages: Sequence[Msg]) -> tuple[str, ...]:
-    """The rules behind these engine sentences (each Event names them), in order, once each."""
-    found: list[str] = []
-    for message in messages:
-        for rule in getattr(message, "rules", ()):
-            if rule not in found:
-                found.append(rule)
-    return tuple(found)
-
-
 def build(state: Any, ctx: Any) -> ft.Control:
     engine = state.engine
     live = not ctx.readonly and state.outcome is None

@@ -156,8 +156,9 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
     """The animal up for auction, the bids, the debt or the trade under way; the deck."""
     auction, debt, trade = view["auction"], view["debt"], view["trade"]
     info: list[ft.Control] = []
+    scale = 0.6 if ctx.compact else 1.0
     if auction is not None:
-        shown: ft.Control = animal_card(ctx, auction["animal"])
+        shown: ft.Control = animal_card(ctx, auction["animal"], scale=scale)
         if debt is not None:
             key = "app.bc.debt_buy_back" if debt["buy_back"] else "app.bc.debt_sold"
             info.append(ui.text(ctx.t(key, payer=debt["payer"], recipient=debt["recipient"],
@@ -182,12 +183,14 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
                                       animal=animal(auction["animal"])), ui.FONT_BODY,
                                 ident=ctx.ident("bc-buy-back-lost")))
     elif trade is not None:
-        shown = animal_card(ctx, trade["animal"])
+        shown = animal_card(ctx, trade["animal"], scale=scale)
         info.append(ui.text(ctx.t("app.bc.trade_on", challenger=trade["challenger"], target=trade["target"],
                                   animal=animal(trade["animal"])), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
                             ident=ctx.ident("bc-trade")))
         if view["phase"] == "trade_answer":
-            info.append(ui.text(ctx.t("app.bc.trade_cards", n=trade["cards_offered"], player=trade["challenger"]),
+            offered = trade["cards_offered"]
+            info.append(ui.text(ctx.t("app.bc.trade_cards", n=offered,
+                                      player=trade["challenger"]),
                                 ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
                                 ident=ctx.ident("bc-trade-cards")))
             info.append(ui.text(ctx.t("app.bc.trade_stake", n=trade["animals_at_stake"]), ui.FONT_BODY,
@@ -212,8 +215,9 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
         info.append(ui.muted(ctx.t("app.bc.donkeys_all"), ident=ctx.ident("bc-donkeys")))
     if state.entries == 0:
         info.extend(ui.muted(ctx.say(m)) for m in view["setup"])
-    return ui.panel(ft.Row([shown, ft.Column(info, spacing=6, expand=True)], spacing=24,
-                           vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("bc-table"))
+    return ui.panel(ft.Row([shown, ft.Column(info, spacing=4 if ctx.compact else 6, expand=True)],
+                           spacing=12 if ctx.compact else 24, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                    ident=ctx.ident("bc-table"), padding=10 if ctx.compact else 18)
 
 
 def _last_trade_block(ctx: Any, view: Mapping[str, Any]) -> ft.Control:
@@ -294,7 +298,12 @@ def _trade_choice_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Con
     chosen = ctx.draft.get("animal")
     if target not in state.players or target == player:
         target, chosen = None, None
-    options = set(engine.trade_options(player)) if state.assist else None
+    # Only legal challenges are offered, before any private entry: whom and which animal is public
+    # (the animals lie face up), so this holds without the assist too.
+    options = set(engine.trade_options(player))
+    targets = [p for p in state.players if p != player and any(t == p for t, _ in options)]
+    if target not in targets:
+        target, chosen = None, None
 
     def pick_target(name: str):
         def handler(_: Any) -> None:
@@ -312,28 +321,25 @@ def _trade_choice_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Con
 
     lines: list[ft.Control] = [ui.subtitle(ctx.t(
         "app.bc.trade_title" if "draw" in state.expected.types else "app.bc.trade_title_only", player=player))]
-    lines.append(_row([ui.chip(p, pick_target(p), ident=ctx.ident(f"bc-target-{p}"), selected=p == target,
-                               disabled=options is not None and not any(t == p for t, _ in options))
-                       for p in state.players if p != player], spacing=10))
+    if not targets:
+        lines.append(ui.muted(ctx.t("app.bc.no_trade", player=player), ident=ctx.ident("bc-no-trade")))
+        return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("bc-trade-choice"))
+    lines.append(_row([ui.chip(p, pick_target(p), ident=ctx.ident(f"bc-target-{p}"), selected=p == target)
+                       for p in targets], spacing=10))
     if target is not None:
         owned = view["animals"][target]
         lines.append(ui.text(ctx.t("app.bc.trade_animal", target=target), ui.FONT_BODY,
                              weight=ft.FontWeight.W_600))
-        if owned:
-            chips = []
-            for kind in ANIMALS:
-                if kind not in owned:
-                    continue
-                impossible = options is not None and (target, kind) not in options
-                chips.append(ui.tile(
-                    ft.Row([ft.Text(ctx.t("app.bc.animal_count", animal=_name(ctx, kind), n=owned[kind]),
-                                    size=ui.FONT_LABEL, weight=ft.FontWeight.W_600)], tight=True),
-                    pick_animal(kind), ident=ctx.ident(f"bc-trade-animal-{kind}"), selected=kind == chosen,
-                    disabled=impossible, padding=ft.Padding.symmetric(horizontal=18, vertical=17),
-                    label=ctx.say(animal(kind))))
-            lines.append(_row(chips, spacing=10))
-        else:
-            lines.append(ui.muted(ctx.t("app.bc.owns_none", target=target)))
+        chips = []
+        for kind in ANIMALS:
+            if (target, kind) not in options:
+                continue
+            chips.append(ui.tile(
+                ft.Row([ft.Text(ctx.t("app.bc.animal_count", animal=_name(ctx, kind), n=owned[kind]),
+                                size=ui.FONT_LABEL, weight=ft.FontWeight.W_600)], tight=True),
+                pick_animal(kind), ident=ctx.ident(f"bc-trade-animal-{kind}"), selected=kind == chosen,
+                padding=ft.Padding.symmetric(horizontal=18, vertical=17), label=ctx.say(animal(kind))))
+        lines.append(_row(chips, spacing=10))
     if target is not None and chosen is not None:
         lines.append(_pass_line(ctx, player, ctx.t("app.bc.pass_why.offer", player=player, target=target,
                                                    animal=animal(chosen))))
@@ -350,10 +356,12 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
     touched = isinstance(ctx.draft.get("bid"), int)
     amount = ctx.draft["bid"] if touched else base + STEP
     excluded = set(auction["excluded"])
+    last_step = ctx.draft.get("step") if touched else None
 
-    def set_amount(value: int):
+    def set_amount(value: int, step: int | None = None):
         def handler(_: Any) -> None:
             ctx.draft["bid"] = max(STEP, value)
+            ctx.draft["step"] = step
             ctx.refresh()
         return handler
 
@@ -363,14 +371,19 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
     def close(buy_back: bool):
         return lambda _: ctx.submit({"type": "close", "buy_back": buy_back})
 
+    # Every tap shows what it did: the last raise tapped is highlighted and the sum is spelled out
+    # (the first "+10" gives the amount already proposed, which alone would look like nothing).
     adjust = _row([
         ui.button(ctx.t("app.bc.lower", n=STEP), set_amount(amount - STEP), ident=ctx.ident("bc-lower"),
                   kind="outlined", disabled=amount <= STEP, height=72),
-        _figure(ctx.t("app.bc.new_bid"), number(ctx, amount), ctx.ident("bc-amount"), strong=True),
-        *[ui.button(ctx.t("app.bc.raise", n=step), set_amount((amount if touched else base) + step),
-                    ident=ctx.ident(f"bc-raise-{step}"), height=72)
+        _figure(ctx.t("app.bc.new_bid") if touched else ctx.t("app.bc.proposed_bid"), number(ctx, amount),
+                ctx.ident("bc-amount"), strong=touched),
+        *[ui.button(ctx.t("app.bc.raise", n=step), set_amount((amount if touched else base) + step, step),
+                    ident=ctx.ident(f"bc-raise-{step}"), height=72, kind="primary" if step == last_step else "tonal")
           for step in RAISES],
     ], spacing=10)
+    how = (ctx.t("app.bc.raised", before=number(ctx, amount - last_step), step=last_step, amount=number(ctx, amount))
+           if isinstance(last_step, int) else None)
 
     bidders = []
     for player in state.players:
@@ -395,13 +408,16 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
                              close(False), ident=ctx.ident("bc-close-free"), icon=ft.Icons.CHECK, kind="primary",
                              height=72)]
 
+    # Closing first: it is the one tap that ends the auction, in view on a phone too; then a new bid.
     return ui.panel(ft.Column([
+        _row(closing, spacing=10),
+        ft.Divider(height=4),
         adjust,
+        *([ui.text(how, ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
+                   ident=ctx.ident("bc-raised"))] if how else []),
         _row([ui.text(ctx.t("app.bc.who_bids", amount=amount), ui.FONT_LABEL, weight=ft.FontWeight.W_600,
                       ident=ctx.ident("bc-who-bids")), *bidders], spacing=10),
-        ft.Divider(height=8),
-        _row(closing),
-    ], spacing=12), ident=ctx.ident("bc-auction-entry"), padding=14)
+    ], spacing=10), ident=ctx.ident("bc-auction-entry"), padding=10 if ctx.compact else 14)
 
 
 # -- private entries -------------------------------------------------------------------------------
@@ -509,7 +525,8 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
         intro = ctx.t("app.bc.private_pay", amount=debt["amount"], recipient=debt["recipient"],
                       animal=animal(debt["animal"]))
     elif kind == "counter":
-        intro = ctx.t("app.bc.private_counter", challenger=trade["challenger"], n=trade["cards_offered"],
+        offered = trade["cards_offered"]
+        intro = ctx.t("app.bc.private_counter", n=offered, challenger=trade["challenger"],
                       animal=animal(trade["animal"]), stake=trade["animals_at_stake"])
     else:
         target = trade["target"] if trade is not None else ctx.draft["target"]
@@ -561,7 +578,7 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
     buttons.append(ui.button(ctx.t("app.bc.clear"), clear, ident=ctx.ident("bc-clear"), icon=ft.Icons.BACKSPACE,
                              kind="outlined", disabled=not picked, height=72))
 
-    held = (ctx.t("app.bc.your_money", total=total_held, n=len(cards)) if cards else ctx.t("app.bc.no_money"))
+    held = (ctx.t("app.bc.your_money", n=len(cards), total=total_held) if cards else ctx.t("app.bc.no_money"))
     return ui.panel(ft.Column([
         ft.Row([ft.Icon(ft.Icons.LOCK, size=40, color=ft.Colors.PRIMARY),
                 ui.text(ctx.t("app.bc.private_title", player=player), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,

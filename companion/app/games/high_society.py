@@ -24,10 +24,28 @@ from scoring.high_society import MISFORTUNE, MONEY, POSSESSIONS, RED, REDS_TO_EN
 
 CARD_W, CARD_H = 118, 160
 
+# The sentences that say how an auction ended: who took which card for how much, who got the
+# misfortune, whose bid is lost, what the theft took. Shown big at the top of the screen until the
+# next entry (the log keeps them).
+SETTLING = ("hs.event.buy", "hs.event.free", "hs.event.misfortune", "hs.event.bid_lost",
+            "hs.event.theft_applied", "hs.event.discard_due", "hs.event.theft_waits", "hs.event.discarded")
+
+
+def settled(state: Any) -> tuple[Any, ...]:
+    """The latest entry's settling sentences, while the next card is still to be turned over."""
+    if state.engine.card is not None:
+        return ()
+    return tuple(m for m in state.last if m.key in SETTLING)
+
+
 def build(state: Any, ctx: Any) -> ft.Control:
     # What the table must enter comes right under the card on auction; the players' public
-    # state (open bids, passes, cards won) follows.
-    parts: list[ft.Control] = [_auction_block(state, ctx)]
+    # state (open bids, passes, cards won) follows. An auction that just ended is said first.
+    parts: list[ft.Control] = []
+    result = settled(state) if not ctx.readonly else ()
+    if result:
+        parts.append(_result_block(ctx, result))
+    parts.append(_auction_block(state, ctx))
     if not ctx.readonly and state.outcome is None:
         types = tuple(state.expected.types)
         if "discard" in types:
@@ -44,6 +62,18 @@ def build(state: Any, ctx: Any) -> ft.Control:
 def build_side(state: Any, ctx: Any) -> ft.Control:
     """The players, one compact row each, for the table frame's side column."""
     return ft.Column([_player_row(state, ctx, p) for p in state.players], spacing=6)
+
+
+def _result_block(ctx: Any, sentences: tuple[Any, ...]) -> ft.Control:
+    lines: list[ft.Control] = [
+        ft.Row([ft.Icon(ft.Icons.GAVEL, size=30, color=ft.Colors.ON_TERTIARY_CONTAINER),
+                ft.Text(ctx.t("app.hs.result"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
+                        color=ft.Colors.ON_TERTIARY_CONTAINER)], spacing=10),
+        *[ft.Text(ctx.say(m), size=ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600,
+                  color=ft.Colors.ON_TERTIARY_CONTAINER) for m in sentences],
+    ]
+    return ui.panel(ft.Column(lines, spacing=6), bgcolor=ft.Colors.TERTIARY_CONTAINER, ident=ctx.ident("hs-result"),
+                    padding=10 if ctx.compact else 14)
 
 
 # -- cards -----------------------------------------------------------------------------------------
@@ -112,7 +142,7 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
     """A compact strip: the card on auction, the round, how close the end is."""
     engine = state.engine
     shown = engine.card or engine.ending_card
-    scale = 0.72
+    scale = 0.5 if ctx.compact else 0.72
     if shown is not None:
         card = card_face(state, ctx, shown, scale=scale)
     else:
@@ -123,11 +153,12 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
                          bgcolor=ft.Colors.RED_700 if i < engine.reds_revealed else None,
                          border=ft.Border.all(3, ft.Colors.RED_700)) for i in range(REDS_TO_END)]
     now: list[ft.Control] = []
+    big = ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE
     if engine.card is not None:
-        now.append(ui.text(ctx.t("app.hs.round", n=engine.round), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+        now.append(ui.text(ctx.t("app.hs.round", n=engine.round), big, weight=ft.FontWeight.BOLD,
                            ident=ctx.ident("hs-round")))
     elif engine.ending_card is None and state.outcome is None:
-        now.append(ui.text(ctx.t("app.hs.next_round", n=engine.round + 1), ui.FONT_TITLE,
+        now.append(ui.text(ctx.t("app.hs.next_round", n=engine.round + 1), big,
                            weight=ft.FontWeight.BOLD, ident=ctx.ident("hs-round")))
     if engine.card is not None:
         now.append(ui.text(ctx.t("app.hs.on_auction", card=ctx.say(engine.card_label(engine.card))),
@@ -135,11 +166,13 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
     elif engine.ending_card is not None:
         now.append(ui.text(ctx.t("app.hs.ended_by", card=ctx.say(engine.card_label(engine.ending_card))),
                            ui.FONT_LABEL))
-    ending = ft.Column([
-        ft.Row(reds, spacing=6),
-        ui.muted(ctx.t("app.hs.reds", n=engine.reds_revealed, of=REDS_TO_END)),
-        ui.muted(ctx.t("app.hs.deck_left", n=sum(engine.deck_left.values()))),
-    ], spacing=4, horizontal_alignment=ft.CrossAxisAlignment.END)
+    counts = [ft.Row(reds, spacing=6),
+              ui.muted(ctx.t("app.hs.reds", n=engine.reds_revealed, of=REDS_TO_END)),
+              ui.muted(ctx.t("app.hs.deck_left", n=sum(engine.deck_left.values())))]
+    if ctx.compact:  # a phone: everything beside the card, one column
+        return ui.panel(ft.Row([card, ft.Column(now + counts, spacing=4, expand=True)], spacing=12,
+                               vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=10)
+    ending = ft.Column(counts, spacing=4, horizontal_alignment=ft.CrossAxisAlignment.END)
     return ui.panel(ft.Row([card, ft.Column(now, spacing=4, expand=True), ending], spacing=20,
                            vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=12)
 
@@ -238,7 +271,8 @@ def _reveal_block(state: Any, ctx: Any) -> ft.Control:
         return lambda _: ctx.submit({"type": "reveal", "card": card})
 
     tiles = [ui.tid(ctx.ident(f"reveal-{card}"),
-                    ft.Container(card_face(state, ctx, card, scale=0.8, copies=copies), on_click=reveal(card),
+                    ft.Container(card_face(state, ctx, card, scale=0.62 if ctx.compact else 0.8, copies=copies),
+                                 on_click=reveal(card),
                                  border_radius=12, ink=True),
                     button=True, label=ctx.say(engine.card_label(card)))
              for card, copies in engine.deck_left.items()]
@@ -270,44 +304,52 @@ def _bid_block(state: Any, ctx: Any) -> ft.Control:
     def pass_(_: Any) -> None:
         ctx.submit({"type": "pass", "player": player})
 
+    small = ctx.compact  # a phone: smaller money cards and figures, the buttons before the figures
     money = []
     for value in MONEY:
         unavailable = holds is not None and value not in holds
         money.append(ui.tile(
-            ft.Text(str(value), size=28, weight=ft.FontWeight.BOLD), toggle(value),
+            ft.Text(str(value), size=24 if small else 28, weight=ft.FontWeight.BOLD), toggle(value),
             ident=ctx.ident(f"money-{value}"), selected=value in chosen, disabled=unavailable,
-            width=60, height=72, padding=2, label=ctx.t("app.hs.money_card", value=value)))
+            width=56 if small else 60, height=56 if small else 72, padding=2,
+            label=ctx.t("app.hs.money_card", value=value)))
 
     summary = ft.Row([
-        _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open")),
-        _figure(ctx.t("app.hs.figure_adding"), number(ctx, sum(chosen)), ctx.ident("bid-adding")),
-        _figure(ctx.t("app.hs.figure_total"), number(ctx, total), ctx.ident("bid-total"), strong=True),
-        _figure(ctx.t("app.hs.figure_to_beat"), number(ctx, engine.bid_to_beat), ctx.ident("bid-to-beat")),
-    ], wrap=True, spacing=12, run_spacing=12)
+        _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open"), small=small),
+        _figure(ctx.t("app.hs.figure_adding"), number(ctx, sum(chosen)), ctx.ident("bid-adding"), small=small),
+        _figure(ctx.t("app.hs.figure_total"), number(ctx, total), ctx.ident("bid-total"), strong=True, small=small),
+        _figure(ctx.t("app.hs.figure_to_beat"), number(ctx, engine.bid_to_beat), ctx.ident("bid-to-beat"),
+                small=small),
+    ], wrap=True, spacing=8 if small else 12, run_spacing=8 if small else 12)
 
+    tall = 56 if small else 68
+    size = ui.FONT_BODY if small else ui.FONT_LABEL
     buttons = ft.Row([
         ui.button(ctx.t("app.hs.bid_confirm", total=total), confirm, ident=ctx.ident("bid-confirm"),
-                  icon=ft.Icons.GAVEL, kind="primary", disabled=not chosen, height=68),
+                  icon=ft.Icons.GAVEL, kind="primary", disabled=not chosen, height=tall, size=size),
         ui.button(ctx.t("app.hs.bid_clear"), clear, ident=ctx.ident("bid-clear"), icon=ft.Icons.BACKSPACE,
-                  kind="outlined", disabled=not chosen, height=68),
+                  kind="outlined", disabled=not chosen, height=tall, size=size),
         ui.button(ctx.t("app.hs.pass", player=player), pass_, ident=ctx.ident("pass"), icon=ft.Icons.DO_NOT_TOUCH,
-                  kind="tonal", height=68),
-    ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP)
+                  kind="tonal", height=tall, size=size),
+    ], wrap=True, spacing=8 if small else ui.GAP, run_spacing=8 if small else ui.GAP)
 
     hint = ctx.t("app.hs.lays_assist" if state.assist else "app.hs.lays", player=player)
-    lines: list[ft.Control] = [ui.muted(hint), ft.Row(money, wrap=True, spacing=6, run_spacing=6), summary,
-                               buttons]
-    return ui.panel(ft.Column(lines, spacing=10), ident=ctx.ident("hs-bid"), padding=14)
+    pad = ft.Row(money, wrap=True, spacing=6, run_spacing=6)
+    lines: list[ft.Control] = ([ui.muted(hint), pad, buttons, summary] if small
+                               else [ui.muted(hint), pad, summary, buttons])
+    return ui.panel(ft.Column(lines, spacing=8 if small else 10), ident=ctx.ident("hs-bid"),
+                    padding=10 if small else 14)
 
 
-def _figure(caption: str, value: str, ident: str, strong: bool = False) -> ft.Control:
+def _figure(caption: str, value: str, ident: str, strong: bool = False, small: bool = False) -> ft.Control:
+    big = ui.FONT_LABEL if small else ui.FONT_TITLE
     return ui.tid(ident, ft.Container(ft.Column([
-        ft.Text(caption, size=ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text(value, size=ui.FONT_TITLE + 6 if strong else ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+        ft.Text(caption, size=14 if small else ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(value, size=big + 6 if strong else big, weight=ft.FontWeight.BOLD,
                 color=ft.Colors.PRIMARY if strong else None),
     ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=ui.RADIUS,
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=136))
+        padding=ft.Padding.symmetric(horizontal=8 if small else 10, vertical=2 if small else 4),
+        border_radius=ui.RADIUS, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=80 if small else 136))
 
 
 def _discard_block(state: Any, ctx: Any) -> ft.Control:

@@ -19,7 +19,6 @@ Everything shown comes from the engine's documented public state (scoring/monte_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import flet as ft
@@ -28,7 +27,6 @@ from companion.app import ui
 from models.i18n import Msg
 from models.record import MD_ACTIONS, MD_VALUES
 from scoring.monte_descend import Card, Colour, Direction, Phase, card
-from scoring.monte_descend import rules_for as _engine_rules_for
 
 COLOURS = ("b", "r", "y")
 # (background, text) per colour: fixed, readable on the light and the dark theme alike
@@ -43,10 +41,6 @@ ACTION_ICONS = {
     "pass": ft.Icons.SWAP_HORIZ,
     "chaos": ft.Icons.SHUFFLE,
 }
-
-
-def rules_for(messages: Sequence[Msg]) -> tuple[str, ...]:
-    return _engine_rules_for(messages)
 
 
 def build(state: Any, ctx: Any) -> ft.Control:

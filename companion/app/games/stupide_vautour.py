@@ -30,7 +30,8 @@ from models.record import SV_HAND, SV_POINT_CARDS
 from scoring.stupide_vautour import ROUNDS
 
 POINT_W, POINT_H = 84, 104
-HAND_H = 62
+LANDSCAPE_SHARE = 9  # twelfths of a wide landscape screen: fifteen hand cards in a row need the room
+HAND_H = 52
 
 
 def build(state: Any, ctx: Any) -> ft.Control:
@@ -113,7 +114,7 @@ def _pot_block(state: Any, ctx: Any) -> ft.Control:
     engine = state.engine
     pending = tuple(engine.pending)
     if pending:
-        scale = 1.0 if len(pending) <= 2 else 0.75
+        scale = (1.0 if len(pending) <= 2 else 0.75) * (0.7 if ctx.compact else 0.85)
         cards: ft.Control = ft.Row([point_card(ctx, c, scale=scale) for c in pending], wrap=True, spacing=8,
                                    run_spacing=8)
     else:
@@ -122,7 +123,8 @@ def _pot_block(state: Any, ctx: Any) -> ft.Control:
                              border_radius=10, alignment=ft.Alignment.CENTER)
 
     info: list[ft.Control] = [ft.Row([
-        ui.text(ctx.t("app.sv.round", n=engine.round, of=ROUNDS), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+        ui.text(ctx.t("app.sv.round", n=engine.round, of=ROUNDS), ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE,
+                weight=ft.FontWeight.BOLD,
                 ident=ctx.ident("sv-round")),
         ui.muted(ctx.t("app.sv.deck_left", n=engine.deck_left), ident=ctx.ident("sv-deck-left")),
     ], wrap=True, spacing=18, run_spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
@@ -130,13 +132,14 @@ def _pot_block(state: Any, ctx: Any) -> ft.Control:
         vulture = engine.pending_mode == "vulture"
         colour = ft.Colors.ERROR if vulture else ft.Colors.PRIMARY
         info.append(ft.Row([
-            ui.text(ctx.t("app.sv.pot_sum", sum=number(ctx, engine.pending_sum)), ui.FONT_HUGE,
+            ui.text(ctx.t("app.sv.pot_sum", sum=number(ctx, engine.pending_sum)),
+                    ui.FONT_TITLE if ctx.compact else ui.FONT_HUGE - 6,
                     weight=ft.FontWeight.BOLD, color=colour, ident=ctx.ident("sv-pot-sum")),
             ui.tid(ctx.ident("sv-pot-mode"), ft.Row([
                 ft.Icon(ft.Icons.ARROW_DOWNWARD if vulture else ft.Icons.ARROW_UPWARD, size=34, color=colour),
-                ft.Text(ctx.t(f"app.sv.mode.{engine.pending_mode}"), size=ui.FONT_LABEL,
-                        weight=ft.FontWeight.W_600, color=colour),
-            ], spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)),
+                ft.Text(ctx.t(f"app.sv.mode.{engine.pending_mode}"), size=ui.FONT_BODY if ctx.compact else ui.FONT_LABEL,
+                        weight=ft.FontWeight.W_600, color=colour, expand=ctx.compact or None),
+            ], spacing=6, tight=not ctx.compact, vertical_alignment=ft.CrossAxisAlignment.CENTER)),
         ], wrap=True, spacing=20, run_spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER))
         if not engine.round_open and state.outcome is None:
             info.append(ui.muted(ctx.t("app.sv.pot_waiting"), ident=ctx.ident("sv-pot-waiting")))
@@ -145,8 +148,9 @@ def _pot_block(state: Any, ctx: Any) -> ft.Control:
     if engine.lost:
         info.append(ui.text(ctx.t("app.sv.lost", cards=tuple(engine.lost)), ui.FONT_BODY,
                             ident=ctx.ident("sv-lost")))
-    return ui.panel(ft.Row([cards, ft.Column(info, spacing=6, expand=True)], spacing=24,
-                           vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("sv-pot"))
+    return ui.panel(ft.Row([cards, ft.Column(info, spacing=4, expand=True)], spacing=12 if ctx.compact else 24,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("sv-pot"),
+                    padding=10 if ctx.compact else 12)
 
 
 def _award_block(state: Any, ctx: Any) -> ft.Control:
@@ -229,6 +233,42 @@ def _reveal_block(state: Any, ctx: Any) -> ft.Control:
     ], spacing=12), ident=ctx.ident("sv-reveal"))
 
 
+# The fifteen hand cards of a player fit the width the screen gets: 15 in a row where each keeps at
+# least 48 dp beside its gap (a landscape tablet: the name beside them if there is room), else 8 in a
+# row (a portrait tablet), else 5 (a phone). Unknown width: 15 in a row under the name.
+TILE_MIN = 48
+TILE_GAP = 3
+NAME_W = 104
+PLAY_PADDING = 12
+PER_ROW = (15, 8, 5)
+
+
+def hand_layout(width: float | None) -> tuple[int, float | None, bool]:
+    """(cards per row, each card's width or None to share the row, name beside the cards)."""
+    if width is None:
+        return 15, None, False
+    inner = width - 2 * PLAY_PADDING - 2
+    beside = inner - NAME_W - 8
+    if beside >= 15 * TILE_MIN + 14 * TILE_GAP:
+        return 15, (beside - 14 * TILE_GAP) / 15, True
+    for n in PER_ROW:
+        if inner >= n * TILE_MIN + (n - 1) * TILE_GAP or n == PER_ROW[-1]:
+            return n, (inner - (n - 1) * TILE_GAP) / n, False
+    raise AssertionError("unreachable")
+
+
+def last_cards(state: Any) -> dict[str, int] | None:
+    """In the last round each player holds one card, known to all from the fourteen played: the
+    cards to offer in one tap (None before the last round)."""
+    engine = state.engine
+    if engine.round != ROUNDS or not engine.round_open:
+        return None
+    hands = engine.hands
+    if any(len(hands[p]) != 1 for p in state.players):
+        return None
+    return {p: hands[p][0] for p in state.players}
+
+
 def _play_block(state: Any, ctx: Any) -> ft.Control:
     engine = state.engine
     players = tuple(state.players)
@@ -256,7 +296,7 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
     for player in players:
         mine = chosen.get(player)
         holds = set(hands[player]) if hands is not None else None
-        tiles = []
+        tiles: list[ft.Semantics] = []
         for card in SV_HAND:
             used = holds is not None and card not in holds
             selected = mine == card
@@ -267,27 +307,58 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
                 border_radius=10, ink=not used, opacity=0.3 if used else 1.0,
                 bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
                 border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
-            tiles.append(ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, expand=1, button=not used,
+            tiles.append(ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, button=not used,
                                 selected=selected, label=ctx.t("app.sv.hand_card", player=player, card=card)))
         status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None else ctx.t("app.sv.to_pick"))
-        head = ft.Row([
-            ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
-            ui.text(status, ui.FONT_LABEL, weight=ft.FontWeight.BOLD if mine is not None else None,
+        head = ft.Column([
+            ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, max_lines=1),
+            ui.text(status, ui.FONT_BODY, weight=ft.FontWeight.BOLD if mine is not None else None,
                     color=ft.Colors.PRIMARY if mine is not None else ft.Colors.ON_SURFACE_VARIANT,
                     ident=ctx.ident(f"sv-picked-{player}")),
-        ], spacing=14, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-        rows.append(ui.tid(ctx.ident(f"sv-row-{player}"), ft.Column([head, ft.Row(tiles, spacing=4)], spacing=6)))
+        ], spacing=0, tight=True)
+        rows.append(ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, ctx.width)))
 
     missing = [p for p in players if p not in chosen]
-    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.sv.play_title", n=engine.round)), *rows]
-    if missing:
-        lines.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
-    lines.append(ft.Row([
+    # Confirm first, above the rows: in view without scrolling, whatever the number of players.
+    actions: list[ft.Control] = [
         ui.button(ctx.t("app.sv.confirm", n=engine.round), confirm, ident=ctx.ident("sv-confirm"),
-                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), height=72),
+                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), size=ui.FONT_BODY),
         ui.button(ctx.t("app.sv.clear"), clear, ident=ctx.ident("sv-clear"), icon=ft.Icons.BACKSPACE,
-                  kind="outlined", disabled=not chosen, height=72),
-    ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP))
+                  kind="outlined", disabled=not chosen, size=ui.FONT_BODY),
+    ]
+    last = last_cards(state)
+    if last is not None:
+        def play_last(_: Any) -> None:
+            ctx.submit({"type": "play", "cards": dict(last)})
+
+        actions.insert(0, ui.button(
+            ctx.t("app.sv.last_cards", cards=tuple(ctx.t("app.sv.player_card", player=p, card=c)
+                                                   for p, c in last.items())),
+            play_last, ident=ctx.ident("sv-last-cards"), icon=ft.Icons.DONE_ALL, kind="primary", size=ui.FONT_BODY))
+    if missing:
+        actions.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
+    lines: list[ft.Control] = [
+        ft.Row(actions, wrap=True, spacing=10, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        *rows,
+    ]
     if not state.assist:
         lines.append(ui.muted(ctx.t("app.sv.fair_hint"), ident=ctx.ident("sv-fair-hint")))
-    return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("sv-play"))
+    return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("sv-play"), padding=PLAY_PADDING)
+
+
+def _hand_rows(head: ft.Control, tiles: list[ft.Semantics], width: float | None) -> ft.Control:
+    per_row, tile_w, beside = hand_layout(width)
+    lines: list[ft.Control] = []
+    for start in range(0, len(tiles), per_row):
+        chunk = tiles[start:start + per_row]
+        for tile in chunk:
+            if tile_w is None:
+                tile.expand = 1
+            else:
+                tile.content.width = tile_w
+        lines.append(ft.Row(list[ft.Control](chunk), spacing=TILE_GAP))
+    cards = ft.Column(lines, spacing=TILE_GAP, tight=True)
+    if beside:
+        return ft.Row([ft.Container(head, width=NAME_W), cards], spacing=8,
+                      vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    return ft.Column([head, cards], spacing=4, tight=True)

@@ -115,18 +115,32 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
                       ident="back-to-table", icon=ft.Icons.TABLE_RESTAURANT, kind="primary"),
         ], spacing=ui.GAP)
 
-    def undo(_: Any) -> None:
-        from companion.app.screens.table import describe_entry
+    def do_undo() -> None:
+        from companion.app.screens.table import TableDraft, describe_entry
 
         last = session.log[-1] if session.log else None
-        if app.guard(lambda: app.service.undo(session_id)) is not None:
+        reopened = app.guard(lambda: app.service.undo(session_id))
+        if reopened is not None:
             app.announce(session_id)
+            if last is not None:  # the table then offers to enter it again (redo)
+                app.drafts[f"table:{session_id}"] = TableDraft(undone=[dict(last.action)],
+                                                               undone_at=len(reopened.log))
             app.replace("table", session_id=session_id)
             if last is not None:
                 app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")
                 app.render()
         else:
             app.render()
+
+    def undo(_: Any) -> None:
+        """Ask first, as at the table, saying which entry goes and what it did."""
+        from companion.app.screens.table import describe_entry
+
+        if not session.log:
+            return
+        last = session.log[-1]
+        app.confirm(app.t("app.table.undo_ask", n=last.index + 1, what=describe_entry(app, last)), do_undo,
+                    ident="undo-confirm", yes_key="app.table.undo_yes", danger=True)
 
     def rematch(_: Any) -> None:
         from companion.app.screens.setup import Draft

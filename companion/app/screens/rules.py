@@ -1,17 +1,38 @@
-"""Rules reference: every rule of every registered game, by id, with its title and text from the
-catalogues; searchable (id, title or text, in the table's language)."""
+"""Rules reference, one game at a time: the game's rules in the rulebook's order, grouped by
+section, each with its id, title and text, whether it is the rulebook's rule or the app's ruling
+where the rulebook is silent, and the variant that changes it. Searchable (id, title or text, in
+the table's language, accents ignored). Opened from the home screen (any game) or from a table
+(that game's rules).
+
+The entries come from the engine: ``engine_class(game).rule_specs`` (:class:`scoring.base.RuleSpec`);
+an engine that declares none yet shows its plain ``rules`` ids in one section. A section's heading
+is the catalogue key ``section.<game-id>.<section>`` (or that of the first game sharing the engine),
+the raw section id when neither exists.
+"""
 
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app import ui
+from models.i18n import has_text
+
+ALL = ""  # the one section of an engine that declares no rule_specs
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    section: str
+    ruling: bool | None = None     # None: the engine does not say (no rule_specs yet)
+    variant: str | None = None
 
 if TYPE_CHECKING:
-    from companion.app.shell import App
+    pass
 
 
 def fold(text: str) -> str:
@@ -19,16 +40,56 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if unicodedata.category(c) != "Mn")
 
 
-def rule_book(app: App) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """[(games sharing an engine, rule ids)] for every registered engine."""
+def games() -> tuple[str, ...]:
+    """Every game with a referee, in the registry's order."""
     from scoring.registry import engine_class, refereed_games
 
-    books: dict[type, list[str]] = {}
-    for game in refereed_games():
-        cls = engine_class(game)
-        if cls is not None:
-            books.setdefault(cls, []).append(game)
-    return [(tuple(games), tuple(cls.rules)) for cls, games in books.items()]
+    return tuple(g for g in refereed_games() if engine_class(g) is not None)
+
+
+def engine_games(game: str) -> tuple[str, ...]:
+    """The games sharing ``game``'s engine (High Society and Animalement Vôtre), first one first."""
+    from scoring.registry import engine_class
+
+    cls = engine_class(game)
+    return tuple(g for g in games() if engine_class(g) is cls)
+
+
+def entries(game: str) -> tuple[Entry, ...]:
+    """The game's rules reference in the rulebook's order."""
+    from scoring.registry import engine_class
+
+    cls = engine_class(game)
+    if cls is None:
+        return ()
+    specs = tuple(getattr(cls, "rule_specs", ()) or ())
+    if specs:
+        return tuple(Entry(s.id, s.section, s.ruling, s.variant) for s in specs)
+    return tuple(Entry(rule, ALL) for rule in cls.rules)
+
+
+def sections(game: str, shown: tuple[Entry, ...]) -> list[tuple[str, list[Entry]]]:
+    """``shown`` grouped by section, sections in the order they first appear (the rulebook's)."""
+    grouped: dict[str, list[Entry]] = {}
+    for entry in shown:
+        grouped.setdefault(entry.section, []).append(entry)
+    return list(grouped.items())
+
+
+def heading_key(game: str, section: str, lang: str) -> str | None:
+    """The catalogue key of a section's heading, or None when there is none."""
+    for owner in (game, *engine_games(game)):
+        key = f"section.{owner}.{section}"
+        if has_text(key, lang):
+            return key
+    return None
+
+
+def heading(app: Any, game: str, section: str) -> str:
+    if section == ALL:
+        return app.t("app.rules.section_all")
+    key = heading_key(game, section, app.lang)
+    return app.t(key) if key else section
 
 
 def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool], ...]]]:
@@ -47,7 +108,7 @@ def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool], ...]
     return book
 
 
-def _variants(app: App, game: str, query: str) -> list[ft.Control]:
+def _variants(app: Any, game: str, query: str) -> list[ft.Control]:
     """The game's variants, each value in one line with the rule it changes."""
     from companion.app.screens.setup import variant_word
 
@@ -74,48 +135,79 @@ def matches_text(text: str, query: str) -> bool:
     return all(word in hay for word in fold(query).split())
 
 
-def matches(app: App, rule: str, query: str) -> bool:
+def matches(app: Any, rule: str, query: str) -> bool:
     if not query:
         return True
     hay = fold(" ".join((rule, app.t(f"rule.{rule}.title"), app.t(f"rule.{rule}.text"))))
     return all(word in hay for word in fold(query).split())
 
 
-def _results(app: App, query: str) -> list[ft.Control]:
-    out: list[ft.Control] = []
-    found = 0
-    for games, rules in rule_book(app):
-        shown = [r for r in rules if matches(app, r, query)]
-        variants = [control for g in games for control in _variants(app, g, query)]
-        if not shown and not variants:
-            continue
-        found += len(shown)
-        cards = [ui.tid(f"rule-{r}", ft.Container(ft.Column([
-            ft.Row([ft.Container(ft.Text(r, size=ui.FONT_SMALL, weight=ft.FontWeight.BOLD,
-                                         color=ft.Colors.ON_SECONDARY_CONTAINER),
-                                 bgcolor=ft.Colors.SECONDARY_CONTAINER, border_radius=8,
-                                 padding=ft.Padding.symmetric(horizontal=10, vertical=4)),
-                    ft.Text(app.t(f"rule.{r}.title"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True)],
-                   spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-            ui.text(app.t(f"rule.{r}.text"), ui.FONT_BODY, selectable=True),
-        ], spacing=6), padding=14, border_radius=ui.RADIUS, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
-            for r in shown]
-        title = " / ".join(app.t(f"game.{g}.name") for g in games)
-        out.append(ui.panel(ft.Column([ui.title(title), *cards, *variants], spacing=10), ident=f"rules-{games[0]}"))
-    out.insert(0, ui.muted(app.t("app.rules.found", count=found), ident="rules-count"))
+def _badge(label: str, bg: str, fg: str) -> ft.Control:
+    return ft.Container(ft.Text(label, size=ui.FONT_SMALL, weight=ft.FontWeight.BOLD, color=fg),
+                        bgcolor=bg, border_radius=8, padding=ft.Padding.symmetric(horizontal=10, vertical=4))
+
+
+def _card(app: Any, game: str, entry: Entry) -> ft.Control:
+    badges = [_badge(entry.id, ft.Colors.SECONDARY_CONTAINER, ft.Colors.ON_SECONDARY_CONTAINER)]
+    if entry.ruling is not None:
+        kind = "app.rules.kind.ruling" if entry.ruling else "app.rules.kind.rule"
+        badges.append(ui.tid(f"rule-kind-{entry.id}", _badge(
+            app.t(kind), ft.Colors.TERTIARY_CONTAINER if entry.ruling else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+            ft.Colors.ON_TERTIARY_CONTAINER if entry.ruling else ft.Colors.ON_SURFACE)))
+    # The badges wrap on a narrow screen; the title has its own line (an expanding child cannot sit
+    # in a wrapping row: Flutter draws an error box instead).
+    lines: list[ft.Control] = [
+        ft.Row(badges, spacing=10, run_spacing=6, wrap=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        ft.Text(app.t(f"rule.{entry.id}.title"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
+        ui.text(app.t(f"rule.{entry.id}.text"), ui.FONT_BODY),
+    ]
+    if entry.variant:
+        lines.append(ui.muted(app.t("app.rules.variant", variant=app.t(f"variant.{game}.{entry.variant}")),
+                              ident=f"rule-variant-{entry.id}"))
+    return ui.tid(f"rule-{entry.id}", ft.Container(ft.Column(lines, spacing=6), padding=14, border_radius=ui.RADIUS,
+                                                   bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
+
+
+def results(app: Any, game: str, query: str) -> list[ft.Control]:
+    shown = tuple(e for e in entries(game) if matches(app, e.id, query))
+    out: list[ft.Control] = [ui.muted(app.t("app.rules.found", count=len(shown)), ident="rules-count")]
+    for section, items in sections(game, shown):
+        out.append(ui.panel(ft.Column([
+            ui.subtitle(heading(app, game, section), ident=f"rules-section-{section or 'all'}"),
+            *[_card(app, game, e) for e in items],
+        ], spacing=10), ident=f"rules-{section or 'all'}"))
+    variants = _variants(app, game, query)  # the variants the table picks at set-up (the engine's declaration)
+    if variants:
+        out.append(ui.panel(ft.Column(variants, spacing=10), ident="rules-variants"))
+    if not shown and not variants:
+        out.append(ui.text(app.t("app.rules.none", query=query), ui.FONT_BODY, ident="rules-none"))
     return out
 
 
-def build(app: App, query: str = "", **_: Any) -> tuple[str, ft.Control]:
-    results = ft.Column(_results(app, query), spacing=ui.GAP)
+def build(app: Any, game: str | None = None, query: str = "", **_: Any) -> tuple[str, ft.Control]:
+    offered = games()
+    if game not in offered:
+        game = app.drafts.get("rules-game") if app.drafts.get("rules-game") in offered else offered[0]
+    assert game is not None
+    app.drafts["rules-game"] = game
 
     def search(e: Any) -> None:
-        # Only the results change: the field keeps its focus while the table types.
-        value = e.control.value or ""
-        app.here.params["query"] = value
-        results.controls = _results(app, value)
+        # The whole screen is rebuilt, like after any other change: a tree already on screen is
+        # frozen by Flet (changing a column in place is never sent to the browser). The rebuilt
+        # field holds the value just typed, so Flet sends it no change and the typing goes on.
+        app.here.params["query"] = e.control.value or ""
+        app.render()
 
+    def pick(other: str):
+        def handler(_: Any) -> None:
+            app.here.params.update(game=other, query=app.here.params.get("query", ""))
+            app.render()
+        return handler
+
+    choice = ui.wrap([ui.chip(app.t(f"game.{g}.name"), pick(g), ident=f"rules-game-{g}", selected=g == game)
+                      for g in offered])
     field = ui.tid("rules-search", ft.TextField(label=app.t("app.rules.search"), value=query, on_change=search,
-                                                prefix_icon=ft.Icons.SEARCH, text_size=ui.FONT_BODY, width=640,
+                                                prefix_icon=ft.Icons.SEARCH, text_size=ui.FONT_BODY, expand=True,
                                                 hint_text=app.t("app.rules.search_hint")))
-    return app.t("app.rules.title"), ft.Column([field, results], spacing=ui.GAP)
+    return app.t("app.rules.title_game", game=app.t(f"game.{game}.name")), ft.Column([
+        choice, ft.Row([field]), ui.tid("rules-results", ft.Column(results(app, game, query), spacing=ui.GAP))], spacing=ui.GAP)

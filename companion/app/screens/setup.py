@@ -28,6 +28,8 @@ class Draft:
     short: bool = False                                 # the short version: animals dealt at the start
     deal: dict[str, list[str]] = field(default_factory=dict)  # player → animals dealt face up
     dealing: str | None = None                          # whose animals the next tap deals
+    renaming: str | None = None                         # the seated player being renamed
+    rename_to: str = ""
 
 
 DEAL_EACH = 4  # animals dealt to each player in the short version (spec §4.3)
@@ -259,11 +261,25 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         if draft.short and deal_choices(draft.game):
             # every seated player, dealt or not: the record models say what is missing
             setup = {"start_animals": {name: list(draft.deal.get(name, [])) for name in draft.seats}}
-        offered = {key for key, _, _ in variant_choices(draft.game, len(draft.seats) or None)}
+        from companion.service import Malformed
+
+        game: str = draft.game
+        # only the keys offered for this many players (a key chosen before the seats changed stays out)
+        count = len(draft.seats) or None
+        offered = {key for key, _, _ in variant_choices(game, count)}
+        offered |= {key for key, _, _ in number_variants(game, max(count or 0, PLAYER_COUNTS[game][0]))}
         variant = {key: value for key, value in draft.variant.items() if key in offered}
-        state = app.guard(lambda: app.service.start(
-            draft.game, list(draft.seats), first_player=draft.first or (draft.seats[0] if draft.seats else None),
-            variant=variant or None, assist=draft.assist, setup=setup))
+
+        def call() -> Any:
+            try:
+                return app.service.start(
+                    game, list(draft.seats), first_player=draft.first or (draft.seats[0] if draft.seats else None),
+                    variant=variant or None, assist=draft.assist, setup=setup)
+            except Malformed as err:   # said in the table's words: what to change on this screen
+                app.tell(what_to_fix(app, game, err), "error")
+                return None
+
+        state = app.guard(call)
         if state is None:
             app.render()
             return
@@ -305,6 +321,41 @@ def _number_row(app: App, draft: Draft, key: str, minimum: int, default: int) ->
     return ft.Row(parts, wrap=True, spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
+# The record models' set-up problems, as the set-up screen says them: what to change here, with the
+# game's name and the animals' names (never a field name or a game id).
+FIXES = {
+    "record.blank_player": "app.setup.fix.blank_player",
+    "record.player_twice": "app.setup.fix.player_twice",
+    "record.first_player": "app.setup.fix.first_player",
+    "record.start_player": "app.setup.fix.start_player",
+    "record.start_count": "app.setup.fix.start_count",
+    "record.start_missing": "app.setup.fix.start_missing",
+    "record.start_too_many": "app.setup.fix.start_too_many",
+}
+
+
+def what_to_fix(app: App, game: str, err: Any) -> str:
+    """The sentence for a game that cannot start as set up. Problems the screen can cause have their
+    own sentence; anything else keeps the service's (already in the table's language)."""
+    from models.i18n import Msg
+
+    detail = err.msg.params.get("detail") if isinstance(err.msg.params, dict) else None
+    if not isinstance(detail, Msg):
+        return app.say(err.msg)
+    params = {k: v.strip("'\"") if isinstance(v, str) else v for k, v in detail.params.items()}
+    if detail.key == "record.player_count":
+        key = "app.setup.fix.too_few" if params["count"] < params["low"] else "app.setup.fix.too_many"
+        return app.t(key, game=app.t(f"game.{game}.name"), low=params["low"], high=params["high"],
+                     count=params["count"])
+    if detail.key not in FIXES:
+        return app.say(err.msg)
+    if "animal" in params:
+        from scoring.boursicocotte import animal
+
+        params["animal"] = animal(str(params["animal"]))
+    return app.t(FIXES[detail.key], **params)
+
+
 def _seating(app: App, draft: Draft) -> ft.Control:
     first = draft.first or draft.seats[0]
 
@@ -331,12 +382,62 @@ def _seating(app: App, draft: Draft) -> ft.Control:
             app.render()
         return handler
 
+    def start_rename(name: str):
+        def handler(_: Any) -> None:
+            draft.renaming, draft.rename_to = name, name
+            app.render()
+        return handler
+
+    def set_rename(e: Any) -> None:
+        draft.rename_to = e.control.value or ""
+
+    def cancel_rename(_: Any) -> None:
+        draft.renaming = None
+        app.render()
+
+    def rename(_: Any) -> None:
+        old, new = draft.renaming, draft.rename_to.strip()
+        if old is None or old not in draft.seats:
+            draft.renaming = None
+        elif not new:
+            app.tell(app.t("app.players.name_empty"), "error")
+        elif new != old and new in draft.seats:
+            app.tell(app.t("app.setup.rename_taken", name=new), "error")
+        else:
+            draft.seats[draft.seats.index(old)] = new
+            if draft.first == old:
+                draft.first = new
+            if old in draft.deal:
+                draft.deal[new] = draft.deal.pop(old)
+            if draft.dealing == old:
+                draft.dealing = new
+            draft.renaming = None
+            app.notice = None
+        app.render()
+
     rows = []
     for i, name in enumerate(draft.seats):
         starts = name == first
-        rows.append(ui.panel(ft.Row([
+        if name == draft.renaming:
+            rows.append(ui.panel(ft.Row([
+                ui.text(str(i + 1), ui.FONT_TITLE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),
+                ui.tid("seat-rename-field", ft.TextField(
+                    label=app.t("app.setup.rename_label", name=name), value=draft.rename_to, on_change=set_rename,
+                    on_submit=rename, text_size=ui.FONT_BODY, width=300, max_length=40, autofocus=True)),
+                ui.button(app.t("app.setup.rename_ok"), rename, ident="seat-rename-ok", icon=ft.Icons.CHECK,
+                          kind="primary", size=ui.FONT_BODY),
+                ui.button(app.t("app.common.cancel"), cancel_rename, ident="seat-rename-cancel", kind="text",
+                          size=ui.FONT_BODY),
+            ], spacing=10, wrap=True, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=8,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
+            continue
+        who: list[ft.Control] = [
             ui.text(str(i + 1), ui.FONT_TITLE, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),
             ui.text(name, ui.FONT_LABEL, weight=ft.FontWeight.W_600, expand=True, ident=f"seat-{i}"),
+            ui.icon_button(ft.Icons.EDIT, start_rename(name), ident=f"seat-rename-{name}",
+                           tooltip=app.t("app.setup.rename", name=name)),
+        ]
+        tools: list[ft.Control] = [
             ui.chip(app.t("app.setup.starts") if starts else app.t("app.setup.make_first"), make_first(name),
                     ident=f"first-{name}", selected=starts,
                     icon=ft.Icons.FLAG if starts else ft.Icons.OUTLINED_FLAG),
@@ -346,8 +447,14 @@ def _seating(app: App, draft: Draft) -> ft.Control:
                            tooltip=app.t("app.setup.move_down"), disabled=i == len(draft.seats) - 1),
             ui.icon_button(ft.Icons.CLOSE, remove(name), ident=f"seat-remove-{name}",
                            tooltip=app.t("app.setup.remove")),
-        ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=8,
-            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
+        ]
+        # One line on a tablet; on a phone the seat's tools go on a second line (an expanding name
+        # cannot sit in a wrapping row).
+        line: ft.Control = (ft.Column([ft.Row(who, spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                                       ft.Row(tools, spacing=10, wrap=True, run_spacing=4)], spacing=4)
+                            if app.narrow else
+                            ft.Row(who + tools, spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        rows.append(ui.panel(line, padding=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
     return ft.Column([ui.muted(app.t("app.setup.seating_help")), *rows], spacing=8)
 
 

@@ -39,6 +39,10 @@ class TableDraft:
     preview: tuple[dict[str, Any], SessionState] | None = None  # (action, preview result)
     conflict: CorrectionConflict | None = None
     full_log: bool = False
+    # Redo: the actions undone last (most recent last) and the number of entries the game had right
+    # after that undo; any other change to the game makes them stale (they are then dropped).
+    undone: list[dict[str, Any]] = field(default_factory=list)
+    undone_at: int = -1
 
 
 def _table_draft(app: App, sid: int) -> TableDraft:
@@ -131,18 +135,47 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
             return
         after_change(new_state)
 
-    def undo(_: Any) -> None:
-        if not session.log:
+    if draft.undone and draft.undone_at != len(session.log):
+        draft.undone, draft.undone_at = [], -1   # the game changed since: nothing to redo
+
+    def do_undo() -> None:
+        fresh = app.guard(lambda: service.open(session_id))
+        if fresh is None or not fresh.log:
+            app.render()
             return
-        last = session.log[-1]
+        last = fresh.log[-1]
         new_state = app.guard(lambda: service.undo(session_id))
         if new_state is not None:
             app.announce(session_id)
+            draft.undone.append(dict(last.action))
+            draft.undone_at = len(new_state.log)
             app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")
         draft.draft = {}
         draft.refusal = None
         draft.problem = None
         app.render()
+
+    def undo(_: Any) -> None:
+        """Ask first, saying which entry goes and what it did."""
+        if not session.log:
+            return
+        last = session.log[-1]
+        app.confirm(app.t("app.table.undo_ask", n=last.index + 1, what=describe_entry(app, last)), do_undo,
+                    ident="undo-confirm", yes_key="app.table.undo_yes", danger=True)
+
+    def redo(_: Any) -> None:
+        """Enter again what was just undone: the same action, through the service like any entry."""
+        if not draft.undone:
+            return
+        action = draft.undone.pop()
+        kept, draft.undone = draft.undone, []   # while the entry is being made, nothing else to redo
+        submit(action)
+        latest = app.guard(lambda: service.open(session_id))
+        if latest is not None and latest.outcome is None and len(latest.log) == len(session.log) + 1:
+            draft.undone, draft.undone_at = kept, len(latest.log) if kept else -1
+            last = latest.log[-1]
+            app.tell(app.t("app.table.redone", n=last.index + 1, what=describe_entry(app, last)), "ok")
+            app.render()
 
     parts: list[ft.Control] = []
 
@@ -164,22 +197,24 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
 
     # -- the game's own screen (or the correction editor) ----------------------------------------
     has_side = hasattr(game_screen, "build_side")
+    share = landscape_share(game_screen)
     if draft.correcting is not None:
         game_part, state, ctx = _correction(app, session, draft, draft.correcting, game_screen, has_side)
     else:
         state = state_from_session(session)
         ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft,
-                           side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None))
+                           side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
+                           compact=app.narrow, width=game_width(app, share))
         game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
     top = game_screen.build_side(state, ctx) if has_side else None
 
     table_log = getattr(game_screen, "table_log", None)  # table-fair: what the log may say
     public = table_log(state_from_session(session), session.log) if table_log is not None else None
-    side = _side(app, session, draft, undo, top, public)
+    side = _side(app, session, draft, undo, redo, top, public)
     if app.wide:
         layout = ft.ResponsiveRow([
-            ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8}),
-            ft.Container(side, col={"xs": 12, "lg": 4}),
+            ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8, "xl": share}),
+            ft.Container(side, col={"xs": 12, "lg": 4, "xl": 12 - share}),
         ], spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.START)
     else:
         layout = ft.Column([ui.tid("game-panel", game_part), side], spacing=ui.GAP)
@@ -187,13 +222,38 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     return heading, ft.Column(parts, spacing=ui.GAP)
 
 
+def landscape_share(game_screen: Any) -> int:
+    """Twelfths of a wide landscape screen (1200 and more) the game's part takes beside the side
+    column: 8, or what the game's module asks for (``LANDSCAPE_SHARE``: a row of fifteen cards)."""
+    share = getattr(game_screen, "LANDSCAPE_SHARE", 8)
+    return share if isinstance(share, int) and 6 <= share <= 10 else 8
+
+
+def game_width(app: App, share: int = 8) -> float | None:
+    """The width the game's part gets in the layout below: the page less the frame's padding, and in
+    landscape the share of the ResponsiveRow beside the side column (9/12 from 1200 wide, 8/12 from
+    992, else the whole row)."""
+    width = getattr(app.page, "width", None) if app.page is not None else None
+    if not width:
+        return None
+    inner = float(width) - (16 if app.narrow else 32)
+    if app.wide and width >= 1200:   # the ResponsiveRow's breakpoints follow the window's width
+        return inner * share / 12 - ui.GAP
+    if app.wide and width >= 992:
+        return inner * 8 / 12 - ui.GAP
+    return inner
+
+
 def _prompt(app: App, sentence: str, ident: str) -> ft.Control:
+    narrow = app.narrow
     return ui.tid(ident, ft.Container(
-        ft.Row([ft.Icon(ft.Icons.CAMPAIGN, size=38, color=ft.Colors.ON_PRIMARY_CONTAINER),
-                ft.Text(sentence, size=ui.FONT_PROMPT - 2, weight=ft.FontWeight.BOLD,
+        ft.Row([ft.Icon(ft.Icons.CAMPAIGN, size=28 if narrow else 38, color=ft.Colors.ON_PRIMARY_CONTAINER),
+                ft.Text(sentence, size=ui.FONT_BODY if narrow else ui.FONT_PROMPT - 4, weight=ft.FontWeight.BOLD,
                         color=ft.Colors.ON_PRIMARY_CONTAINER, expand=True)],
-               spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        bgcolor=ft.Colors.PRIMARY_CONTAINER, padding=ft.Padding.symmetric(horizontal=18, vertical=12),
+               spacing=10 if narrow else ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8) if narrow
+        else ft.Padding.symmetric(horizontal=18, vertical=10),
         border_radius=ui.RADIUS + 4))
 
 
@@ -205,7 +265,7 @@ def _finished(app: App, session: SessionState) -> ft.Control:
     ], spacing=ui.GAP))
 
 
-def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, top: ft.Control | None,
+def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: Any, top: ft.Control | None,
           public: Sequence[tuple[Msg, ...]] | None = None) -> ft.Control:
     """``public``: each entry's sentences as the shared screen may show them (the game screen's
     ``table_log``), or None to show the engine's sentences as they are."""
@@ -251,10 +311,16 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, top: ft
         rows.append(ui.muted(app.t("app.table.log_empty")))
 
     controls: list[ft.Control] = [top] if top is not None else []
+    tools = [ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
+                       disabled=not entries or draft.correcting is not None, size=ui.FONT_BODY)]
+    if draft.undone and draft.correcting is None:
+        tools.append(ui.button(app.t("app.table.redo"), redo, ident="redo", icon=ft.Icons.REDO, size=ui.FONT_BODY))
+    tools.append(ui.button(app.t("app.table.rules"), lambda _: app.go("rules", game=session.game),
+                           ident="table-rules", icon=ft.Icons.MENU_BOOK, kind="outlined", size=ui.FONT_BODY))
     controls += [
-        ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
-                  disabled=not entries or draft.correcting is not None, expand=False),
-        ui.subtitle(app.t("app.table.log", count=len(entries))),
+        ui.wrap(tools, spacing=10),
+        ui.subtitle(app.t("app.table.log", count=len(entries)),
+                    ident="log-count"),
         ft.Column(rows, spacing=4),
     ]
     if len(entries) > LOG_SHORT:
@@ -366,7 +432,8 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
                                                   icon=ft.Icons.SAVE, kind="primary")]))
     state = state_at(session, index)
     ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
-                       id_prefix="fix-", side_panel=has_side)
+                       id_prefix="fix-", side_panel=has_side, compact=app.narrow,
+                       width=game_width(app, landscape_share(game_screen)))
     parts.append(game_screen.build(state, ctx))
     return ft.Column(parts, spacing=ui.GAP), state, ctx
 

@@ -1,0 +1,128 @@
+"""The rules reference, one game at a time: every rule of the game in the engine's order, grouped
+in sections with their headings, each rule's id, title, text, rule-or-ruling and variant; search by
+id or words without accents; opened from a table on that game's rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.app import probe
+from companion.app.screens import rules as screen
+from companion.app.shell import App
+from companion.service import SessionService
+from companion.store import Store
+from models.i18n import LANGUAGES, Msg, has_text
+from scoring.base import RuleSpec
+from scoring.registry import engine_class, refereed_games
+
+
+def fr(key: str, **params) -> str:
+    return Msg(key, params).render("fr")
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> SessionService:
+    return SessionService(Store(tmp_path / "app.db"))
+
+
+@pytest.fixture
+def app(service, tmp_path) -> App:
+    app = App(service, None, export_dir=tmp_path / "exports")
+    app.render()
+    return app
+
+
+def shown(app: App) -> list[str]:
+    return [i[len("rule-"):] for i in probe.idents(app.root)
+            if i.startswith("rule-") and not i.startswith(("rule-kind-", "rule-variant-"))]
+
+
+@pytest.mark.parametrize("game", refereed_games())
+def test_each_game_shows_exactly_its_rules_in_the_engines_order(app, game):
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, f"rules-game-{game}")
+    cls = engine_class(game)
+    order = [s.id for s in cls.rule_specs] if cls.rule_specs else list(cls.rules)
+    assert shown(app) == order
+    assert fr("game." + game + ".name") in probe.text_of(app.root, "screen-title")
+    assert fr("app.rules.found", count=len(order)) in probe.text_of(app.root, "rules-count")
+    first = order[0]
+    assert fr(f"rule.{first}.title") in probe.text_of(app.root, f"rule-{first}")
+    assert fr(f"rule.{first}.text") in probe.text_of(app.root, f"rule-{first}")
+
+
+def test_search_by_id_and_by_words_without_accents(app):
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, "rules-game-high-society")
+    probe.type_into(app.root, "rules-search", "hs-bid-raise")
+    assert shown(app) == ["HS-BID-RAISE"]
+    assert fr("app.rules.found", count=1) in probe.text_of(app.root, "rules-count")
+    title = fr("rule.HS-BID-RAISE.title")
+    probe.type_into(app.root, "rules-search", screen.fold(title).upper())
+    assert "HS-BID-RAISE" in shown(app)
+    probe.type_into(app.root, "rules-search", "zzzz qqqq")
+    assert shown(app) == []
+    assert fr("app.rules.none", query="zzzz qqqq") in probe.text_of(app.root, "rules-none")
+    # the search is kept when the table looks at another game
+    probe.tap(app.root, "rules-game-stupide-vautour")
+    assert shown(app) == [] and app.here.params["game"] == "stupide-vautour"
+
+
+FAKE = (RuleSpec("HS-BID-RAISE", "auction", refusal=True),
+        RuleSpec("HS-FREE-CARD", "auction", ruling=True),
+        RuleSpec("HS-POOREST", "end", variant="final_tie"),
+        RuleSpec("HS-NO-ROUND", "auction", refusal=True))
+
+
+def test_declared_specs_give_sections_in_order_rule_or_ruling_and_the_variant(app, monkeypatch):
+    cls = engine_class("high-society")
+    monkeypatch.setattr(cls, "rule_specs", FAKE)
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, "rules-game-animalement-votre")
+    # sections in the order they first appear; rules in the engine's order within each
+    assert shown(app) == ["HS-BID-RAISE", "HS-FREE-CARD", "HS-NO-ROUND", "HS-POOREST"]
+    idents = probe.idents(app.root)
+    assert idents.index("rules-section-auction") < idents.index("rules-section-end")
+    assert fr("app.rules.kind.rule") in probe.text_of(app.root, "rule-kind-HS-BID-RAISE")
+    assert fr("app.rules.kind.ruling") in probe.text_of(app.root, "rule-kind-HS-FREE-CARD")
+    assert fr("app.rules.variant", variant=fr("variant.animalement-votre.final_tie")) in \
+        probe.text_of(app.root, "rule-variant-HS-POOREST")
+    assert not probe.has(app.root, "rule-variant-HS-BID-RAISE")
+    # a section without a heading in the catalogues shows its id rather than nothing
+    for section in ("auction", "end"):
+        key = screen.heading_key("animalement-votre", section, "fr")
+        expected = fr(key) if key else section
+        assert expected in probe.text_of(app.root, f"rules-section-{section}")
+
+
+def test_without_specs_one_section_holds_the_plain_rule_ids(app, monkeypatch):
+    cls = engine_class("stupide-vautour")
+    monkeypatch.setattr(cls, "rule_specs", ())
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, "rules-game-stupide-vautour")
+    assert shown(app) == list(cls.rules)
+    assert fr("app.rules.section_all") in probe.text_of(app.root, "rules-section-all")
+    assert not [i for i in probe.idents(app.root) if i.startswith("rule-kind-")]
+
+
+@pytest.mark.parametrize("game", refereed_games())
+def test_every_declared_section_has_a_heading_in_both_languages(game):
+    """Fails as soon as an engine declares a section that the catalogues do not name."""
+    for spec in engine_class(game).rule_specs:
+        for lang in LANGUAGES:
+            assert screen.heading_key(game, spec.section, lang) is not None, (game, spec.section, lang)
+            assert has_text(f"rule.{spec.id}.title", lang)
+
+
+def test_the_table_opens_its_own_games_rules(service, tmp_path):
+    state = service.start("boursicocotte", ["Anne", "Bruno", "Chloé"])
+    app = App(service, None, export_dir=tmp_path / "exports")
+    app.go("table", session_id=state.session_id)
+    probe.tap(app.root, "table-rules")
+    assert app.here.screen == "rules" and app.here.params["game"] == "boursicocotte"
+    assert probe.find(app.root, "rules-game-boursicocotte").selected is True
+    assert set(shown(app)) == set(engine_class("boursicocotte").rules)
+    probe.tap(app.root, "nav-back")
+    assert app.here.screen == "table"
