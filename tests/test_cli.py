@@ -95,16 +95,14 @@ def _refused() -> dict:
 
 
 def test_lines_give_one_verdict_per_record_in_order_and_each_says_its_line():
-    records = [_legal(), json.loads((EXAMPLES / "stupide-vautour-in-progress.json").read_text()),
-               json.loads((EXAMPLES / "boursicocotte-in-progress.json").read_text())]
+    paths = sorted(EXAMPLES.glob("*.json"))
+    records = [json.loads(p.read_text(encoding="utf-8")) for p in paths]
+    singles = [replay(str(p)) for p in paths]  # each record on its own: (status, verdict, _)
     status, verdicts = replay_lines(b"\n".join(_line(r) for r in records) + b"\n")
-    assert status == 0
-    assert [v["game"] for v in verdicts] == [r["game"] for r in records]
-    assert [v["applied"] for v in verdicts] == [len(r["actions"]) for r in records]
-    assert [v["line"] for v in verdicts] == [1, 2, 3]
-    single = [replay(str(p))[1] for p in sorted(EXAMPLES.glob("*.json"))]  # the same verdicts as one by one
-    by_game = {v["game"]: {k: val for k, val in v.items() if k != "line"} for v in verdicts}
-    assert all(by_game[v["game"]] == v for v in single)
+    assert [v["line"] for v in verdicts] == list(range(1, len(paths) + 1))
+    assert [{k: val for k, val in v.items() if k != "line"} for v in verdicts] == [v for _, v, _ in singles]
+    assert status == max(s for s, _, _ in singles)  # 2 over 1 over 0
+    assert {r["game"] for r in records} >= {"high-society", "stupide-vautour", "boursicocotte"}
 
 
 def test_lines_exit_1_when_a_record_is_refused():
