@@ -12,6 +12,7 @@ comes from the caller (the service's clock) so that the store has no hidden cloc
 from __future__ import annotations
 
 import json
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,7 +23,8 @@ from typing import Any, Iterable, Iterator, Sequence
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import URL, bindparam, create_engine, delete, event, func, insert, text, update
+from sqlalchemy import select as sa_select
+from sqlalchemy import URL, bindparam, create_engine, delete, event, exists, func, insert, text, update
 from sqlalchemy.engine import Engine as SAEngine
 from sqlmodel import Session, select
 
@@ -32,6 +34,7 @@ from models.tables import (
     STATUS_IN_PROGRESS,
     ActionRow,
     GameSession,
+    GameSummary,
     Player,
     Result,
     Seat,
@@ -153,20 +156,30 @@ class Store:
                                setup=setup)
         db.add(row)
         db.flush()
+        names = dict(db.execute(text("SELECT id, name FROM players WHERE id IN (%s)"
+                                     % ",".join(str(int(p)) for p in player_ids))).all()) if player_ids else {}
         for position, player_id in enumerate(player_ids):
-            db.add(Seat(session_id=row.id, position=position, player_id=player_id))
+            # the seat keeps the name the record uses now, whatever the profile is called later
+            db.add(Seat(session_id=row.id, position=position, player_id=player_id, name=names.get(player_id)))
         db.flush()
+        assert row.id is not None
+        self.refresh_summary(db, row.id)
         return row
 
     def session(self, db: Session, session_id: int) -> GameSession | None:
         return db.get(GameSession, session_id)
 
     def seat_names(self, db: Session, session_id: int) -> list[str]:
-        rows = db.exec(
-            select(Player.name).join(Seat, Seat.player_id == Player.id)
-            .where(Seat.session_id == session_id).order_by(Seat.position)
-        )
-        return list(rows)
+        """The names the session's record uses, in seating order (a seat written before 0004
+        has none of its own: its profile's name, which no rename had changed yet)."""
+        return [name for name, _ in self.seat_players(db, session_id)]
+
+    def seat_players(self, db: Session, session_id: int) -> list[tuple[str, int]]:
+        """(the record's name, the profile id) of each seat, in seating order."""
+        rows = db.execute(text(
+            "SELECT COALESCE(st.name, p.name), st.player_id FROM seats st JOIN players p ON p.id = st.player_id "
+            "WHERE st.session_id = :s ORDER BY st.position"), {"s": session_id})
+        return [(name, pid) for name, pid in rows]
 
     def session_ids(self, db: Session) -> list[int]:
         return list(db.exec(select(GameSession.id).order_by(GameSession.id)))
@@ -262,120 +275,256 @@ class Store:
         results = Result.__table__
         db.execute(delete(results).where(results.c.session_id == session_id))
 
-    # -- reading many sessions at once --------------------------------------------------------
+    # -- per-game summaries (what lists and statistics read) -----------------------------------
 
-    def summaries(self, db: Session, *, status: str | None = None, game: str | None = None,
-                  player: str | None = None, since: datetime | None = None,
-                  until: datetime | None = None) -> list[dict[str, Any]]:
-        """Sessions newest first, with their entry count, seated names and winners."""
-        where = ["1=1"]
-        params: dict[str, Any] = {}
-        if status is not None:
-            where.append("s.status = :status")
-            params["status"] = status
-        if game is not None:
-            where.append("s.game = :game")
-            params["game"] = game
-        if player is not None:
-            where.append("EXISTS (SELECT 1 FROM seats st JOIN players p ON p.id = st.player_id "
-                         "WHERE st.session_id = s.id AND p.name = :player)")
-            params["player"] = player
-        if since is not None:
-            where.append("s.started_at >= :since")
-            params["since"] = since
-        if until is not None:
-            where.append("s.started_at < :until")
-            params["until"] = until
-        sql = text(
-            "SELECT s.id, s.game, s.status, s.started_at, s.updated_at, s.finished_at, "
-            "(SELECT COUNT(*) FROM actions a WHERE a.session_id = s.id AND a.retracted_at IS NULL) AS entries "
-            f"FROM sessions s WHERE {' AND '.join(where)} ORDER BY s.started_at DESC, s.id DESC"
-        )
-        # Times compare as the DateTime column stores them (same text form), not as sqlite3 adapts them.
-        moment = GameSession.__table__.c.started_at.type
-        sql = sql.bindparams(*(bindparam(name, type_=moment) for name in ("since", "until") if name in params))
-        sql = sql.columns(started_at=GameSession.__table__.c.started_at.type,
-                  updated_at=GameSession.__table__.c.updated_at.type,
-                  finished_at=GameSession.__table__.c.finished_at.type)
-        rows = [dict(r._mapping) for r in db.execute(sql, params)]
+    def refresh_summary(self, db: Session, session_id: int) -> None:
+        """Rewrite the session's summary row from its rows (status, active entries, seats,
+        results): called in the same transaction as every change to a game. Cheap: one session's
+        rows, through their indexes."""
+        db.execute(text(SUMMARY_SQL.format(where="WHERE s.id = :s", actions_where="AND session_id = :s")),
+                   {"s": session_id})
+
+    def refresh_summaries(self, db: Session, session_ids: Sequence[int] | None = None) -> None:
+        """Rewrite the summaries of these sessions (all when None): after a merge, a repair."""
+        if session_ids is None:
+            db.execute(text(SUMMARY_SQL.format(where="", actions_where="")))
+            return
+        for chunk in _chunks(list(session_ids), 500):
+            marks = ",".join(str(int(i)) for i in chunk)
+            db.execute(text(SUMMARY_SQL.format(where=f"WHERE s.id IN ({marks})",
+                                               actions_where=f"AND session_id IN ({marks})")))
+
+    def set_abandoned(self, db: Session, session_id: int, when: datetime | None) -> None:
+        sessions = GameSession.__table__
+        db.execute(update(sessions).where(sessions.c.id == session_id).values(abandoned_at=when))
+
+    def _history_where(self, query: HistoryQuery) -> list[Any]:
+        gs = GameSummary.__table__
+        seats = Seat.__table__
+        where: list[Any] = []
+        if query.status is not None:
+            where.append(gs.c.status == query.status)
+        if query.game is not None:
+            where.append(gs.c.game == query.game)
+        if query.since is not None:
+            where.append(gs.c.started_at >= query.since)
+        if query.until is not None:
+            where.append(gs.c.started_at < query.until)
+        if query.player_ids is not None:
+            where.append(exists().where(seats.c.session_id == gs.c.session_id,
+                                        seats.c.player_id.in_(list(query.player_ids))))
+        return where
+
+    def history_page(self, db: Session, query: HistoryQuery, offset: int, limit: int) -> list[dict[str, Any]]:
+        """One page of summaries, newest first, each with its seats (profile name, score, place,
+        winner) in seating order. Reads the summaries and, for the page only, seats and results."""
+        gs = GameSummary.__table__
+        sql = (sa_select(gs).where(*self._history_where(query))
+               .order_by(gs.c.started_at.desc(), gs.c.session_id.desc()).offset(offset).limit(limit))
+        return self._with_seats(db, [dict(r._mapping) for r in db.execute(sql)])
+
+    def summary_row(self, db: Session, session_id: int) -> dict[str, Any] | None:
+        gs = GameSummary.__table__
+        rows = self._with_seats(db, [dict(r._mapping) for r in db.execute(
+            sa_select(gs).where(gs.c.session_id == session_id))])
+        return rows[0] if rows else None
+
+    def _with_seats(self, db: Session, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if not rows:
             return rows
-        ids = [r["id"] for r in rows]
-        seated: dict[int, list[str]] = {i: [] for i in ids}
-        winners: dict[int, list[str]] = {i: [] for i in ids}
-        for chunk in _chunks(ids, 500):
-            marks = ",".join(str(int(i)) for i in chunk)
-            for sid, name, won in db.execute(text(
-                "SELECT st.session_id, p.name, COALESCE(r.winner, 0) FROM seats st "
-                "JOIN players p ON p.id = st.player_id "
-                "LEFT JOIN results r ON r.session_id = st.session_id AND r.player_id = st.player_id "
-                f"WHERE st.session_id IN ({marks}) ORDER BY st.session_id, st.position"
-            )):
-                seated[sid].append(name)
-                if won:
-                    winners[sid].append(name)
+        marks = ",".join(str(int(r["session_id"])) for r in rows)
+        seated: dict[int, list[tuple[str, float | None, int | None, bool]]] = {r["session_id"]: [] for r in rows}
+        for sid, name, score, rank, won in db.execute(text(
+            "SELECT st.session_id, p.name, r.score, r.rank, COALESCE(r.winner, 0) FROM seats st "
+            "JOIN players p ON p.id = st.player_id "
+            "LEFT JOIN results r ON r.session_id = st.session_id AND r.player_id = st.player_id "
+            f"WHERE st.session_id IN ({marks}) ORDER BY st.session_id, st.position"
+        )):
+            seated[sid].append((name, score, rank, bool(won)))
         for row in rows:
-            row["players"] = seated[row["id"]]
-            row["winners"] = winners[row["id"]]
+            row["seats"] = seated[row["session_id"]]
         return rows
 
-    # -- statistics (SQL over the results table) ----------------------------------------------
+    def history_count(self, db: Session, query: HistoryQuery) -> int:
+        gs = GameSummary.__table__
+        return int(db.execute(sa_select(func.count()).select_from(gs).where(*self._history_where(query))).scalar_one())
 
-    def player_game_stats(self, db: Session) -> list[tuple[str, str, int, int, float]]:
-        """(player, game, games, wins, best score) for every player and game they finished."""
-        return [tuple(r) for r in db.execute(text(
-            "SELECT p.name, s.game, COUNT(*), SUM(r.winner), MAX(r.score) "
-            "FROM results r JOIN players p ON p.id = r.player_id JOIN sessions s ON s.id = r.session_id "
-            "WHERE s.status = 'finished' GROUP BY p.id, s.game ORDER BY p.name, s.game"
-        ))]
+    def player_ids_matching(self, db: Session, words: str) -> list[int]:
+        """Profiles whose name contains ``words``, ignoring case and accents (the players table
+        is small: compared in Python, where SQLite's LIKE would miss "é" against "E")."""
+        needle = fold(words)
+        return [pid for pid, name in db.execute(text("SELECT id, name FROM players")) if needle in fold(name)]
 
-    def player_totals(self, db: Session) -> list[tuple[str, int, int]]:
-        """(player, games, wins) for every profile, 0 games included."""
-        return [tuple(r) for r in db.execute(text(
-            "SELECT p.name, COUNT(s.id), COALESCE(SUM(CASE WHEN s.id IS NOT NULL THEN r.winner END), 0) "
-            "FROM players p LEFT JOIN results r ON r.player_id = p.id "
-            "LEFT JOIN sessions s ON s.id = r.session_id AND s.status = 'finished' "
-            "GROUP BY p.id ORDER BY p.name"
-        ))]
+    # -- statistics (SQL over results and summaries) --------------------------------------------
 
-    def game_totals(self, db: Session) -> list[tuple[str, int, float | None, float | None]]:
-        """(game, games finished, average winning score, best score)."""
-        return [tuple(r) for r in db.execute(text(
-            "WITH won AS (SELECT session_id, MAX(score) AS score FROM results WHERE winner GROUP BY session_id), "
-            "best AS (SELECT session_id, MAX(score) AS score FROM results GROUP BY session_id) "
-            "SELECT s.game, COUNT(*), AVG(won.score), MAX(best.score) FROM sessions s "
-            "LEFT JOIN won ON won.session_id = s.id LEFT JOIN best ON best.session_id = s.id "
-            "WHERE s.status = 'finished' GROUP BY s.game ORDER BY s.game"
-        ))]
+    def player_totals(self, db: Session, period: Period = (None, None),
+                      player_id: int | None = None) -> list[tuple[int, str, int, int, float | None,
+                                                                   float | None, float | None]]:
+        """(player id, name, games, wins, average score, best score, average place) per profile,
+        over the finished games started in ``period``; profiles with no game included."""
+        where, params = _period(period)
+        one = "WHERE p.id = :pid" if player_id is not None else ""
+        if player_id is not None:
+            params["pid"] = player_id
+        sql = text(
+            "SELECT p.id, p.name, COUNT(x.session_id), COALESCE(SUM(x.winner), 0), AVG(x.score), MAX(x.score), "
+            "AVG(x.rank) FROM players p LEFT JOIN (SELECT r.player_id, r.session_id, r.winner, r.score, r.rank "
+            "FROM results r JOIN game_summaries g ON g.session_id = r.session_id "
+            f"WHERE g.status = 'finished' {where}) x ON x.player_id = p.id {one} "
+            "GROUP BY p.id ORDER BY p.name")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
 
-    def best_scorers(self, db: Session) -> list[tuple[str, str, float, int]]:
+    def player_places(self, db: Session, period: Period = (None, None),
+                      player_id: int | None = None) -> list[tuple[int, int, int]]:
+        """(player id, place, how many times) over the finished games of ``period``."""
+        where, params = _period(period)
+        if player_id is not None:
+            where += " AND r.player_id = :pid"
+            params["pid"] = player_id
+        sql = text("SELECT r.player_id, r.rank, COUNT(*) FROM results r "
+                   "JOIN game_summaries g ON g.session_id = r.session_id "
+                   f"WHERE g.status = 'finished' {where} GROUP BY r.player_id, r.rank ORDER BY r.player_id, r.rank")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
+
+    def player_game_stats(self, db: Session, period: Period = (None, None),
+                          player_id: int | None = None) -> list[tuple[int, str, int, int, float, float]]:
+        """(player id, game, games, wins, best score, average score) per player and game."""
+        where, params = _period(period)
+        if player_id is not None:
+            where += " AND r.player_id = :pid"
+            params["pid"] = player_id
+        sql = text("SELECT r.player_id, g.game, COUNT(*), SUM(r.winner), MAX(r.score), AVG(r.score) FROM results r "
+                   "JOIN game_summaries g ON g.session_id = r.session_id "
+                   f"WHERE g.status = 'finished' {where} GROUP BY r.player_id, g.game ORDER BY r.player_id, g.game")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
+
+    def game_totals(self, db: Session, period: Period = (None, None)) -> list[tuple[Any, ...]]:
+        """(game, games finished, average winning score, best score, average spread between the
+        best and worst score, average number of entries, average duration in seconds of the
+        games played live (imported ones have none))."""
+        where, params = _period(period)
+        sql = text(
+            "WITH won AS (SELECT r.session_id, MAX(r.score) AS score FROM results r WHERE r.winner "
+            "GROUP BY r.session_id) "
+            "SELECT g.game, COUNT(*), AVG(won.score), MAX(g.top_score), AVG(g.top_score - g.low_score), "
+            "AVG(g.actions), AVG(NULLIF(g.duration_s, 0)) FROM game_summaries g "
+            f"LEFT JOIN won ON won.session_id = g.session_id WHERE g.status = 'finished' {where} "
+            "GROUP BY g.game ORDER BY g.game")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]
+
+    def winners_by_game(self, db: Session, period: Period = (None, None)) -> list[tuple[str, str, int]]:
+        """(game, player, wins), most wins first within each game."""
+        where, params = _period(period)
+        sql = text("SELECT g.game, p.name, COUNT(*) AS n FROM results r "
+                   "JOIN game_summaries g ON g.session_id = r.session_id JOIN players p ON p.id = r.player_id "
+                   f"WHERE r.winner AND g.status = 'finished' {where} "
+                   "GROUP BY g.game, r.player_id ORDER BY g.game, n DESC, p.name")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
+
+    def best_scorers(self, db: Session, period: Period = (None, None)) -> list[tuple[str, str, float, int]]:
         """(game, player, score, session) for every result equal to its game's best score."""
-        return [tuple(r) for r in db.execute(text(
-            "WITH best AS (SELECT s.game AS game, MAX(r.score) AS score FROM results r "
-            "JOIN sessions s ON s.id = r.session_id WHERE s.status = 'finished' GROUP BY s.game) "
-            "SELECT best.game, p.name, r.score, s.id FROM best "
-            "JOIN sessions s ON s.game = best.game AND s.status = 'finished' "
-            "JOIN results r ON r.session_id = s.id AND r.score = best.score "
-            "JOIN players p ON p.id = r.player_id ORDER BY best.game, s.started_at, s.id, p.name"
-        ))]
+        where, params = _period(period)
+        sql = text(
+            "WITH best AS (SELECT g.game AS game, MAX(g.top_score) AS score FROM game_summaries g "
+            f"WHERE g.status = 'finished' {where} GROUP BY g.game) "
+            "SELECT best.game, p.name, r.score, g.session_id FROM best "
+            "JOIN game_summaries g ON g.game = best.game AND g.status = 'finished' AND g.top_score = best.score "
+            "JOIN results r ON r.session_id = g.session_id AND r.score = best.score "
+            f"JOIN players p ON p.id = r.player_id WHERE 1=1 {where} "
+            "ORDER BY best.game, g.started_at, g.session_id, p.name")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
 
-    def head_to_head(self, db: Session, a: str, b: str) -> list[tuple[str, int, int, int, int, int, int]]:
-        """Per game: (game, games together, a's wins, b's wins, a ranked ahead, b ranked ahead,
-        ranked level)."""
-        return [tuple(r) for r in db.execute(text(
-            "SELECT s.game, COUNT(*), SUM(ra.winner), SUM(rb.winner), SUM(ra.rank < rb.rank), "
+    def scores_by_month(self, db: Session, player_id: int,
+                        period: Period = (None, None)) -> list[tuple[str, int, float, int]]:
+        """(YYYY-MM, games, average score, wins) of one player's finished games, month by month."""
+        where, params = _period(period)
+        params["pid"] = player_id
+        sql = text("SELECT substr(g.started_at, 1, 7) AS month, COUNT(*), AVG(r.score), SUM(r.winner) "
+                   "FROM results r JOIN game_summaries g ON g.session_id = r.session_id "
+                   f"WHERE r.player_id = :pid AND g.status = 'finished' {where} GROUP BY month ORDER BY month")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
+
+    def head_to_head(self, db: Session, a: int, b: int,
+                     period: Period = (None, None)) -> list[tuple[str, int, int, int, int, int, int]]:
+        """Per game, between profiles ``a`` and ``b``: (game, games together, a's wins, b's wins,
+        a ranked ahead, b ranked ahead, ranked level)."""
+        where, params = _period(period)
+        params.update(a=a, b=b)
+        sql = text(
+            "SELECT g.game, COUNT(*), SUM(ra.winner), SUM(rb.winner), SUM(ra.rank < rb.rank), "
             "SUM(rb.rank < ra.rank), SUM(ra.rank = rb.rank) "
             "FROM results ra JOIN results rb ON rb.session_id = ra.session_id "
-            "JOIN players pa ON pa.id = ra.player_id JOIN players pb ON pb.id = rb.player_id "
-            "JOIN sessions s ON s.id = ra.session_id "
-            "WHERE pa.name = :a AND pb.name = :b AND s.status = 'finished' GROUP BY s.game ORDER BY s.game"
-        ), {"a": a, "b": b})]
+            "JOIN game_summaries g ON g.session_id = ra.session_id "
+            f"WHERE ra.player_id = :a AND rb.player_id = :b AND g.status = 'finished' {where} "
+            "GROUP BY g.game ORDER BY g.game")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
 
     def table_counts(self) -> dict[str, int]:
         """Rows per table: what the import tests compare before and after."""
         with self.read() as db:
             return {name: db.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one()
-                    for name in ("players", "sessions", "seats", "actions", "results")}
+                    for name in ("players", "sessions", "seats", "actions", "results", "game_summaries")}
+
+
+Period = tuple[datetime | None, datetime | None]  # (since included, until excluded) on the start time
+
+
+@dataclass(frozen=True)
+class HistoryQuery:
+    """What a history list asks for; ``player_ids``: games where one of these profiles sat."""
+    game: str | None = None
+    status: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    player_ids: tuple[int, ...] | None = None
+
+
+# A session's summary from its rows; ``where`` picks the sessions, ``actions_where`` narrows the
+# action count to them (the same query migration 0004 fills the table with).
+SUMMARY_SQL = """
+INSERT OR REPLACE INTO game_summaries (session_id, game, status, started_at, finished_at, updated_at,
+    last_played_at, actions, duration_s, players, winners, top_score, low_score)
+SELECT s.id, s.game,
+    CASE WHEN s.status = 'finished' THEN 'finished'
+         WHEN s.abandoned_at IS NOT NULL THEN 'abandoned' ELSE 'in_progress' END,
+    s.started_at, s.finished_at, s.updated_at,
+    COALESCE(a.last, s.started_at),
+    COALESCE(a.n, 0),
+    MAX(0.0, (julianday(COALESCE(a.last, s.started_at)) - julianday(s.started_at)) * 86400.0),
+    (SELECT COUNT(*) FROM seats st WHERE st.session_id = s.id),
+    (SELECT COUNT(*) FROM results r WHERE r.session_id = s.id AND r.winner),
+    (SELECT MAX(r.score) FROM results r WHERE r.session_id = s.id),
+    (SELECT MIN(r.score) FROM results r WHERE r.session_id = s.id)
+FROM sessions s
+LEFT JOIN (SELECT session_id, COUNT(*) AS n, MAX(created_at) AS last FROM actions
+           WHERE retracted_at IS NULL {actions_where} GROUP BY session_id) a ON a.session_id = s.id
+{where}
+"""
+
+
+def fold(words: str) -> str:
+    """Lower case without accents: how a name search compares ("chloe" finds "Chloé")."""
+    decomposed = unicodedata.normalize("NFKD", words.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
+
+
+def _period(period: Period, column: str = "g.started_at") -> tuple[str, dict[str, Any]]:
+    where, params = "", {}
+    since, until = period
+    if since is not None:
+        where += f" AND {column} >= :since"
+        params["since"] = since
+    if until is not None:
+        where += f" AND {column} < :until"
+        params["until"] = until
+    return where, params
+
+
+def _typed(sql: Any, params: dict[str, Any]) -> Any:
+    """Times bound as the DateTime column stores them (the same text form), not as sqlite3 adapts them."""
+    moment = GameSummary.__table__.c.started_at.type
+    names = [n for n in ("since", "until") if n in params]
+    return sql.bindparams(*(bindparam(n, type_=moment) for n in names)) if names else sql
 
 
 def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:

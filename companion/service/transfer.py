@@ -97,6 +97,7 @@ class Transfer(ServiceCore):
                         if outcome is not None:
                             self.store.write_results(db, row.id, result_rows(outcome, player_ids))
                             self.store.set_status(db, row.id, True, now)
+                        self.store.refresh_summary(db, row.id)
                         ids.append(row.id)
             except SQLAlchemyError as err:
                 raise storage_error(err) from err
