@@ -93,7 +93,7 @@ class Players(ServiceCore):
             self._cache.clear()  # cached games know their players by profile id
         return profile
 
-    def remove_player(self, player_id: int) -> None:
+    def remove_player(self, player_id: int) -> PlayerProfile:
         """Remove a profile that never sat at a table; one with games is refused (merge it
         into another profile instead)."""
         with self._lock:
@@ -105,8 +105,10 @@ class Players(ServiceCore):
                     if games:
                         raise ServiceError(Msg("service.players.has_games", {"name": player.name, "count": games}))
                     db.execute(text("DELETE FROM players WHERE id = :p"), {"p": player_id})
+                    removed = PlayerProfile(player_id, player.name, utc(player.created_at))
             except SQLAlchemyError as err:
                 raise storage_error(err) from err
+        return removed
 
     def _profile_row(self, db: Session, player_id: int) -> Player:
         player = db.get(Player, player_id)
