@@ -15,7 +15,7 @@ import json
 import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
@@ -185,7 +185,13 @@ class Store:
         return list(db.exec(select(GameSession.id).order_by(GameSession.id)))
 
     def delete_session(self, db: Session, session_id: int) -> bool:
+        counted = db.execute(text("SELECT game, substr(started_at, 1, 7) FROM game_summaries "
+                                  "WHERE session_id = :s AND status = 'finished'"), {"s": session_id}).first()
+        players = [p for (p,) in db.execute(text("SELECT player_id FROM seats WHERE session_id = :s"),
+                                            {"s": session_id})]
         done = db.execute(delete(GameSession).where(GameSession.id == session_id))
+        if counted is not None:  # the monthly figures it counted in, without it
+            self.refresh_months(db, counted[0], counted[1], players)
         return done.rowcount > 0
 
     def touch(self, db: Session, session_id: int, now: datetime) -> None:
@@ -279,20 +285,52 @@ class Store:
 
     def refresh_summary(self, db: Session, session_id: int) -> None:
         """Rewrite the session's summary row from its rows (status, active entries, seats,
-        results): called in the same transaction as every change to a game. Cheap: one session's
-        rows, through their indexes."""
+        results), and when the game is or was finished the monthly figures it counts in: called
+        in the same transaction as every change to a game. Cheap: one session's rows and one
+        month of its game, through their indexes."""
+        before = db.execute(text("SELECT status FROM game_summaries WHERE session_id = :s"),
+                            {"s": session_id}).scalar()
         db.execute(text(SUMMARY_SQL.format(where="WHERE s.id = :s", actions_where="AND session_id = :s")),
                    {"s": session_id})
+        row = db.execute(text("SELECT status, game, substr(started_at, 1, 7) FROM game_summaries "
+                              "WHERE session_id = :s"), {"s": session_id}).first()
+        if row is not None and STATUS_FINISHED in (before, row[0]):
+            players = [p for (p,) in db.execute(text("SELECT player_id FROM seats WHERE session_id = :s"),
+                                                {"s": session_id})]
+            self.refresh_months(db, row[1], row[2], players)
 
     def refresh_summaries(self, db: Session, session_ids: Sequence[int] | None = None) -> None:
-        """Rewrite the summaries of these sessions (all when None): after a merge, a repair."""
+        """Rewrite the summaries of these sessions (all when None, and then every monthly figure)."""
         if session_ids is None:
             db.execute(text(SUMMARY_SQL.format(where="", actions_where="")))
+            db.execute(text("DELETE FROM player_months"))
+            db.execute(text(PLAYER_MONTHS_INSERT.format(where="")))
+            db.execute(text("DELETE FROM game_months"))
+            db.execute(text(GAME_MONTHS_INSERT.format(where="")))
             return
-        for chunk in _chunks(list(session_ids), 500):
-            marks = ",".join(str(int(i)) for i in chunk)
-            db.execute(text(SUMMARY_SQL.format(where=f"WHERE s.id IN ({marks})",
-                                               actions_where=f"AND session_id IN ({marks})")))
+        for session_id in session_ids:
+            self.refresh_summary(db, session_id)
+
+    def refresh_months(self, db: Session, game: str, month: str, player_ids: Sequence[int]) -> None:
+        """Recount one month of one game: the game's figures, and these players' figures."""
+        start, end = _month_bounds(month)
+        db.execute(text("DELETE FROM game_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
+        db.execute(text(GAME_MONTHS_INSERT.format(where="AND g.game = :g AND g.started_at >= :a AND g.started_at < :b")),
+                   {"g": game, "a": start, "b": end})
+        if not player_ids:
+            return
+        marks = ",".join(str(int(p)) for p in player_ids)
+        db.execute(text(f"DELETE FROM player_months WHERE game = :g AND month = :m AND player_id IN ({marks})"),
+                   {"g": game, "m": month})
+        db.execute(text(PLAYER_MONTHS_INSERT.format(
+            where=f"AND g.game = :g AND g.started_at >= :a AND g.started_at < :b AND r.player_id IN ({marks})")),
+            {"g": game, "a": start, "b": end})
+
+    def rebuild_player_months(self, db: Session, player_ids: Sequence[int]) -> None:
+        """Recount every month of these players (after a merge moved results between them)."""
+        marks = ",".join(str(int(p)) for p in player_ids)
+        db.execute(text(f"DELETE FROM player_months WHERE player_id IN ({marks})"))
+        db.execute(text(PLAYER_MONTHS_INSERT.format(where=f"AND r.player_id IN ({marks})")))
 
     def set_abandoned(self, db: Session, session_id: int, when: datetime | None) -> None:
         sessions = GameSession.__table__
@@ -355,94 +393,63 @@ class Store:
         needle = fold(words)
         return [pid for pid, name in db.execute(text("SELECT id, name FROM players")) if needle in fold(name)]
 
-    # -- statistics (SQL over results and summaries) --------------------------------------------
+    # -- statistics: monthly figures for whole months, summaries for the days around them --------
 
-    def player_totals(self, db: Session, period: Period = (None, None),
-                      player_id: int | None = None) -> list[tuple[int, str, int, int, float | None,
-                                                                   float | None, float | None]]:
-        """(player id, name, games, wins, average score, best score, average place) per profile,
-        over the finished games started in ``period``; profiles with no game included."""
-        where, params = _period(period)
-        one = "WHERE p.id = :pid" if player_id is not None else ""
-        if player_id is not None:
-            params["pid"] = player_id
-        sql = text(
-            "SELECT p.id, p.name, COUNT(x.session_id), COALESCE(SUM(x.winner), 0), AVG(x.score), MAX(x.score), "
-            "AVG(x.rank) FROM players p LEFT JOIN (SELECT r.player_id, r.session_id, r.winner, r.score, r.rank "
-            "FROM results r JOIN game_summaries g ON g.session_id = r.session_id "
-            f"WHERE g.status = 'finished' {where}) x ON x.player_id = p.id {one} "
-            "GROUP BY p.id ORDER BY p.name")
-        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
+    def player_figures(self, db: Session, period: Period = (None, None), player_id: int | None = None,
+                       by_month: bool = False) -> list[tuple[Any, ...]]:
+        """(player id, game, [month,] games, wins, score sum, best score, place sum, 1st, 2nd, 3rd,
+        4th, 5th, 6th or later) per player and game over the finished games started in ``period``:
+        the whole months from ``player_months``, the days before and after them from the
+        summaries and results rows."""
+        key = 3 if by_month else 2
+        one = "" if player_id is None else f" AND player_id = {int(player_id)}"
+        rows: list[tuple[Any, ...]] = []
+        months, edges = _split(period)
+        if months is not None:
+            where, params = _month_where(months)
+            month = "month, " if by_month else ""
+            rows += [tuple(r) for r in db.execute(text(
+                f"SELECT player_id, game, {month}SUM(games), SUM(wins), SUM(score_sum), MAX(score_max), "
+                "SUM(rank_sum), SUM(place1), SUM(place2), SUM(place3), SUM(place4), SUM(place5), SUM(place6) "
+                f"FROM player_months WHERE 1=1 {where}{one} GROUP BY player_id, game{', month' if by_month else ''}"),
+                params)]
+        for edge in edges:
+            where, params = _period(edge)
+            if player_id is not None:
+                where += f" AND r.player_id = {int(player_id)}"
+            raw = db.execute(_typed(text(PLAYER_MONTHS_SELECT.format(where=where)), params), params)
+            rows += [tuple(r[:2]) + ((r[2],) if by_month else ()) + tuple(r[3:]) for r in raw]
+        return _combine(rows, key, maxima={key + 3})
 
-    def player_places(self, db: Session, period: Period = (None, None),
-                      player_id: int | None = None) -> list[tuple[int, int, int]]:
-        """(player id, place, how many times) over the finished games of ``period``."""
-        where, params = _period(period)
-        if player_id is not None:
-            where += " AND r.player_id = :pid"
-            params["pid"] = player_id
-        sql = text("SELECT r.player_id, r.rank, COUNT(*) FROM results r "
-                   "JOIN game_summaries g ON g.session_id = r.session_id "
-                   f"WHERE g.status = 'finished' {where} GROUP BY r.player_id, r.rank ORDER BY r.player_id, r.rank")
-        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
+    def game_figures(self, db: Session, period: Period = (None, None)) -> list[tuple[Any, ...]]:
+        """(game, games, winning score sum, games with a winner, best score, spread sum, games with
+        scores, entries sum, duration sum, games played live) per game over ``period``."""
+        rows: list[tuple[Any, ...]] = []
+        months, edges = _split(period)
+        if months is not None:
+            where, params = _month_where(months)
+            rows += [tuple(r) for r in db.execute(text(
+                "SELECT game, SUM(games), SUM(win_score_sum), SUM(win_score_n), MAX(top_max), SUM(spread_sum), "
+                "SUM(spread_n), SUM(actions_sum), SUM(duration_sum), SUM(duration_n) FROM game_months "
+                f"WHERE 1=1 {where} GROUP BY game"), params)]
+        for edge in edges:
+            where, params = _period(edge)
+            rows += [(r[0],) + tuple(r[2:]) for r in db.execute(
+                _typed(text(GAME_MONTHS_SELECT.format(where=where)), params), params)]
+        return _combine(rows, 1, maxima={4})
 
-    def player_game_stats(self, db: Session, period: Period = (None, None),
-                          player_id: int | None = None) -> list[tuple[int, str, int, int, float, float]]:
-        """(player id, game, games, wins, best score, average score) per player and game."""
+    def record_holders(self, db: Session, game: str, score: float,
+                       period: Period = (None, None)) -> list[tuple[str, int]]:
+        """(player, session) of every result of ``game`` equal to ``score``, the game's best, in
+        the period (oldest first)."""
         where, params = _period(period)
-        if player_id is not None:
-            where += " AND r.player_id = :pid"
-            params["pid"] = player_id
-        sql = text("SELECT r.player_id, g.game, COUNT(*), SUM(r.winner), MAX(r.score), AVG(r.score) FROM results r "
-                   "JOIN game_summaries g ON g.session_id = r.session_id "
-                   f"WHERE g.status = 'finished' {where} GROUP BY r.player_id, g.game ORDER BY r.player_id, g.game")
-        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
-
-    def game_totals(self, db: Session, period: Period = (None, None)) -> list[tuple[Any, ...]]:
-        """(game, games finished, average winning score, best score, average spread between the
-        best and worst score, average number of entries, average duration in seconds of the
-        games played live (imported ones have none))."""
-        where, params = _period(period)
-        sql = text(
-            "WITH won AS (SELECT r.session_id, MAX(r.score) AS score FROM results r WHERE r.winner "
-            "GROUP BY r.session_id) "
-            "SELECT g.game, COUNT(*), AVG(won.score), MAX(g.top_score), AVG(g.top_score - g.low_score), "
-            "AVG(g.actions), AVG(NULLIF(g.duration_s, 0)) FROM game_summaries g "
-            f"LEFT JOIN won ON won.session_id = g.session_id WHERE g.status = 'finished' {where} "
-            "GROUP BY g.game ORDER BY g.game")
-        return [tuple(r) for r in db.execute(_typed(sql, params), params)]
-
-    def winners_by_game(self, db: Session, period: Period = (None, None)) -> list[tuple[str, str, int]]:
-        """(game, player, wins), most wins first within each game."""
-        where, params = _period(period)
-        sql = text("SELECT g.game, p.name, COUNT(*) AS n FROM results r "
-                   "JOIN game_summaries g ON g.session_id = r.session_id JOIN players p ON p.id = r.player_id "
-                   f"WHERE r.winner AND g.status = 'finished' {where} "
-                   "GROUP BY g.game, r.player_id ORDER BY g.game, n DESC, p.name")
-        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
-
-    def best_scorers(self, db: Session, period: Period = (None, None)) -> list[tuple[str, str, float, int]]:
-        """(game, player, score, session) for every result equal to its game's best score."""
-        where, params = _period(period)
-        sql = text(
-            "WITH best AS (SELECT g.game AS game, MAX(g.top_score) AS score FROM game_summaries g "
-            f"WHERE g.status = 'finished' {where} GROUP BY g.game) "
-            "SELECT best.game, p.name, r.score, g.session_id FROM best "
-            "JOIN game_summaries g ON g.game = best.game AND g.status = 'finished' AND g.top_score = best.score "
-            "JOIN results r ON r.session_id = g.session_id AND r.score = best.score "
-            f"JOIN players p ON p.id = r.player_id WHERE 1=1 {where} "
-            "ORDER BY best.game, g.started_at, g.session_id, p.name")
-        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
-
-    def scores_by_month(self, db: Session, player_id: int,
-                        period: Period = (None, None)) -> list[tuple[str, int, float, int]]:
-        """(YYYY-MM, games, average score, wins) of one player's finished games, month by month."""
-        where, params = _period(period)
-        params["pid"] = player_id
-        sql = text("SELECT substr(g.started_at, 1, 7) AS month, COUNT(*), AVG(r.score), SUM(r.winner) "
-                   "FROM results r JOIN game_summaries g ON g.session_id = r.session_id "
-                   f"WHERE r.player_id = :pid AND g.status = 'finished' {where} GROUP BY month ORDER BY month")
-        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
+        params.update(game=game, score=score)
+        sql = text("SELECT p.name, g.session_id FROM game_summaries g "
+                   "JOIN results r ON r.session_id = g.session_id AND r.score = :score "
+                   "JOIN players p ON p.id = r.player_id "
+                   f"WHERE g.game = :game AND g.top_score = :score AND g.status = 'finished' {where} "
+                   "ORDER BY g.started_at, g.session_id, p.name")
+        return [(name, sid) for name, sid in db.execute(_typed(sql, params), params)]
 
     def head_to_head(self, db: Session, a: int, b: int,
                      period: Period = (None, None)) -> list[tuple[str, int, int, int, int, int, int]]:
@@ -483,7 +490,7 @@ class HistoryQuery:
 # action count to them (the same query migration 0004 fills the table with).
 SUMMARY_SQL = """
 INSERT OR REPLACE INTO game_summaries (session_id, game, status, started_at, finished_at, updated_at,
-    last_played_at, actions, duration_s, players, winners, top_score, low_score)
+    last_played_at, actions, duration_s, players, winners, top_score, low_score, win_score)
 SELECT s.id, s.game,
     CASE WHEN s.status = 'finished' THEN 'finished'
          WHEN s.abandoned_at IS NOT NULL THEN 'abandoned' ELSE 'in_progress' END,
@@ -494,12 +501,110 @@ SELECT s.id, s.game,
     (SELECT COUNT(*) FROM seats st WHERE st.session_id = s.id),
     (SELECT COUNT(*) FROM results r WHERE r.session_id = s.id AND r.winner),
     (SELECT MAX(r.score) FROM results r WHERE r.session_id = s.id),
-    (SELECT MIN(r.score) FROM results r WHERE r.session_id = s.id)
+    (SELECT MIN(r.score) FROM results r WHERE r.session_id = s.id),
+    (SELECT MAX(r.score) FROM results r WHERE r.session_id = s.id AND r.winner)
 FROM sessions s
 LEFT JOIN (SELECT session_id, COUNT(*) AS n, MAX(created_at) AS last FROM actions
            WHERE retracted_at IS NULL {actions_where} GROUP BY session_id) a ON a.session_id = s.id
 {where}
 """
+
+
+# Monthly figures (migration 0004): what the statistics add up instead of every result.
+PLAYER_MONTHS_SELECT = """
+SELECT r.player_id, g.game, substr(g.started_at, 1, 7) AS month, COUNT(*), SUM(r.winner), SUM(r.score),
+    MAX(r.score), SUM(r.rank), SUM(r.rank = 1), SUM(r.rank = 2), SUM(r.rank = 3), SUM(r.rank = 4),
+    SUM(r.rank = 5), SUM(r.rank >= 6)
+FROM game_summaries g JOIN results r ON r.session_id = g.session_id
+WHERE g.status = 'finished' {where}
+GROUP BY r.player_id, g.game, month
+"""
+PLAYER_MONTHS_INSERT = ("INSERT INTO player_months (player_id, game, month, games, wins, score_sum, score_max, "
+                        "rank_sum, place1, place2, place3, place4, place5, place6)" + PLAYER_MONTHS_SELECT)
+GAME_MONTHS_SELECT = """
+SELECT g.game, substr(g.started_at, 1, 7) AS month, COUNT(*), SUM(g.win_score), COUNT(g.win_score),
+    MAX(g.top_score), SUM(g.top_score - g.low_score), COUNT(g.top_score), SUM(g.actions),
+    SUM(NULLIF(g.duration_s, 0)), COUNT(NULLIF(g.duration_s, 0))
+FROM game_summaries g WHERE g.status = 'finished' {where}
+GROUP BY g.game, month
+"""
+GAME_MONTHS_INSERT = ("INSERT INTO game_months (game, month, games, win_score_sum, win_score_n, top_max, "
+                      "spread_sum, spread_n, actions_sum, duration_sum, duration_n)" + GAME_MONTHS_SELECT)
+STORED_TIME = "%Y-%m-%d %H:%M:%S.%f"  # how the DateTime columns keep a UTC time (text that sorts)
+
+
+def _month_bounds(month: str) -> tuple[str, str]:
+    """The stored-time text bounds [start, end) of a month 'YYYY-MM'."""
+    year, number = int(month[:4]), int(month[5:7])
+    following = f"{year + 1:04d}-01" if number == 12 else f"{year:04d}-{number + 1:02d}"
+    return f"{month}-01 00:00:00.000000", f"{following}-01 00:00:00.000000"
+
+
+def _month_start(moment: datetime) -> datetime:
+    return moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def _next_month(moment: datetime) -> datetime:
+    start = _month_start(moment)
+    return start.replace(year=start.year + 1, month=1) if start.month == 12 else start.replace(month=start.month + 1)
+
+
+def _utc_naive(moment: datetime) -> datetime:
+    return moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def _split(period: Period) -> tuple[tuple[str | None, str | None] | None, list[Period]]:
+    """The whole UTC months inside ``period`` (first, last; None for unbounded) and the ranges
+    before and after them, which the summaries answer. No whole month: all of it is an edge."""
+    since, until = (None if m is None else _utc_naive(m) for m in period)
+    first = None if since is None else (since if since == _month_start(since) else _next_month(since))
+    end = None if until is None else _month_start(until)  # the first month not wholly inside
+    if first is not None and end is not None and first >= end:
+        return None, [period]
+    edges: list[Period] = []
+    if since is not None and first is not None and since < first:
+        edges.append((period[0], first.replace(tzinfo=timezone.utc)))
+    if until is not None and end is not None and end < until:
+        edges.append((end.replace(tzinfo=timezone.utc), period[1]))
+    last = None
+    if end is not None:
+        previous = end.replace(year=end.year - 1, month=12) if end.month == 1 else end.replace(month=end.month - 1)
+        last = previous.strftime("%Y-%m")
+    return (None if first is None else first.strftime("%Y-%m"), last), edges
+
+
+def _month_where(months: tuple[str | None, str | None]) -> tuple[str, dict[str, Any]]:
+    where, params = "", {}
+    if months[0] is not None:
+        where += " AND month >= :m0"
+        params["m0"] = months[0]
+    if months[1] is not None:
+        where += " AND month <= :m1"
+        params["m1"] = months[1]
+    return where, params
+
+
+def _combine(rows: list[tuple[Any, ...]], key: int, maxima: set[int]) -> list[tuple[Any, ...]]:
+    """Add up rows that share their first ``key`` values (the columns in ``maxima``: the largest,
+    ignoring None), in key order."""
+    merged: dict[tuple[Any, ...], list[Any]] = {}
+    for row in rows:
+        head, values = row[:key], list(row[key:])
+        if head not in merged:
+            merged[head] = values
+            continue
+        total = merged[head]
+        for i, value in enumerate(values):
+            column = key + i
+            if value is None:
+                continue
+            if total[i] is None:
+                total[i] = value
+            elif column in maxima:
+                total[i] = max(total[i], value)
+            else:
+                total[i] += value
+    return [head + tuple(values) for head, values in sorted(merged.items(), key=lambda kv: kv[0])]
 
 
 def fold(words: str) -> str:

@@ -141,12 +141,55 @@ class GameSummary(SQLModel, table=True):
     winners: int = Field(default=0, nullable=False)
     top_score: Optional[float] = Field(default=None)
     low_score: Optional[float] = Field(default=None)
+    win_score: Optional[float] = Field(default=None)  # the best winner's score (NULL: no winner)
 
     __table_args__ = (
         Index("ix_summaries_started", "started_at", "session_id"),
         Index("ix_summaries_game_started", "game", "started_at"),
         Index("ix_summaries_status_started", "status", "started_at"),
+        Index("ix_summaries_game_top", "game", "top_score"),
     )
+
+
+class PlayerMonth(SQLModel, table=True):
+    """A player's figures at one game over one UTC month of finished games (0004): what the
+    statistics add up for whole months, recounted by the store whenever a game of that month
+    finishes, reopens or goes. ``place6`` counts sixth places and below."""
+
+    __tablename__ = "player_months"
+
+    player_id: int = Field(primary_key=True)
+    game: str = Field(primary_key=True)
+    month: str = Field(primary_key=True)  # YYYY-MM
+    games: int = Field(nullable=False)
+    wins: int = Field(nullable=False)
+    score_sum: float = Field(nullable=False)
+    score_max: float = Field(nullable=False)
+    rank_sum: int = Field(nullable=False)
+    place1: int = Field(nullable=False)
+    place2: int = Field(nullable=False)
+    place3: int = Field(nullable=False)
+    place4: int = Field(nullable=False)
+    place5: int = Field(nullable=False)
+    place6: int = Field(nullable=False)
+
+
+class GameMonth(SQLModel, table=True):
+    """One game's figures over one UTC month of finished games (0004), like :class:`PlayerMonth`."""
+
+    __tablename__ = "game_months"
+
+    game: str = Field(primary_key=True)
+    month: str = Field(primary_key=True)
+    games: int = Field(nullable=False)
+    win_score_sum: Optional[float] = Field(default=None)
+    win_score_n: int = Field(nullable=False)
+    top_max: Optional[float] = Field(default=None)
+    spread_sum: Optional[float] = Field(default=None)
+    spread_n: int = Field(nullable=False)
+    actions_sum: int = Field(nullable=False)
+    duration_sum: Optional[float] = Field(default=None)
+    duration_n: int = Field(nullable=False)
 
 
 # Indexes the statistics and the history need, on tables of migration 0001 (added by 0002).
@@ -154,5 +197,5 @@ Index("ix_sessions_status_game", GameSession.status, GameSession.game)
 Index("ix_sessions_started_at", GameSession.started_at)
 Index("ix_seats_player", Seat.player_id)
 
-TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary)
+TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth)
 metadata = SQLModel.metadata

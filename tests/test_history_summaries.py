@@ -329,3 +329,58 @@ def test_removing_a_profile_only_without_games(service):
     assert "Zoé" not in [p.name for p in service.players()]
     with pytest.raises(ServiceError):
         service.remove_player(zoe.id)
+
+
+# -- monthly figures agree with the games themselves --------------------------------------------
+
+
+def brute_force(service: SessionService, since=None, until=None) -> dict:
+    """Per player: (games, wins, score sum, best, place sum) straight from the listed games."""
+    out: dict = {}
+    for game in service.history(since=since, until=until, status="finished"):
+        for seat in game.seats:
+            games, wins, total, best, places = out.get(seat.name, (0, 0, 0.0, None, 0))
+            out[seat.name] = (games + 1, wins + seat.winner, total + seat.score,
+                              seat.score if best is None else max(best, seat.score), places + seat.place)
+    return out
+
+
+def figures(service: SessionService, since=None, until=None) -> dict:
+    return {p.name: (p.games, p.wins, round(p.average_score * p.games, 6), p.best_score,
+                     round(p.average_place * p.games))
+            for p in service.player_stats(since, until) if p.games}
+
+
+def test_statistics_for_any_period_add_up_as_the_games_do(service, clock, store):
+    """Games every 9 days over four months: periods that cut months in the middle, hold whole
+    months, or none, give what the games themselves give; and still after an undo, a delete
+    and a merge."""
+    records = [hs_designed(PLAYERS, "Anne"), sv_game(["Anne", "Dario"], 3), hs_long(["Chloé", "Dario", "Éloi"]),
+               hs_designed(["Anne", "Bruno", "Éloi"], "Éloi"), sv_game(["Bruno", "Chloé", "Anne"], 2)]
+    ids = []
+    for k in range(14):
+        clock.now = T0 + timedelta(days=9 * k, hours=k)
+        ids.append(play(service, records[k % len(records)]).session_id)
+
+    def check() -> None:
+        periods = [(None, None), (T0 + timedelta(days=5), None), (None, T0 + timedelta(days=70)),
+                   (T0 + timedelta(days=12), T0 + timedelta(days=80)), (T0 + timedelta(days=31), T0 + timedelta(days=40)),
+                   (datetime(2026, 4, 1, tzinfo=timezone.utc), datetime(2026, 6, 1, tzinfo=timezone.utc))]
+        for since, until in periods:
+            expected = {n: (g, w, round(t, 6), b, p) for n, (g, w, t, b, p) in brute_force(service, since, until).items()}
+            assert figures(service, since, until) == expected, (since, until)
+            games = {g.game: g.games for g in service.game_stats(since, until)}
+            listed = service.history(since=since, until=until, status="finished")
+            assert games == {game: sum(1 for s in listed if s.game == game) for game in {s.game for s in listed}}
+
+    check()
+    service.undo(ids[3])
+    check()
+    service.delete(ids[5])
+    check()
+    dario = next(p for p in service.players() if p.name == "Dario")
+    bruno = next(p for p in service.players() if p.name == "Bruno")
+    service.merge_players(dario.id, bruno.id)  # they never sat together in these games
+    check()
+    months = service.scores_over_time(bruno.id)
+    assert sum(m.games for m in months) == figures(service)["Bruno"][0]

@@ -87,6 +87,7 @@ class Players(ServiceCore):
                     db.execute(text("UPDATE results SET player_id = :t WHERE player_id = :s"),
                                {"s": source_id, "t": target_id})
                     db.execute(text("DELETE FROM players WHERE id = :s"), {"s": source_id})
+                    self.store.rebuild_player_months(db, [source_id, target_id])
                     profile = PlayerProfile(target_id, target.name, utc(target.created_at))
             except SQLAlchemyError as err:
                 raise storage_error(err) from err

@@ -140,52 +140,69 @@ class Queries(ServiceCore):
 
     def _player_stats(self, period: Period, player_id: int | None) -> list[PlayerStats]:
         with self.store.read() as db:
-            totals = self.store.player_totals(db, period, player_id)
-            per_game = self.store.player_game_stats(db, period, player_id)
-            places = self.store.player_places(db, period, player_id)
-        by_player: dict[int, list[PlayerGameStats]] = {}
-        for pid, game, games, wins, best, average in per_game:
-            by_player.setdefault(pid, []).append(
-                PlayerGameStats(game, games, wins, wins / games if games else 0.0, _num(best), float(average)))
-        placed: dict[int, list[tuple[int, int]]] = {}
-        for pid, place, count in places:
-            placed.setdefault(pid, []).append((int(place), int(count)))
-        return [PlayerStats(name, games, wins, wins / games if games else 0.0, tuple(by_player.get(pid, ())),
-                            id=pid, average_score=None if average is None else float(average),
-                            best_score=None if best is None else _num(best),
-                            average_place=None if place is None else float(place),
-                            places=tuple(placed.get(pid, ())))
-                for pid, name, games, wins, average, best, place in totals]
+            profiles = [(p.id, p.name) for p in self.store.players(db) if player_id is None or p.id == player_id]
+            figures = self.store.player_figures(db, period, player_id)
+        per_game: dict[int, list[tuple[Any, ...]]] = {}
+        for row in figures:
+            per_game.setdefault(row[0], []).append(row[1:])
+        out = []
+        for pid, name in profiles:
+            assert pid is not None
+            rows = per_game.get(pid, [])
+            games = sum(r[1] for r in rows)
+            wins = sum(r[2] for r in rows)
+            score_sum = sum(r[3] for r in rows)
+            rank_sum = sum(r[5] for r in rows)
+            places = tuple((place, sum(r[5 + place] for r in rows)) for place in range(1, 7))
+            by_game = tuple(PlayerGameStats(game, g, w, w / g if g else 0.0, _num(best), total / g if g else None)
+                            for game, g, w, total, best, *_ in rows)
+            out.append(PlayerStats(name, games, wins, wins / games if games else 0.0, by_game, id=pid,
+                                   average_score=score_sum / games if games else None,
+                                   best_score=_num(max(r[4] for r in rows)) if rows else None,
+                                   average_place=rank_sum / games if games else None,
+                                   places=tuple((p, c) for p, c in places if c)))
+        return out
 
     def scores_over_time(self, player_id: int, since: datetime | None = None,
                          until: datetime | None = None) -> list[MonthScores]:
-        """A player's average score and wins month by month (UTC months)."""
+        """A player's average score and wins month by month (UTC months), all games together."""
         with self.store.read() as db:
-            rows = self.store.scores_by_month(db, player_id, _period(since, until))
-        return [MonthScores(month, games, float(average), int(wins)) for month, games, average, wins in rows]
+            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True)
+        months: dict[str, list[float]] = {}
+        for _pid, _game, month, games, wins, score_sum, *_ in rows:
+            total = months.setdefault(month, [0, 0, 0.0])
+            total[0] += games
+            total[1] += wins
+            total[2] += score_sum
+        return [MonthScores(month, int(g), s / g, int(w)) for month, (g, w, s) in sorted(months.items())]
 
     def game_stats(self, since: datetime | None = None, until: datetime | None = None) -> list[GameStats]:
         period = _period(since, until)
         with self.store.read() as db:
-            totals = self.store.game_totals(db, period)
-            best = self.store.best_scorers(db, period)
-            winners = self.store.winners_by_game(db, period)
-        by_game: dict[str, list[str]] = {}
-        for game, name, _score_value, _session in best:
-            names = by_game.setdefault(game, [])
-            if name not in names:
-                names.append(name)
+            figures = self.store.game_figures(db, period)
+            winners = self.store.player_figures(db, period)
+            holders = {game: self.store.record_holders(db, game, top, period)
+                       for game, _g, _ws, _wn, top, *_ in figures if top is not None}
+            names = {p.id: p.name for p in self.store.players(db)}
         top: dict[str, tuple[int, list[str]]] = {}
-        for game, name, wins in winners:
-            most, names = top.setdefault(game, (wins, []))
+        for pid, game, _games, wins, *_ in sorted(winners, key=lambda r: (r[1], -r[3], names.get(r[0], ""))):
+            if not wins:
+                continue
+            most, leaders = top.setdefault(game, (wins, []))
             if wins == most:
-                names.append(name)
+                leaders.append(names.get(pid, ""))
         out = []
-        for game, games, average, best_score, spread, entries, duration in totals:
-            most, names = top.get(game, (0, []))
-            out.append(GameStats(game, games, average, None if best_score is None else _num(best_score),
-                                 tuple(by_game.get(game, ())), top_winners=tuple(names), top_wins=most,
-                                 average_spread=spread, average_entries=entries, average_duration_s=duration))
+        for game, games, win_sum, win_n, best, spread_sum, spread_n, actions, duration, duration_n in figures:
+            by: list[str] = []
+            for name, _session in holders.get(game, []):
+                if name not in by:
+                    by.append(name)
+            most, leaders = top.get(game, (0, []))
+            out.append(GameStats(game, games, win_sum / win_n if win_n else None,
+                                 None if best is None else _num(best), tuple(by), top_winners=tuple(leaders),
+                                 top_wins=most, average_spread=spread_sum / spread_n if spread_n else None,
+                                 average_entries=actions / games if games else None,
+                                 average_duration_s=duration / duration_n if duration_n else None))
         return out
 
     def head_to_head(self, a: str, b: str, since: datetime | None = None,
