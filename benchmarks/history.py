@@ -15,7 +15,9 @@ Prints figures; asserts nothing about time.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import random
 import shutil
 import sqlite3
@@ -30,8 +32,8 @@ import _setup  # noqa: F401  (puts the repository on sys.path)
 from _setup import hs_long, sv_game
 
 from companion.service import SessionService
-from companion.service.replay import fold
 from companion.service.records import refereed_actions
+from companion.service.replay import fold
 from companion.store import Store
 from models.record import parse_record_data
 
@@ -68,7 +70,10 @@ def build_database(path: Path, games: int, seed: int = 13) -> None:
     con = sqlite3.connect(path)
     con.execute("PRAGMA synchronous=OFF")
     players = {name: i for i, name in enumerate(NAMES, 1)}
-    sessions, seats, actions, results = [], [], [], []
+    sessions: list[tuple[Any, ...]] = []
+    seats: list[tuple[Any, ...]] = []
+    actions: list[tuple[Any, ...]] = []
+    results: list[tuple[Any, ...]] = []
     for sid in range(1, games + 1):
         kind, record, _, outcome = rng.choices(templates, weights)[0]
         n = len(record["players"])
@@ -130,8 +135,11 @@ def build_database(path: Path, games: int, seed: int = 13) -> None:
 def cached_database(games: int, rebuild: bool) -> tuple[Path, float | None]:
     """The database for ``games`` games under /tmp (built once per schema); (path, seconds the
     build took, None when it came from the cache)."""
-    head = sorted(p.name for p in (_setup.ROOT / "companion" / "migrations" / "versions").glob("0*.py"))[-1]
-    path = Path(tempfile.gettempdir()) / f"companion-history-{games}-{head.split('_')[0]}.db"
+    schema = hashlib.sha1()
+    for part in sorted((_setup.ROOT / "companion" / "migrations" / "versions").glob("0*.py")) + [
+            _setup.ROOT / "companion" / "store.py", Path(__file__)]:
+        schema.update(part.read_bytes())
+    path = Path(tempfile.gettempdir()) / f"companion-history-{games}-{schema.hexdigest()[:10]}.db"
     if path.exists() and not rebuild:
         return path, None
     for suffix in ("", "-wal", "-shm"):
@@ -242,6 +250,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rebuild", action="store_true", help="build the cached database again")
     args = parser.parse_args(argv)
     print("== history and statistics at a club's size ==")
+    print(f"load average when starting: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores (timings below include whatever else the machine runs)")
     path, built = cached_database(args.games, args.rebuild)
     print(f"built in {built:.1f} s" if built is not None else "database from the cache")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:

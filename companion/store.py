@@ -23,8 +23,8 @@ from typing import Any, Iterable, Iterator, Sequence
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import select as sa_select
 from sqlalchemy import URL, bindparam, create_engine, delete, event, exists, func, insert, text, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine as SAEngine
 from sqlmodel import Session, select
 
@@ -315,8 +315,8 @@ class Store:
         """Recount one month of one game: the game's figures, and these players' figures."""
         start, end = _month_bounds(month)
         db.execute(text("DELETE FROM game_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
-        db.execute(text(GAME_MONTHS_INSERT.format(where="AND g.game = :g AND g.started_at >= :a AND g.started_at < :b")),
-                   {"g": game, "a": start, "b": end})
+        one_month = "AND g.game = :g AND g.started_at >= :a AND g.started_at < :b"
+        db.execute(text(GAME_MONTHS_INSERT.format(where=one_month)), {"g": game, "a": start, "b": end})
         if not player_ids:
             return
         marks = ",".join(str(int(p)) for p in player_ids)
@@ -385,7 +385,22 @@ class Store:
 
     def history_count(self, db: Session, query: HistoryQuery) -> int:
         gs = GameSummary.__table__
-        return int(db.execute(sa_select(func.count()).select_from(gs).where(*self._history_where(query))).scalar_one())
+        if query.player_ids is None:  # the summaries' covering indexes answer
+            return int(db.execute(sa_select(func.count()).select_from(gs)
+                                  .where(*self._history_where(query))).scalar_one())
+        # Driven from the players' seats (their games by primary key), not from every game of the
+        # filters: the unary + keeps SQLite from scanning a status or game index instead.
+        where, params = _period((query.since, query.until), column="+g.started_at")
+        if query.status is not None:
+            where += " AND +g.status = :status"
+            params["status"] = query.status
+        if query.game is not None:
+            where += " AND +g.game = :game"
+            params["game"] = query.game
+        marks = ",".join(str(int(p)) for p in query.player_ids) or "NULL"
+        sql = text("SELECT COUNT(*) FROM game_summaries g WHERE g.session_id IN "
+                   f"(SELECT session_id FROM seats WHERE player_id IN ({marks})) {where}")
+        return int(db.execute(_typed(sql, params), params).scalar_one())
 
     def player_ids_matching(self, db: Session, words: str) -> list[int]:
         """Profiles whose name contains ``words``, ignoring case and accents (the players table

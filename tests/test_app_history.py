@@ -73,6 +73,16 @@ def app(service, tmp_path) -> App:
 # -- history ------------------------------------------------------------------------------------
 
 
+def choose(app, ident: str, key: str) -> None:
+    """Pick an option of a dropdown, as Flet reports it."""
+    from types import SimpleNamespace
+
+    menu = probe.find(app.root, ident).content
+    assert key in [o.key for o in menu.options]
+    menu.value = key
+    menu.on_select(SimpleNamespace(control=menu, data=key))
+
+
 def test_history_lists_every_game_with_its_result(app, played):
     done, going = played
     probe.tap(app.root, "home-history")
@@ -84,9 +94,9 @@ def test_history_lists_every_game_with_its_result(app, played):
 def test_history_filters_by_game_player_and_date(app, played, service):
     done, going = played
     probe.tap(app.root, "home-history")
-    probe.tap(app.root, "filter-player-David")
+    choose(app, "filter-player", "David")
     assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
-    probe.tap(app.root, "filter-player-all")
+    choose(app, "filter-player", "")
     probe.tap(app.root, "filter-game-animalement-votre")
     assert probe.has(app.root, "history-empty")
     probe.tap(app.root, "filter-game-high-society")
@@ -309,7 +319,10 @@ def test_two_profiles_are_merged_and_an_unused_one_removed(app, played, service)
     assert "Zoé" not in [p.name for p in service.players()]
     assert fr("app.players.removed", name="Zoé") in probe.text_of(app.root, "notice")
     app.go("players", player_id=ids["David"])
-    probe.tap(app.root, "merge-into-Davide")
+    probe.tap(app.root, "merge-run")
+    assert fr("app.players.merge_choose") in probe.text_of(app.root, "notice")
+    choose(app, "merge-into", "Davide")
+    probe.tap(app.root, "merge-run")
     probe.tap(app.dialog, "merge-confirm-yes")
     assert app.here.params["player_id"] == ids["Davide"]
     assert "David" not in [p.name for p in service.players()]
@@ -354,19 +367,20 @@ def test_statistics_per_game_per_player_and_head_to_head(app, played, service):
     assert fr("app.stats.games_played", count=1) in per_game
     assert fr("app.stats.average_win", score=4) in per_game
     assert probe.has(app.root, "chart-games") and probe.has(app.root, "chart-players")
-    probe.tap(app.root, "stats-player-David")
+    choose(app, "stats-pick-player", "David")
     assert fr("app.stats.player_summary", name=D, games=fr("app.stats.games_n.one", count=1),
               wins=fr("app.stats.wins_n.one", count=1), rate=fr("app.format.percent", value=100)) in \
         probe.text_of(app.root, "stats-player-line")
     assert fr("app.stats.top_winner", players=D, wins=fr("app.stats.wins_n.one", count=1)) in per_game
     assert probe.has(app.root, "chart-win-rate") and probe.has(app.root, "chart-scores")
     assert fr("app.stats.ordinal.1") in probe.text_of(app.root, "stats-player-places")
-    probe.tap(app.root, "stats-rival-Anne")
+    choose(app, "stats-pick-rival", "Anne")
     h2h = service.head_to_head(D, A)
     assert probe.text_of(app.root, "stats-h2h") == fr(
         "app.stats.h2h_line", a=D, b=A, games=h2h.games, a_wins=h2h.a_wins, b_wins=h2h.b_wins,
         a_ahead=h2h.a_ahead, b_ahead=h2h.b_ahead, level=h2h.level)
-    assert not probe.has(app.root, "stats-player-Lou")  # no finished game in the period: no figures
+    menu = probe.find(app.root, "stats-pick-player").content
+    assert "Lou" not in [o.key for o in menu.options]  # no finished game in the period: no figures
 
 
 def test_statistics_with_nothing_finished(app):

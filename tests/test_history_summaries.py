@@ -364,10 +364,12 @@ def test_statistics_for_any_period_add_up_as_the_games_do(service, clock, store)
 
     def check() -> None:
         periods = [(None, None), (T0 + timedelta(days=5), None), (None, T0 + timedelta(days=70)),
-                   (T0 + timedelta(days=12), T0 + timedelta(days=80)), (T0 + timedelta(days=31), T0 + timedelta(days=40)),
+                   (T0 + timedelta(days=12), T0 + timedelta(days=80)),
+                   (T0 + timedelta(days=31), T0 + timedelta(days=40)),
                    (datetime(2026, 4, 1, tzinfo=timezone.utc), datetime(2026, 6, 1, tzinfo=timezone.utc))]
         for since, until in periods:
-            expected = {n: (g, w, round(t, 6), b, p) for n, (g, w, t, b, p) in brute_force(service, since, until).items()}
+            expected = {n: (g, w, round(t, 6), b, p)
+                        for n, (g, w, t, b, p) in brute_force(service, since, until).items()}
             assert figures(service, since, until) == expected, (since, until)
             games = {g.game: g.games for g in service.game_stats(since, until)}
             listed = service.history(since=since, until=until, status="finished")

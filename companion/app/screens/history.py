@@ -192,10 +192,18 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     status_chips = [ui.chip(app.t(f"app.history.status.{s}"), choose("status", s), ident=f"filter-status-{s}",
                             selected=f.status == s) for s in STATUSES]
     profiles = app.guard(app.service.players) or []
-    player_chips = [ui.chip(app.t("app.history.all_players"), choose("player", None), ident="filter-player-all",
-                            selected=f.player is None)]
-    player_chips += [ui.chip(p.name, choose("player", p.name), ident=f"filter-player-{p.name}",
-                             selected=f.player == p.name) for p in profiles]
+
+    def pick_player(e: Any) -> None:
+        f.player = e.control.value or None
+        f.shown = PAGE
+        app.render()
+
+    # one dropdown, not a chip per profile: a club has dozens of players
+    player_menu = ui.tid("filter-player", ft.Dropdown(
+        label=app.t("app.history.player"), value=f.player or "", width=300, on_select=pick_player,
+        text_size=ui.FONT_BODY,
+        options=[ft.DropdownOption(key="", text=app.t("app.history.all_players"))]
+        + [ft.DropdownOption(key=p.name, text=p.name) for p in profiles]))
     period_chips = [ui.chip(app.t(f"app.history.period.{p}"), choose("period", p), ident=f"filter-period-{p}",
                             selected=f.period == p and not (f.since_text or f.until_text)) for p in PERIODS]
 
@@ -209,6 +217,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         app.render()
 
     dates = ft.Row([
+        player_menu,
         ui.tid("filter-search", ft.TextField(label=app.t("app.history.search"), value=f.search, width=260,
                                              on_change=typed("search"), on_submit=apply, text_size=ui.FONT_BODY,
                                              prefix_icon=ft.Icons.SEARCH)),
@@ -222,7 +231,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
     parts.append(ui.panel(ft.Column([
-        ui.wrap(game_chips), ui.wrap(status_chips), ui.wrap(player_chips), ui.wrap(period_chips), dates,
+        ui.wrap(game_chips), ui.wrap(status_chips), ui.wrap(period_chips), dates,
     ], spacing=12), ident="history-filters"))
     if problem is not None:
         parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
@@ -292,11 +301,12 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
     length = counted(app, "history.entries_n", summary.entries)
     if summary.duration_s > 0:
         length = app.t("app.history.length", entries=length, duration=duration(app, summary.duration_s))
+    # few controls per row: a page of them is built at every rebuild of the screen
     body = ft.Row([
         ft.Icon(icon, size=34, color=ft.Colors.AMBER_700 if finished else ft.Colors.PRIMARY),
         ft.Column([
-            ft.Row([ui.text(app.t(f"game.{summary.game}.name"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
-                    ui.muted(when(app, summary.started_at))], spacing=12, wrap=True),
+            ui.text(app.t("app.history.row_title", game=app.t(f"game.{summary.game}.name"),
+                          when=when(app, summary.started_at)), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
             ui.text(" · ".join(seated), ui.FONT_BODY),
             ui.text(result, ui.FONT_BODY, weight=ft.FontWeight.W_600),
         ], spacing=2, expand=True),

@@ -89,6 +89,17 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
             app.tell(app.t("app.players.renamed", name=done.name), "ok")
         app.render()
 
+    def set_into(e: Any) -> None:
+        draft["into"] = e.control.value or None
+
+    def merge(_: Any) -> None:
+        target = next((p for p in others if p.name == draft["into"]), None)
+        if target is None:
+            app.tell(app.t("app.players.merge_choose"), "error")
+            app.render()
+            return
+        merge_into(target.id, target.name)(None)
+
     def merge_into(target_id: int, target_name: str):
         def handler(_: Any) -> None:
             def really() -> None:
@@ -127,8 +138,12 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
     ]
     if others:
         manage.append(ui.muted(of_name(app, "players.merge_hint", me.name)))
-        manage.append(ui.wrap([ui.chip(p.name, merge_into(p.id, p.name), ident=f"merge-into-{p.name}",
-                                       icon=ft.Icons.MERGE_TYPE) for p in others]))
+        manage.append(ft.Row([
+            ui.tid("merge-into", ft.Dropdown(label=app.t("app.players.merge_into"), value=draft["into"], width=320,
+                                             text_size=ui.FONT_BODY, on_select=set_into,
+                                             options=[ft.DropdownOption(key=p.name, text=p.name) for p in others])),
+            ui.button(app.t("app.players.merge"), merge, ident="merge-run", icon=ft.Icons.MERGE_TYPE),
+        ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     if recent is not None and recent.total == 0:
         manage.append(ui.button(app.t("app.players.remove"), remove, ident="player-remove", icon=ft.Icons.DELETE,
                                 kind="danger"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from datetime import date, datetime
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -30,7 +31,7 @@ BAR_COLOURS = (ft.Colors.TEAL_400, ft.Colors.AMBER_600, ft.Colors.INDIGO_300, ft
 
 
 def _chart(app: App, groups: list[tuple[str, list[tuple[float, str]]]], ident: str, *,
-           legend: list[str] = (), percent_axis: bool = False) -> ft.Control:
+           legend: Sequence[str] = (), percent_axis: bool = False) -> ft.Control:
     """A bar chart: one group per label, one bar per (value, tooltip) in it; bars of the same rank
     share a colour, named in ``legend``."""
     top = max([v for _, bars in groups for v, _ in bars] + [1])
@@ -87,6 +88,16 @@ def _line_chart(app: App, months: list[Any], ident: str) -> ft.Control:
     return ui.tid(ident, ft.Column([ui.muted(app.t("app.stats.legend_scores")),
                                     ft.Container(chart, height=240, width=width,
                                                  padding=ft.Padding.only(top=12, right=24))], spacing=6))
+
+
+def _menu(app: App, ident: str, label: str, value: str, names: list[str], on_pick: Any) -> ft.Control:
+    """A dropdown of player names (a club has dozens: one control, not a chip each)."""
+    def picked(e: Any) -> None:
+        if e.control.value:
+            on_pick(e.control.value)
+
+    return ui.tid(ident, ft.Dropdown(label=label, value=value, width=320, text_size=ui.FONT_BODY, on_select=picked,
+                                     options=[ft.DropdownOption(key=n, text=n) for n in names]))
 
 
 def _period_panel(app: App, state: dict[str, Any]) -> tuple[ft.Control, datetime | None, datetime | None, bool]:
@@ -210,14 +221,12 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                             legend=[app.t("app.stats.legend_games"), app.t("app.stats.legend_wins")]))
         selected = state.get("player") if state.get("player") in {p.name for p in players} else players[0].name
 
-        def pick(name: str):
-            def handler(_: Any) -> None:
-                state["player"] = name
-                app.render()
-            return handler
+        def pick(name: str) -> None:
+            state["player"] = name
+            app.render()
 
-        parts.append(ui.wrap([ui.chip(p.name, pick(p.name), ident=f"stats-player-{p.name}",
-                                      selected=p.name == selected) for p in players]))
+        parts.append(_menu(app, "stats-pick-player", app.t("app.history.player"), selected,
+                           [p.name for p in players], pick))
         me = next(p for p in players if p.name == selected)
         rows = player_figures(app, me)
         if me.by_game:
@@ -234,15 +243,13 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         if others:
             rival = state.get("rival") if state.get("rival") in others else others[0]
 
-            def pick_rival(name: str):
-                def handler(_: Any) -> None:
-                    state["rival"] = name
-                    app.render()
-                return handler
+            def pick_rival(name: str) -> None:
+                state["rival"] = name
+                app.render()
 
             h2h_rows: list[ft.Control] = [
                 ui.subtitle(app.t("app.stats.head_to_head", a=selected, b=rival)),
-                ui.wrap([ui.chip(n, pick_rival(n), ident=f"stats-rival-{n}", selected=n == rival) for n in others]),
+                _menu(app, "stats-pick-rival", app.t("app.stats.rival"), rival, others, pick_rival),
             ]
             h2h = app.guard(lambda: app.service.head_to_head(selected, rival, since, until))
             if h2h is not None:

@@ -19,8 +19,8 @@ Create Date: 2026-11-23
 """
 from __future__ import annotations
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
 revision = "0004"
 down_revision = "0003"
@@ -94,6 +94,7 @@ def upgrade() -> None:
     op.create_index("ix_summaries_game_started", "game_summaries", ["game", "started_at"])
     op.create_index("ix_summaries_status_started", "game_summaries", ["status", "started_at"])
     op.create_index("ix_summaries_game_top", "game_summaries", ["game", "top_score"])
+    op.create_index("ix_summaries_game_status_started", "game_summaries", ["game", "status", "started_at"])
     op.create_table(
         "player_months",
         sa.Column("player_id", sa.Integer(), primary_key=True),
@@ -127,6 +128,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("game_months")
     op.drop_table("player_months")
+    op.drop_index("ix_summaries_game_status_started", table_name="game_summaries")
     op.drop_index("ix_summaries_game_top", table_name="game_summaries")
     op.drop_index("ix_summaries_status_started", table_name="game_summaries")
     op.drop_index("ix_summaries_game_started", table_name="game_summaries")
