@@ -26,15 +26,30 @@ def fr(key: str, **params) -> str:
 
 def pick_file(screen: Screen, ident: str, path) -> None:
     """Tap the control that opens the file picker and hand it ``path``, as a person choosing a
-    file would. The tap is a real mouse click on the control: a browser opens a file picker only
-    during a user's gesture."""
+    file would. The tap is a real mouse click on the control (a browser opens a file picker only
+    during a user's gesture), once the control has stopped moving; tried again once."""
+    from playwright.sync_api import Error
+
     screen.scroll_top()
-    node = screen.wait_for(ident)
-    box = node.bounding_box()
-    assert box is not None
-    with screen.page.expect_file_chooser(timeout=20_000) as chosen:
-        screen.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    chosen.value.set_files(str(path))
+    for attempt in range(2):
+        node = screen.wait_for(ident)
+        box = None
+        for _ in range(40):  # the canvas settles: the same place two frames apart
+            first = node.bounding_box()
+            screen.frames(2)
+            box = node.bounding_box()
+            if first == box and box is not None:
+                break
+        assert box is not None
+        try:
+            with screen.page.expect_file_chooser(timeout=10_000) as chosen:
+                screen.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        except Error:
+            if attempt == 1:
+                raise
+            continue
+        chosen.value.set_files(str(path))
+        return
 
 
 def test_history_import_filter_and_replay(tablet: Screen, companion_app, tmp_path):
