@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
@@ -398,6 +398,14 @@ class Store:
             where += " AND +g.game = :game"
             params["game"] = query.game
         marks = ",".join(str(int(p)) for p in query.player_ids) or "NULL"
+        if query.since is not None or query.until is not None:
+            # a date range may hold fewer games than these players' seats: count from the smaller
+            seated = db.execute(text(f"SELECT COUNT(*) FROM seats WHERE player_id IN ({marks})")).scalar_one()
+            dated = db.execute(sa_select(func.count()).select_from(gs).where(
+                *self._history_where(replace(query, player_ids=None)))).scalar_one()
+            if dated < seated:
+                return int(db.execute(sa_select(func.count()).select_from(gs)
+                                      .where(*self._history_where(query))).scalar_one())
         sql = text("SELECT COUNT(*) FROM game_summaries g WHERE g.session_id IN "
                    f"(SELECT session_id FROM seats WHERE player_id IN ({marks})) {where}")
         return int(db.execute(_typed(sql, params), params).scalar_one())
@@ -453,17 +461,20 @@ class Store:
                 _typed(text(GAME_MONTHS_SELECT.format(where=where)), params), params)]
         return _combine(rows, 1, maxima={4})
 
-    def record_holders(self, db: Session, game: str, score: float,
-                       period: Period = (None, None)) -> list[tuple[str, int]]:
-        """(player, session) of every result of ``game`` equal to ``score``, the game's best, in
-        the period (oldest first)."""
+    def record_holders(self, db: Session, game: str, score: float, period: Period = (None, None),
+                       limit: int = 20) -> list[tuple[str, int]]:
+        """(player, session) of the results of ``game`` equal to ``score``, the game's best, in
+        the period: those of its first ``limit`` games that reached it (oldest first)."""
         where, params = _period(period)
         params.update(game=game, score=score)
-        sql = text("SELECT p.name, g.session_id FROM game_summaries g "
-                   "JOIN results r ON r.session_id = g.session_id AND r.score = :score "
-                   "JOIN players p ON p.id = r.player_id "
+        # the first games that reached it, in time order (index game, top_score, started_at): a
+        # record reached in hundreds of games names its first holders, not every one
+        sql = text("SELECT p.name, x.session_id FROM (SELECT g.session_id, g.started_at FROM game_summaries g "
                    f"WHERE g.game = :game AND g.top_score = :score AND g.status = 'finished' {where} "
-                   "ORDER BY g.started_at, g.session_id, p.name")
+                   "ORDER BY g.started_at, g.session_id LIMIT :limit) x "
+                   "JOIN results r ON r.session_id = x.session_id AND r.score = :score "
+                   "JOIN players p ON p.id = r.player_id ORDER BY x.started_at, x.session_id, p.name")
+        params["limit"] = limit
         return [(name, sid) for name, sid in db.execute(_typed(sql, params), params)]
 
     def head_to_head(self, db: Session, a: int, b: int,

@@ -147,7 +147,7 @@ class GameSummary(SQLModel, table=True):
         Index("ix_summaries_started", "started_at", "session_id"),
         Index("ix_summaries_game_started", "game", "started_at"),
         Index("ix_summaries_status_started", "status", "started_at"),
-        Index("ix_summaries_game_top", "game", "top_score"),
+        Index("ix_summaries_game_top", "game", "top_score", "started_at"),
         Index("ix_summaries_game_status_started", "game", "status", "started_at"),
     )
 

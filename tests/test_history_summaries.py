@@ -243,6 +243,11 @@ def test_each_filter(service, club):
     assert ids(search="zz") == []
     assert ids(search="o", game="high-society", status="finished") == [club[4], club[1], club[0]]
     assert ids(player="Anne", since=T0 + timedelta(days=1)) == [club[6], club[4], club[2], club[1]]
+    # totals counted either from the players' seats or from the date range, whichever is smaller
+    assert service.history_page(player="Anne", since=T0 + timedelta(days=1), limit=1).total == 4
+    assert service.history_page(search="o", since=T0 + timedelta(days=4), until=T0 + timedelta(days=10),
+                                limit=1).total == 2
+    assert service.history_page(player="Dario", since=T0 - timedelta(days=100), limit=1).total == 2
     page = service.history_page(player="Bruno", limit=2)
     assert page.total == 5 and [s.session_id for s in page.items] == [club[6], club[5]]
     with pytest.raises(ServiceError):

@@ -93,7 +93,7 @@ def upgrade() -> None:
     op.create_index("ix_summaries_started", "game_summaries", ["started_at", "session_id"])
     op.create_index("ix_summaries_game_started", "game_summaries", ["game", "started_at"])
     op.create_index("ix_summaries_status_started", "game_summaries", ["status", "started_at"])
-    op.create_index("ix_summaries_game_top", "game_summaries", ["game", "top_score"])
+    op.create_index("ix_summaries_game_top", "game_summaries", ["game", "top_score", "started_at"])
     op.create_index("ix_summaries_game_status_started", "game_summaries", ["game", "status", "started_at"])
     op.create_table(
         "player_months",
