@@ -391,3 +391,34 @@ def test_statistics_for_any_period_add_up_as_the_games_do(service, clock, store)
     check()
     months = service.scores_over_time(bruno.id)
     assert sum(m.games for m in months) == figures(service)["Bruno"][0]
+
+
+def test_downgrading_0004_keeps_every_game(tmp_path):
+    """Dropping the summaries and the new columns leaves every row of the 0003 tables as it was."""
+    from alembic import command
+
+    from companion.store import alembic_config
+    from tests.test_store import _write_0002_data, rows_by_table
+
+    path = tmp_path / "a.db"
+    old = Store(path, upgrade=False)
+    old.upgrade("0003")
+    old.close()
+    _write_0002_data(path)
+    tables = ("players", "sessions", "seats", "actions", "results")
+    con = sqlite3.connect(path)
+    before = rows_by_table(con, tables)
+    con.close()
+    store = Store(path)
+    try:
+        assert store.revision() == "0004"
+        with store.engine.connect() as conn:
+            command.downgrade(alembic_config(conn), "0003")
+            conn.commit()
+        assert store.revision() == "0003"
+        con = sqlite3.connect(path)
+        assert rows_by_table(con, tables) == before
+        assert "game_summaries" not in {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        con.close()
+    finally:
+        store.close()
