@@ -163,7 +163,7 @@ class Store:
             db.add(Seat(session_id=row.id, position=position, player_id=player_id, name=names.get(player_id)))
         db.flush()
         assert row.id is not None
-        self.refresh_summary(db, row.id)
+        self.refresh_summary(db, row.id, months=False)  # a new game is not finished: no month changes
         return row
 
     def session(self, db: Session, session_id: int) -> GameSession | None:
@@ -283,18 +283,19 @@ class Store:
 
     # -- per-game summaries (what lists and statistics read) -----------------------------------
 
-    def refresh_summary(self, db: Session, session_id: int) -> None:
+    def refresh_summary(self, db: Session, session_id: int, months: bool = True) -> None:
         """Rewrite the session's summary row from its rows (status, active entries, seats,
         results), and when the game is or was finished the monthly figures it counts in: called
         in the same transaction as every change to a game. Cheap: one session's rows and one
-        month of its game, through their indexes."""
+        month of its game, through their indexes. ``months=False``: the caller recounts the
+        months itself once it has written many games (an import)."""
         before = db.execute(text("SELECT status FROM game_summaries WHERE session_id = :s"),
                             {"s": session_id}).scalar()
         db.execute(text(SUMMARY_SQL.format(where="WHERE s.id = :s", actions_where="AND session_id = :s")),
                    {"s": session_id})
         row = db.execute(text("SELECT status, game, substr(started_at, 1, 7) FROM game_summaries "
                               "WHERE session_id = :s"), {"s": session_id}).first()
-        if row is not None and STATUS_FINISHED in (before, row[0]):
+        if months and row is not None and STATUS_FINISHED in (before, row[0]):
             players = [p for (p,) in db.execute(text("SELECT player_id FROM seats WHERE session_id = :s"),
                                                 {"s": session_id})]
             self.refresh_months(db, row[1], row[2], players)
@@ -311,12 +312,17 @@ class Store:
         for session_id in session_ids:
             self.refresh_summary(db, session_id)
 
-    def refresh_months(self, db: Session, game: str, month: str, player_ids: Sequence[int]) -> None:
-        """Recount one month of one game: the game's figures, and these players' figures."""
+    def refresh_months(self, db: Session, game: str, month: str, player_ids: Sequence[int] | None = None) -> None:
+        """Recount one month of one game: the game's figures, and these players' figures (every
+        player's when None)."""
         start, end = _month_bounds(month)
         db.execute(text("DELETE FROM game_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
         one_month = "AND g.game = :g AND g.started_at >= :a AND g.started_at < :b"
         db.execute(text(GAME_MONTHS_INSERT.format(where=one_month)), {"g": game, "a": start, "b": end})
+        if player_ids is None:
+            db.execute(text("DELETE FROM player_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
+            db.execute(text(PLAYER_MONTHS_INSERT.format(where=one_month)), {"g": game, "a": start, "b": end})
+            return
         if not player_ids:
             return
         marks = ",".join(str(int(p)) for p in player_ids)
@@ -325,6 +331,17 @@ class Store:
         db.execute(text(PLAYER_MONTHS_INSERT.format(
             where=f"AND g.game = :g AND g.started_at >= :a AND g.started_at < :b AND r.player_id IN ({marks})")),
             {"g": game, "a": start, "b": end})
+
+    def refresh_game_months(self, db: Session, session_ids: Sequence[int]) -> None:
+        """Recount every month and game these sessions count in (after writing many at once)."""
+        touched: set[tuple[str, str]] = set()
+        for chunk in _chunks(list(session_ids), 500):
+            marks = ",".join(str(int(i)) for i in chunk)
+            touched.update((g, m) for g, m in db.execute(text(
+                "SELECT DISTINCT game, substr(started_at, 1, 7) FROM game_summaries "
+                f"WHERE status = 'finished' AND session_id IN ({marks})")))
+        for game, month in sorted(touched):
+            self.refresh_months(db, game, month)
 
     def rebuild_player_months(self, db: Session, player_ids: Sequence[int]) -> None:
         """Recount every month of these players (after a merge moved results between them)."""

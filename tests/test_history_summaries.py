@@ -120,6 +120,11 @@ def test_imported_games_are_summarised_with_no_duration(service, store):
     done, going = (summary_row(store, i) for i in ids)
     assert done["status"] == "finished" and done["winners"] == 1 and done["duration_s"] == 0
     assert going["status"] == "in_progress" and going["actions"] == len(hs_long(PLAYERS, final=False)["actions"])
+    # the statistics count the imported finished game (monthly figures recounted once at the end)
+    assert {p.name: p.games for p in service.player_stats()} == {n: 1 for n in PLAYERS}
+    assert [g.games for g in service.game_stats()] == [1]
+    service.import_records(json.dumps([hs_designed(PLAYERS, "Bruno")] * 3))
+    assert {p.name: p.games for p in service.player_stats()} == {n: 4 for n in PLAYERS}
 
 
 def test_abandoning_a_game_is_an_explicit_mark_a_player_can_take_back(service, store):
