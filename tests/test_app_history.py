@@ -376,8 +376,9 @@ def test_statistics_per_game_per_player_and_head_to_head(app, played, service):
     assert fr("app.stats.ordinal.1") in probe.text_of(app.root, "stats-player-places")
     choose(app, "stats-pick-rival", "Anne")
     h2h = service.head_to_head(D, A)
-    assert probe.text_of(app.root, "stats-h2h") == fr(
-        "app.stats.h2h_line", a=D, b=A, games=h2h.games, a_wins=h2h.a_wins, b_wins=h2h.b_wins,
+    assert h2h.games == 1 and probe.text_of(app.root, "stats-h2h") == fr(
+        "app.stats.h2h_summary", a=D, b=A, games=fr("app.stats.games_n.one", count=1), a_wins=h2h.a_wins,
+        b_wins=h2h.b_wins,
         a_ahead=h2h.a_ahead, b_ahead=h2h.b_ahead, level=h2h.level)
     menu = probe.find(app.root, "stats-pick-player").content
     assert "Lou" not in [o.key for o in menu.options]  # no finished game in the period: no figures

@@ -254,14 +254,17 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             h2h = app.guard(lambda: app.service.head_to_head(selected, rival, since, until))
             if h2h is not None:
                 if h2h.games:
-                    h2h_rows.append(ui.text(app.t("app.stats.h2h_line", a=selected, b=rival, games=h2h.games,
+                    h2h_rows.append(ui.text(app.t("app.stats.h2h_summary", a=selected, b=rival,
+                                                  games=counted(app, "stats.games_n", h2h.games),
                                                   a_wins=h2h.a_wins, b_wins=h2h.b_wins, a_ahead=h2h.a_ahead,
                                                   b_ahead=h2h.b_ahead, level=h2h.level), ui.FONT_BODY,
                                             ident="stats-h2h"))
                     for hg in h2h.by_game:
-                        h2h_rows.append(ui.muted(app.t("app.stats.h2h_game", game=app.t(f"game.{hg.game}.name"),
-                                                       games=hg.games, a_ahead=hg.a_ahead, b_ahead=hg.b_ahead,
-                                                       level=hg.level), ui.FONT_BODY))
+                        h2h_rows.append(ui.muted(app.t("app.stats.h2h_game_summary",
+                                                       game=app.t(f"game.{hg.game}.name"),
+                                                       games=counted(app, "stats.games_n", hg.games),
+                                                       a_ahead=hg.a_ahead, b_ahead=hg.b_ahead, level=hg.level),
+                                                 ui.FONT_BODY))
                 else:
                     h2h_rows.append(ui.muted(app.t("app.stats.h2h_none", a=selected, b=rival), ident="stats-h2h"))
             parts.append(ui.panel(ft.Column(h2h_rows, spacing=8), ident="stats-h2h-panel"))
