@@ -8,8 +8,8 @@ game, a player's scores over time)."""
 from __future__ import annotations
 
 import math
-from datetime import date, datetime
 from collections.abc import Sequence
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
