@@ -15,6 +15,7 @@ import time
 
 import _setup  # noqa: F401
 import append_latency
+import history
 import replay_throughput
 
 
@@ -29,6 +30,8 @@ def main(argv: list[str] | None = None) -> None:
     replay_throughput.main(["--seconds", "1" if args.quick else "3", *extra])
     print()
     append_latency.main(["--count", "100" if args.quick else "300", *extra])
+    print()
+    history.main(["--games", "1000" if args.quick else "10000", "--repeat", "3", *extra])
     print(f"\n(all benchmarks: {time.perf_counter() - start:.1f} s)")
 
 
