@@ -19,6 +19,7 @@ import time
 
 import _setup  # noqa: F401
 import append_latency
+import history
 import replay_throughput
 
 
@@ -35,6 +36,8 @@ def main(argv: list[str] | None = None) -> None:
                             "--runs", "5" if args.quick else "9", *extra])
     print()
     append_latency.main(["--count", "100" if args.quick else "300", *extra])
+    print()
+    history.main(["--games", "1000" if args.quick else "10000", "--repeat", "3", *extra])
     print(f"\n(all benchmarks: {time.perf_counter() - start:.1f} s)")
 
 

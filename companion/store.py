@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
@@ -24,17 +25,8 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import (
-    URL,
-    bindparam,
-    create_engine,
-    delete,
-    event,
-    func,
-    insert,
-    text,
-    update,
-)
+from sqlalchemy import URL, bindparam, create_engine, delete, event, exists, func, insert, text, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine as SAEngine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
@@ -46,6 +38,7 @@ from models.tables import (
     STATUS_IN_PROGRESS,
     ActionRow,
     GameSession,
+    GameSummary,
     Player,
     Result,
     Seat,
@@ -182,26 +175,42 @@ class Store:
                                setup=setup)
         db.add(row)
         db.flush()
+        names = dict(db.execute(text("SELECT id, name FROM players WHERE id IN (%s)"
+                                     % ",".join(str(int(p)) for p in player_ids))).all()) if player_ids else {}
         for position, player_id in enumerate(player_ids):
-            db.add(Seat(session_id=row.id, position=position, player_id=player_id))
+            # the seat keeps the name the record uses now, whatever the profile is called later
+            db.add(Seat(session_id=row.id, position=position, player_id=player_id, name=names.get(player_id)))
         db.flush()
+        assert row.id is not None
+        self.refresh_summary(db, row.id, months=False)  # a new game is not finished: no month changes
         return row
 
     def session(self, db: Session, session_id: int) -> GameSession | None:
         return db.get(GameSession, session_id)
 
     def seat_names(self, db: Session, session_id: int) -> list[str]:
-        rows = db.exec(
-            select(Player.name).join(Seat, Seat.player_id == Player.id)
-            .where(Seat.session_id == session_id).order_by(Seat.position)
-        )
-        return list(rows)
+        """The names the session's record uses, in seating order (a seat written before 0004
+        has none of its own: its profile's name, which no rename had changed yet)."""
+        return [name for name, _ in self.seat_players(db, session_id)]
+
+    def seat_players(self, db: Session, session_id: int) -> list[tuple[str, int]]:
+        """(the record's name, the profile id) of each seat, in seating order."""
+        rows = db.execute(text(
+            "SELECT COALESCE(st.name, p.name), st.player_id FROM seats st JOIN players p ON p.id = st.player_id "
+            "WHERE st.session_id = :s ORDER BY st.position"), {"s": session_id})
+        return [(name, pid) for name, pid in rows]
 
     def session_ids(self, db: Session) -> list[int]:
         return list(db.exec(select(GameSession.id).order_by(GameSession.id)))
 
     def delete_session(self, db: Session, session_id: int) -> bool:
+        counted = db.execute(text("SELECT game, substr(started_at, 1, 7) FROM game_summaries "
+                                  "WHERE session_id = :s AND status = 'finished'"), {"s": session_id}).first()
+        players = [p for (p,) in db.execute(text("SELECT player_id FROM seats WHERE session_id = :s"),
+                                            {"s": session_id})]
         done = db.execute(delete(GameSession).where(GameSession.id == session_id))
+        if counted is not None:  # the monthly figures it counted in, without it
+            self.refresh_months(db, counted[0], counted[1], players)
         return done.rowcount > 0
 
     def touch(self, db: Session, session_id: int, now: datetime) -> None:
@@ -291,120 +300,398 @@ class Store:
         results = Result.__table__
         db.execute(delete(results).where(results.c.session_id == session_id))
 
-    # -- reading many sessions at once --------------------------------------------------------
+    # -- per-game summaries (what lists and statistics read) -----------------------------------
 
-    def summaries(self, db: Session, *, status: str | None = None, game: str | None = None,
-                  player: str | None = None, since: datetime | None = None,
-                  until: datetime | None = None) -> list[dict[str, Any]]:
-        """Sessions newest first, with their entry count, seated names and winners."""
-        where = ["1=1"]
-        params: dict[str, Any] = {}
-        if status is not None:
-            where.append("s.status = :status")
-            params["status"] = status
-        if game is not None:
-            where.append("s.game = :game")
-            params["game"] = game
-        if player is not None:
-            where.append("EXISTS (SELECT 1 FROM seats st JOIN players p ON p.id = st.player_id "
-                         "WHERE st.session_id = s.id AND p.name = :player)")
-            params["player"] = player
-        if since is not None:
-            where.append("s.started_at >= :since")
-            params["since"] = since
-        if until is not None:
-            where.append("s.started_at < :until")
-            params["until"] = until
-        sql = text(
-            "SELECT s.id, s.game, s.status, s.started_at, s.updated_at, s.finished_at, "
-            "(SELECT COUNT(*) FROM actions a WHERE a.session_id = s.id AND a.retracted_at IS NULL) AS entries "
-            f"FROM sessions s WHERE {' AND '.join(where)} ORDER BY s.started_at DESC, s.id DESC"
-        )
-        # Times compare as the DateTime column stores them (same text form), not as sqlite3 adapts them.
-        moment = GameSession.__table__.c.started_at.type
-        sql = sql.bindparams(*(bindparam(name, type_=moment) for name in ("since", "until") if name in params))
-        sql = sql.columns(started_at=GameSession.__table__.c.started_at.type,
-                  updated_at=GameSession.__table__.c.updated_at.type,
-                  finished_at=GameSession.__table__.c.finished_at.type)
-        rows = [dict(r._mapping) for r in db.execute(sql, params)]
+    def refresh_summary(self, db: Session, session_id: int, months: bool = True) -> None:
+        """Rewrite the session's summary row from its rows (status, active entries, seats,
+        results), and when the game is or was finished the monthly figures it counts in: called
+        in the same transaction as every change to a game. Cheap: one session's rows and one
+        month of its game, through their indexes. ``months=False``: the caller recounts the
+        months itself once it has written many games (an import)."""
+        before = db.execute(text("SELECT status FROM game_summaries WHERE session_id = :s"),
+                            {"s": session_id}).scalar()
+        db.execute(text(SUMMARY_SQL.format(where="WHERE s.id = :s", actions_where="AND session_id = :s")),
+                   {"s": session_id})
+        row = db.execute(text("SELECT status, game, substr(started_at, 1, 7) FROM game_summaries "
+                              "WHERE session_id = :s"), {"s": session_id}).first()
+        if months and row is not None and STATUS_FINISHED in (before, row[0]):
+            players = [p for (p,) in db.execute(text("SELECT player_id FROM seats WHERE session_id = :s"),
+                                                {"s": session_id})]
+            self.refresh_months(db, row[1], row[2], players)
+
+    def refresh_summaries(self, db: Session, session_ids: Sequence[int] | None = None) -> None:
+        """Rewrite the summaries of these sessions (all when None, and then every monthly figure)."""
+        if session_ids is None:
+            db.execute(text(SUMMARY_SQL.format(where="", actions_where="")))
+            db.execute(text("DELETE FROM player_months"))
+            db.execute(text(PLAYER_MONTHS_INSERT.format(where="")))
+            db.execute(text("DELETE FROM game_months"))
+            db.execute(text(GAME_MONTHS_INSERT.format(where="")))
+            return
+        for session_id in session_ids:
+            self.refresh_summary(db, session_id)
+
+    def refresh_months(self, db: Session, game: str, month: str, player_ids: Sequence[int] | None = None) -> None:
+        """Recount one month of one game: the game's figures, and these players' figures (every
+        player's when None)."""
+        start, end = _month_bounds(month)
+        db.execute(text("DELETE FROM game_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
+        one_month = "AND g.game = :g AND g.started_at >= :a AND g.started_at < :b"
+        db.execute(text(GAME_MONTHS_INSERT.format(where=one_month)), {"g": game, "a": start, "b": end})
+        if player_ids is None:
+            db.execute(text("DELETE FROM player_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
+            db.execute(text(PLAYER_MONTHS_INSERT.format(where=one_month)), {"g": game, "a": start, "b": end})
+            return
+        if not player_ids:
+            return
+        marks = ",".join(str(int(p)) for p in player_ids)
+        db.execute(text(f"DELETE FROM player_months WHERE game = :g AND month = :m AND player_id IN ({marks})"),
+                   {"g": game, "m": month})
+        db.execute(text(PLAYER_MONTHS_INSERT.format(
+            where=f"AND g.game = :g AND g.started_at >= :a AND g.started_at < :b AND r.player_id IN ({marks})")),
+            {"g": game, "a": start, "b": end})
+
+    def refresh_game_months(self, db: Session, session_ids: Sequence[int]) -> None:
+        """Recount every month and game these sessions count in (after writing many at once)."""
+        touched: set[tuple[str, str]] = set()
+        for chunk in _chunks(list(session_ids), 500):
+            marks = ",".join(str(int(i)) for i in chunk)
+            touched.update((g, m) for g, m in db.execute(text(
+                "SELECT DISTINCT game, substr(started_at, 1, 7) FROM game_summaries "
+                f"WHERE status = 'finished' AND session_id IN ({marks})")))
+        for game, month in sorted(touched):
+            self.refresh_months(db, game, month)
+
+    def rebuild_player_months(self, db: Session, player_ids: Sequence[int]) -> None:
+        """Recount every month of these players (after a merge moved results between them)."""
+        marks = ",".join(str(int(p)) for p in player_ids)
+        db.execute(text(f"DELETE FROM player_months WHERE player_id IN ({marks})"))
+        db.execute(text(PLAYER_MONTHS_INSERT.format(where=f"AND r.player_id IN ({marks})")))
+
+    def set_abandoned(self, db: Session, session_id: int, when: datetime | None) -> None:
+        sessions = GameSession.__table__
+        db.execute(update(sessions).where(sessions.c.id == session_id).values(abandoned_at=when))
+
+    def _history_where(self, query: HistoryQuery) -> list[Any]:
+        gs = GameSummary.__table__
+        seats = Seat.__table__
+        where: list[Any] = []
+        if query.status is not None:
+            where.append(gs.c.status == query.status)
+        if query.game is not None:
+            where.append(gs.c.game == query.game)
+        if query.since is not None:
+            where.append(gs.c.started_at >= query.since)
+        if query.until is not None:
+            where.append(gs.c.started_at < query.until)
+        if query.player_ids is not None:
+            where.append(exists().where(seats.c.session_id == gs.c.session_id,
+                                        seats.c.player_id.in_(list(query.player_ids))))
+        return where
+
+    def history_page(self, db: Session, query: HistoryQuery, offset: int, limit: int) -> list[dict[str, Any]]:
+        """One page of summaries, newest first, each with its seats (profile name, score, place,
+        winner) in seating order. Reads the summaries and, for the page only, seats and results."""
+        gs = GameSummary.__table__
+        sql = (sa_select(gs).where(*self._history_where(query))
+               .order_by(gs.c.started_at.desc(), gs.c.session_id.desc()).offset(offset).limit(limit))
+        return self._with_seats(db, [dict(r._mapping) for r in db.execute(sql)])
+
+    def summary_row(self, db: Session, session_id: int) -> dict[str, Any] | None:
+        gs = GameSummary.__table__
+        rows = self._with_seats(db, [dict(r._mapping) for r in db.execute(
+            sa_select(gs).where(gs.c.session_id == session_id))])
+        return rows[0] if rows else None
+
+    def _with_seats(self, db: Session, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if not rows:
             return rows
-        ids = [r["id"] for r in rows]
-        seated: dict[int, list[str]] = {i: [] for i in ids}
-        winners: dict[int, list[str]] = {i: [] for i in ids}
-        for chunk in _chunks(ids, 500):
-            marks = ",".join(str(int(i)) for i in chunk)
-            for sid, name, won in db.execute(text(
-                "SELECT st.session_id, p.name, COALESCE(r.winner, 0) FROM seats st "
-                "JOIN players p ON p.id = st.player_id "
-                "LEFT JOIN results r ON r.session_id = st.session_id AND r.player_id = st.player_id "
-                f"WHERE st.session_id IN ({marks}) ORDER BY st.session_id, st.position"
-            )):
-                seated[sid].append(name)
-                if won:
-                    winners[sid].append(name)
+        marks = ",".join(str(int(r["session_id"])) for r in rows)
+        seated: dict[int, list[tuple[str, float | None, int | None, bool]]] = {r["session_id"]: [] for r in rows}
+        for sid, name, score, rank, won in db.execute(text(
+            "SELECT st.session_id, p.name, r.score, r.rank, COALESCE(r.winner, 0) FROM seats st "
+            "JOIN players p ON p.id = st.player_id "
+            "LEFT JOIN results r ON r.session_id = st.session_id AND r.player_id = st.player_id "
+            f"WHERE st.session_id IN ({marks}) ORDER BY st.session_id, st.position"
+        )):
+            seated[sid].append((name, score, rank, bool(won)))
         for row in rows:
-            row["players"] = seated[row["id"]]
-            row["winners"] = winners[row["id"]]
+            row["seats"] = seated[row["session_id"]]
         return rows
 
-    # -- statistics (SQL over the results table) ----------------------------------------------
+    def history_count(self, db: Session, query: HistoryQuery) -> int:
+        gs = GameSummary.__table__
+        if query.player_ids is None:  # the summaries' covering indexes answer
+            return int(db.execute(sa_select(func.count()).select_from(gs)
+                                  .where(*self._history_where(query))).scalar_one())
+        # Driven from the players' seats (their games by primary key), not from every game of the
+        # filters: the unary + keeps SQLite from scanning a status or game index instead.
+        where, params = _period((query.since, query.until), column="+g.started_at")
+        if query.status is not None:
+            where += " AND +g.status = :status"
+            params["status"] = query.status
+        if query.game is not None:
+            where += " AND +g.game = :game"
+            params["game"] = query.game
+        marks = ",".join(str(int(p)) for p in query.player_ids) or "NULL"
+        if query.since is not None or query.until is not None:
+            # a date range may hold fewer games than these players' seats: count from the smaller
+            seated = db.execute(text(f"SELECT COUNT(*) FROM seats WHERE player_id IN ({marks})")).scalar_one()
+            dated = db.execute(sa_select(func.count()).select_from(gs).where(
+                *self._history_where(replace(query, player_ids=None)))).scalar_one()
+            if dated < seated:
+                return int(db.execute(sa_select(func.count()).select_from(gs)
+                                      .where(*self._history_where(query))).scalar_one())
+        sql = text("SELECT COUNT(*) FROM game_summaries g WHERE g.session_id IN "
+                   f"(SELECT session_id FROM seats WHERE player_id IN ({marks})) {where}")
+        return int(db.execute(_typed(sql, params), params).scalar_one())
 
-    def player_game_stats(self, db: Session) -> list[tuple[str, str, int, int, float]]:
-        """(player, game, games, wins, best score) for every player and game they finished."""
-        return [tuple(r) for r in db.execute(text(
-            "SELECT p.name, s.game, COUNT(*), SUM(r.winner), MAX(r.score) "
-            "FROM results r JOIN players p ON p.id = r.player_id JOIN sessions s ON s.id = r.session_id "
-            "WHERE s.status = 'finished' GROUP BY p.id, s.game ORDER BY p.name, s.game"
-        ))]
+    def player_ids_matching(self, db: Session, words: str) -> list[int]:
+        """Profiles whose name contains ``words``, ignoring case and accents (the players table
+        is small: compared in Python, where SQLite's LIKE would miss "é" against "E")."""
+        needle = fold(words)
+        return [pid for pid, name in db.execute(text("SELECT id, name FROM players")) if needle in fold(name)]
 
-    def player_totals(self, db: Session) -> list[tuple[str, int, int]]:
-        """(player, games, wins) for every profile, 0 games included."""
-        return [tuple(r) for r in db.execute(text(
-            "SELECT p.name, COUNT(s.id), COALESCE(SUM(CASE WHEN s.id IS NOT NULL THEN r.winner END), 0) "
-            "FROM players p LEFT JOIN results r ON r.player_id = p.id "
-            "LEFT JOIN sessions s ON s.id = r.session_id AND s.status = 'finished' "
-            "GROUP BY p.id ORDER BY p.name"
-        ))]
+    # -- statistics: monthly figures for whole months, summaries for the days around them --------
 
-    def game_totals(self, db: Session) -> list[tuple[str, int, float | None, float | None]]:
-        """(game, games finished, average winning score, best score)."""
-        return [tuple(r) for r in db.execute(text(
-            "WITH won AS (SELECT session_id, MAX(score) AS score FROM results WHERE winner GROUP BY session_id), "
-            "best AS (SELECT session_id, MAX(score) AS score FROM results GROUP BY session_id) "
-            "SELECT s.game, COUNT(*), AVG(won.score), MAX(best.score) FROM sessions s "
-            "LEFT JOIN won ON won.session_id = s.id LEFT JOIN best ON best.session_id = s.id "
-            "WHERE s.status = 'finished' GROUP BY s.game ORDER BY s.game"
-        ))]
+    def player_figures(self, db: Session, period: Period = (None, None), player_id: int | None = None,
+                       by_month: bool = False) -> list[tuple[Any, ...]]:
+        """(player id, game, [month,] games, wins, score sum, best score, place sum, 1st, 2nd, 3rd,
+        4th, 5th, 6th or later) per player and game over the finished games started in ``period``:
+        the whole months from ``player_months``, the days before and after them from the
+        summaries and results rows."""
+        key = 3 if by_month else 2
+        one = "" if player_id is None else f" AND player_id = {int(player_id)}"
+        rows: list[tuple[Any, ...]] = []
+        months, edges = _split(period)
+        if months is not None:
+            where, params = _month_where(months)
+            month = "month, " if by_month else ""
+            rows += [tuple(r) for r in db.execute(text(
+                f"SELECT player_id, game, {month}SUM(games), SUM(wins), SUM(score_sum), MAX(score_max), "
+                "SUM(rank_sum), SUM(place1), SUM(place2), SUM(place3), SUM(place4), SUM(place5), SUM(place6) "
+                f"FROM player_months WHERE 1=1 {where}{one} GROUP BY player_id, game{', month' if by_month else ''}"),
+                params)]
+        for edge in edges:
+            where, params = _period(edge)
+            if player_id is not None:
+                where += f" AND r.player_id = {int(player_id)}"
+            raw = db.execute(_typed(text(PLAYER_MONTHS_SELECT.format(where=where)), params), params)
+            rows += [tuple(r[:2]) + ((r[2],) if by_month else ()) + tuple(r[3:]) for r in raw]
+        return _combine(rows, key, maxima={key + 3})
 
-    def best_scorers(self, db: Session) -> list[tuple[str, str, float, int]]:
-        """(game, player, score, session) for every result equal to its game's best score."""
-        return [tuple(r) for r in db.execute(text(
-            "WITH best AS (SELECT s.game AS game, MAX(r.score) AS score FROM results r "
-            "JOIN sessions s ON s.id = r.session_id WHERE s.status = 'finished' GROUP BY s.game) "
-            "SELECT best.game, p.name, r.score, s.id FROM best "
-            "JOIN sessions s ON s.game = best.game AND s.status = 'finished' "
-            "JOIN results r ON r.session_id = s.id AND r.score = best.score "
-            "JOIN players p ON p.id = r.player_id ORDER BY best.game, s.started_at, s.id, p.name"
-        ))]
+    def game_figures(self, db: Session, period: Period = (None, None)) -> list[tuple[Any, ...]]:
+        """(game, games, winning score sum, games with a winner, best score, spread sum, games with
+        scores, entries sum, duration sum, games played live) per game over ``period``."""
+        rows: list[tuple[Any, ...]] = []
+        months, edges = _split(period)
+        if months is not None:
+            where, params = _month_where(months)
+            rows += [tuple(r) for r in db.execute(text(
+                "SELECT game, SUM(games), SUM(win_score_sum), SUM(win_score_n), MAX(top_max), SUM(spread_sum), "
+                "SUM(spread_n), SUM(actions_sum), SUM(duration_sum), SUM(duration_n) FROM game_months "
+                f"WHERE 1=1 {where} GROUP BY game"), params)]
+        for edge in edges:
+            where, params = _period(edge)
+            rows += [(r[0],) + tuple(r[2:]) for r in db.execute(
+                _typed(text(GAME_MONTHS_SELECT.format(where=where)), params), params)]
+        return _combine(rows, 1, maxima={4})
 
-    def head_to_head(self, db: Session, a: str, b: str) -> list[tuple[str, int, int, int, int, int, int]]:
-        """Per game: (game, games together, a's wins, b's wins, a ranked ahead, b ranked ahead,
-        ranked level)."""
-        return [tuple(r) for r in db.execute(text(
-            "SELECT s.game, COUNT(*), SUM(ra.winner), SUM(rb.winner), SUM(ra.rank < rb.rank), "
+    def record_holders(self, db: Session, game: str, score: float, period: Period = (None, None),
+                       limit: int = 20) -> list[tuple[str, int]]:
+        """(player, session) of the results of ``game`` equal to ``score``, the game's best, in
+        the period: those of its first ``limit`` games that reached it (oldest first)."""
+        where, params = _period(period)
+        params.update(game=game, score=score)
+        # the first games that reached it, in time order (index game, top_score, started_at): a
+        # record reached in hundreds of games names its first holders, not every one
+        sql = text("SELECT p.name, x.session_id FROM (SELECT g.session_id, g.started_at FROM game_summaries g "
+                   f"WHERE g.game = :game AND g.top_score = :score AND g.status = 'finished' {where} "
+                   "ORDER BY g.started_at, g.session_id LIMIT :limit) x "
+                   "JOIN results r ON r.session_id = x.session_id AND r.score = :score "
+                   "JOIN players p ON p.id = r.player_id ORDER BY x.started_at, x.session_id, p.name")
+        params["limit"] = limit
+        return [(name, sid) for name, sid in db.execute(_typed(sql, params), params)]
+
+    def head_to_head(self, db: Session, a: int, b: int,
+                     period: Period = (None, None)) -> list[tuple[str, int, int, int, int, int, int]]:
+        """Per game, between profiles ``a`` and ``b``: (game, games together, a's wins, b's wins,
+        a ranked ahead, b ranked ahead, ranked level)."""
+        where, params = _period(period)
+        params.update(a=a, b=b)
+        sql = text(
+            "SELECT g.game, COUNT(*), SUM(ra.winner), SUM(rb.winner), SUM(ra.rank < rb.rank), "
             "SUM(rb.rank < ra.rank), SUM(ra.rank = rb.rank) "
             "FROM results ra JOIN results rb ON rb.session_id = ra.session_id "
-            "JOIN players pa ON pa.id = ra.player_id JOIN players pb ON pb.id = rb.player_id "
-            "JOIN sessions s ON s.id = ra.session_id "
-            "WHERE pa.name = :a AND pb.name = :b AND s.status = 'finished' GROUP BY s.game ORDER BY s.game"
-        ), {"a": a, "b": b})]
+            "JOIN game_summaries g ON g.session_id = ra.session_id "
+            f"WHERE ra.player_id = :a AND rb.player_id = :b AND g.status = 'finished' {where} "
+            "GROUP BY g.game ORDER BY g.game")
+        return [tuple(r) for r in db.execute(_typed(sql, params), params)]  # type: ignore[misc]
 
     def table_counts(self) -> dict[str, int]:
         """Rows per table: what the import tests compare before and after."""
         with self.read() as db:
             return {name: db.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one()
-                    for name in ("players", "sessions", "seats", "actions", "results")}
+                    for name in ("players", "sessions", "seats", "actions", "results", "game_summaries")}
+
+
+Period = tuple[datetime | None, datetime | None]  # (since included, until excluded) on the start time
+
+
+@dataclass(frozen=True)
+class HistoryQuery:
+    """What a history list asks for; ``player_ids``: games where one of these profiles sat."""
+    game: str | None = None
+    status: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    player_ids: tuple[int, ...] | None = None
+
+
+# A session's summary from its rows; ``where`` picks the sessions, ``actions_where`` narrows the
+# action count to them (the same query migration 0004 fills the table with).
+SUMMARY_SQL = """
+INSERT OR REPLACE INTO game_summaries (session_id, game, status, started_at, finished_at, updated_at,
+    last_played_at, actions, duration_s, players, winners, top_score, low_score, win_score)
+SELECT s.id, s.game,
+    CASE WHEN s.status = 'finished' THEN 'finished'
+         WHEN s.abandoned_at IS NOT NULL THEN 'abandoned' ELSE 'in_progress' END,
+    s.started_at, s.finished_at, s.updated_at,
+    COALESCE(a.last, s.started_at),
+    COALESCE(a.n, 0),
+    MAX(0.0, ROUND((julianday(COALESCE(a.last, s.started_at)) - julianday(s.started_at)) * 86400.0, 3)),
+    (SELECT COUNT(*) FROM seats st WHERE st.session_id = s.id),
+    (SELECT COUNT(*) FROM results r WHERE r.session_id = s.id AND r.winner),
+    (SELECT MAX(r.score) FROM results r WHERE r.session_id = s.id),
+    (SELECT MIN(r.score) FROM results r WHERE r.session_id = s.id),
+    (SELECT MAX(r.score) FROM results r WHERE r.session_id = s.id AND r.winner)
+FROM sessions s
+LEFT JOIN (SELECT session_id, COUNT(*) AS n, MAX(created_at) AS last FROM actions
+           WHERE retracted_at IS NULL {actions_where} GROUP BY session_id) a ON a.session_id = s.id
+{where}
+"""
+
+
+# Monthly figures (migration 0004): what the statistics add up instead of every result.
+PLAYER_MONTHS_SELECT = """
+SELECT r.player_id, g.game, substr(g.started_at, 1, 7) AS month, COUNT(*), SUM(r.winner), SUM(r.score),
+    MAX(r.score), SUM(r.rank), SUM(r.rank = 1), SUM(r.rank = 2), SUM(r.rank = 3), SUM(r.rank = 4),
+    SUM(r.rank = 5), SUM(r.rank >= 6)
+FROM game_summaries g JOIN results r ON r.session_id = g.session_id
+WHERE g.status = 'finished' {where}
+GROUP BY r.player_id, g.game, month
+"""
+PLAYER_MONTHS_INSERT = ("INSERT INTO player_months (player_id, game, month, games, wins, score_sum, score_max, "
+                        "rank_sum, place1, place2, place3, place4, place5, place6)" + PLAYER_MONTHS_SELECT)
+GAME_MONTHS_SELECT = """
+SELECT g.game, substr(g.started_at, 1, 7) AS month, COUNT(*), SUM(g.win_score), COUNT(g.win_score),
+    MAX(g.top_score), SUM(g.top_score - g.low_score), COUNT(g.top_score), SUM(g.actions),
+    SUM(NULLIF(g.duration_s, 0)), COUNT(NULLIF(g.duration_s, 0))
+FROM game_summaries g WHERE g.status = 'finished' {where}
+GROUP BY g.game, month
+"""
+GAME_MONTHS_INSERT = ("INSERT INTO game_months (game, month, games, win_score_sum, win_score_n, top_max, "
+                      "spread_sum, spread_n, actions_sum, duration_sum, duration_n)" + GAME_MONTHS_SELECT)
+STORED_TIME = "%Y-%m-%d %H:%M:%S.%f"  # how the DateTime columns keep a UTC time (text that sorts)
+
+
+def _month_bounds(month: str) -> tuple[str, str]:
+    """The stored-time text bounds [start, end) of a month 'YYYY-MM'."""
+    year, number = int(month[:4]), int(month[5:7])
+    following = f"{year + 1:04d}-01" if number == 12 else f"{year:04d}-{number + 1:02d}"
+    return f"{month}-01 00:00:00.000000", f"{following}-01 00:00:00.000000"
+
+
+def _month_start(moment: datetime) -> datetime:
+    return moment.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def _next_month(moment: datetime) -> datetime:
+    start = _month_start(moment)
+    return start.replace(year=start.year + 1, month=1) if start.month == 12 else start.replace(month=start.month + 1)
+
+
+def _utc_naive(moment: datetime) -> datetime:
+    return moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def _split(period: Period) -> tuple[tuple[str | None, str | None] | None, list[Period]]:
+    """The whole UTC months inside ``period`` (first, last; None for unbounded) and the ranges
+    before and after them, which the summaries answer. No whole month: all of it is an edge."""
+    since, until = (None if m is None else _utc_naive(m) for m in period)
+    first = None if since is None else (since if since == _month_start(since) else _next_month(since))
+    end = None if until is None else _month_start(until)  # the first month not wholly inside
+    if first is not None and end is not None and first >= end:
+        return None, [period]
+    edges: list[Period] = []
+    if since is not None and first is not None and since < first:
+        edges.append((period[0], first.replace(tzinfo=timezone.utc)))
+    if until is not None and end is not None and end < until:
+        edges.append((end.replace(tzinfo=timezone.utc), period[1]))
+    last = None
+    if end is not None:
+        previous = end.replace(year=end.year - 1, month=12) if end.month == 1 else end.replace(month=end.month - 1)
+        last = previous.strftime("%Y-%m")
+    return (None if first is None else first.strftime("%Y-%m"), last), edges
+
+
+def _month_where(months: tuple[str | None, str | None]) -> tuple[str, dict[str, Any]]:
+    where, params = "", {}
+    if months[0] is not None:
+        where += " AND month >= :m0"
+        params["m0"] = months[0]
+    if months[1] is not None:
+        where += " AND month <= :m1"
+        params["m1"] = months[1]
+    return where, params
+
+
+def _combine(rows: list[tuple[Any, ...]], key: int, maxima: set[int]) -> list[tuple[Any, ...]]:
+    """Add up rows that share their first ``key`` values (the columns in ``maxima``: the largest,
+    ignoring None), in key order."""
+    merged: dict[tuple[Any, ...], list[Any]] = {}
+    for row in rows:
+        head, values = row[:key], list(row[key:])
+        if head not in merged:
+            merged[head] = values
+            continue
+        total = merged[head]
+        for i, value in enumerate(values):
+            column = key + i
+            if value is None:
+                continue
+            if total[i] is None:
+                total[i] = value
+            elif column in maxima:
+                total[i] = max(total[i], value)
+            else:
+                total[i] += value
+    return [head + tuple(values) for head, values in sorted(merged.items(), key=lambda kv: kv[0])]
+
+
+def fold(words: str) -> str:
+    """Lower case without accents: how a name search compares ("chloe" finds "Chloé")."""
+    decomposed = unicodedata.normalize("NFKD", words.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
+
+
+def _period(period: Period, column: str = "g.started_at") -> tuple[str, dict[str, Any]]:
+    where, params = "", {}
+    since, until = period
+    if since is not None:
+        where += f" AND {column} >= :since"
+        params["since"] = since
+    if until is not None:
+        where += f" AND {column} < :until"
+        params["until"] = until
+    return where, params
+
+
+def _typed(sql: Any, params: dict[str, Any]) -> Any:
+    """Times bound as the DateTime column stores them (the same text form), not as sqlite3 adapts them."""
+    moment = GameSummary.__table__.c.started_at.type
+    names = [n for n in ("since", "until") if n in params]
+    return sql.bindparams(*(bindparam(n, type_=moment) for n in names)) if names else sql
 
 
 def known_revisions() -> set[str]:

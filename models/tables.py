@@ -21,6 +21,8 @@ from sqlmodel import Field, SQLModel, col
 
 STATUS_IN_PROGRESS = "in_progress"
 STATUS_FINISHED = "finished"
+STATUS_ABANDONED = "abandoned"  # only in game_summaries: an unfinished game a player marked abandoned
+STATUSES = (STATUS_FINISHED, STATUS_IN_PROGRESS, STATUS_ABANDONED)
 
 
 class Player(SQLModel, table=True):
@@ -50,10 +52,16 @@ class GameSession(SQLModel, table=True):
     finished_at: Optional[datetime] = Field(default=None)
     updated_at: datetime = Field(nullable=False)
     setup: Optional[str] = Field(default=None, nullable=True)  # added by 0003: last column
+    # added by 0004: when a player marked the unfinished game abandoned (NULL: not abandoned)
+    abandoned_at: Optional[datetime] = Field(default=None, nullable=True)
 
 
 class Seat(SQLModel, table=True):
-    """Who sits where: ``position`` 0 is the record's ``players[0]``, clockwise."""
+    """Who sits where: ``position`` 0 is the record's ``players[0]``, clockwise. ``player_id`` is
+    the profile (renamed or merged later, the statistics follow it); ``name`` (added by 0004) is
+    the name the game's record uses for that seat, as written at the table: the actions name
+    players, so a renamed profile must not change the record a past game replays. NULL only in
+    rows written before 0004, whose profile name is the record's name."""
 
     __tablename__ = "seats"
 
@@ -62,6 +70,7 @@ class Seat(SQLModel, table=True):
     )
     position: int = Field(primary_key=True)
     player_id: int = Field(sa_column=Column(Integer, ForeignKey("players.id"), nullable=False))
+    name: Optional[str] = Field(default=None, nullable=True)
 
     __table_args__ = (UniqueConstraint("session_id", "player_id", name="uq_seats_session_player"),)
 
@@ -103,10 +112,91 @@ class Result(SQLModel, table=True):
     )
 
 
+class GameSummary(SQLModel, table=True):
+    """One row per session, what lists and statistics read instead of the action log (0004).
+
+    Derived data, rewritten from the session's rows (sessions, seats, active actions, results) by
+    :meth:`companion.store.Store.refresh_summary` in the same transaction as every change to the
+    game, and deleted with it. ``status`` is ``finished``, ``in_progress`` or ``abandoned`` (an
+    unfinished game with ``sessions.abandoned_at`` set). ``last_played_at``: the last active
+    entry's time (the start when none); ``duration_s`` the seconds from start to it (0 for an
+    imported game: a record has no times). ``top_score``/``low_score``: the best and worst final
+    scores of a finished game (NULL otherwise); per-player scores, places and winners are the
+    ``results`` rows."""
+
+    __tablename__ = "game_summaries"
+
+    session_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
+    )
+    game: str = Field(nullable=False)
+    status: str = Field(nullable=False)
+    started_at: datetime = Field(nullable=False)
+    finished_at: Optional[datetime] = Field(default=None)
+    updated_at: datetime = Field(nullable=False)
+    last_played_at: datetime = Field(nullable=False)
+    actions: int = Field(default=0, nullable=False)
+    duration_s: float = Field(default=0.0, nullable=False)
+    players: int = Field(default=0, nullable=False)
+    winners: int = Field(default=0, nullable=False)
+    top_score: Optional[float] = Field(default=None)
+    low_score: Optional[float] = Field(default=None)
+    win_score: Optional[float] = Field(default=None)  # the best winner's score (NULL: no winner)
+
+    __table_args__ = (
+        Index("ix_summaries_started", "started_at", "session_id"),
+        Index("ix_summaries_game_started", "game", "started_at"),
+        Index("ix_summaries_status_started", "status", "started_at"),
+        Index("ix_summaries_game_top", "game", "top_score", "started_at"),
+        Index("ix_summaries_game_status_started", "game", "status", "started_at"),
+    )
+
+
+class PlayerMonth(SQLModel, table=True):
+    """A player's figures at one game over one UTC month of finished games (0004): what the
+    statistics add up for whole months, recounted by the store whenever a game of that month
+    finishes, reopens or goes. ``place6`` counts sixth places and below."""
+
+    __tablename__ = "player_months"
+
+    player_id: int = Field(primary_key=True)
+    game: str = Field(primary_key=True)
+    month: str = Field(primary_key=True)  # YYYY-MM
+    games: int = Field(nullable=False)
+    wins: int = Field(nullable=False)
+    score_sum: float = Field(nullable=False)
+    score_max: float = Field(nullable=False)
+    rank_sum: int = Field(nullable=False)
+    place1: int = Field(nullable=False)
+    place2: int = Field(nullable=False)
+    place3: int = Field(nullable=False)
+    place4: int = Field(nullable=False)
+    place5: int = Field(nullable=False)
+    place6: int = Field(nullable=False)
+
+
+class GameMonth(SQLModel, table=True):
+    """One game's figures over one UTC month of finished games (0004), like :class:`PlayerMonth`."""
+
+    __tablename__ = "game_months"
+
+    game: str = Field(primary_key=True)
+    month: str = Field(primary_key=True)
+    games: int = Field(nullable=False)
+    win_score_sum: Optional[float] = Field(default=None)
+    win_score_n: int = Field(nullable=False)
+    top_max: Optional[float] = Field(default=None)
+    spread_sum: Optional[float] = Field(default=None)
+    spread_n: int = Field(nullable=False)
+    actions_sum: int = Field(nullable=False)
+    duration_sum: Optional[float] = Field(default=None)
+    duration_n: int = Field(nullable=False)
+
+
 # Indexes the statistics and the history need, on tables of migration 0001 (added by 0002).
 Index("ix_sessions_status_game", col(GameSession.status), col(GameSession.game))
 Index("ix_sessions_started_at", col(GameSession.started_at))
 Index("ix_seats_player", col(Seat.player_id))
 
-TABLES = (Player, GameSession, Seat, ActionRow, Result)
+TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth)
 metadata = SQLModel.metadata

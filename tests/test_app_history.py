@@ -71,6 +71,16 @@ def app(service, tmp_path) -> App:
 # -- history ------------------------------------------------------------------------------------
 
 
+def choose(app, ident: str, key: str) -> None:
+    """Pick an option of a dropdown, as Flet reports it."""
+    from types import SimpleNamespace
+
+    menu = probe.find(app.root, ident).content
+    assert key in [o.key for o in menu.options]
+    menu.value = key
+    menu.on_select(SimpleNamespace(control=menu, data=key))
+
+
 def test_history_lists_every_game_with_its_result(app, played):
     done, going = played
     probe.tap(app.root, "home-history")
@@ -82,9 +92,9 @@ def test_history_lists_every_game_with_its_result(app, played):
 def test_history_filters_by_game_player_and_date(app, played, service):
     done, going = played
     probe.tap(app.root, "home-history")
-    probe.tap(app.root, "filter-player-David")
+    choose(app, "filter-player", "David")
     assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
-    probe.tap(app.root, "filter-player-all")
+    choose(app, "filter-player", "")
     probe.tap(app.root, "filter-game-animalement-votre")
     assert probe.has(app.root, "history-empty")
     probe.tap(app.root, "filter-game-high-society")
@@ -133,8 +143,14 @@ def test_a_past_game_replays_step_by_step(app, played, service):
     # the game's own screen, read-only: the state shown, nothing to tap
     assert probe.has(app.root, "past-hs-player-Anne")
     assert not probe.has(app.root, "money-1") and not probe.has(app.root, "past-money-1")
+    probe.tap(app.root, "step-why")
+    assert fr("app.past.why_next", prompt=replay(record, upto=3).engine.expected().prompt.render("fr")) in \
+        probe.text_of(app.dialog, "why-step-text")
+    probe.tap(app.dialog, "why-step-close")
     probe.tap(app.root, "step-last")
     assert not probe.is_enabled(app.root, "step-next")
+    probe.tap(app.root, "step-why")  # the last entry settles the game: its rules are shown
+    assert "HS-" in probe.text_of(app.dialog, "why-step-text")
 
 
 def test_an_unfinished_game_from_the_history_resumes_at_the_table(app, played):
@@ -177,24 +193,83 @@ def test_export_one_and_all_to_files_whose_path_is_shown(app, played, service, t
     assert str(everything[0]) in probe.text_of(app.root, "notice")
 
 
-def test_import_from_a_path(app, service, tmp_path):
+def picked(path: Path | None = None, content: bytes | None = None):
+    """A file as Flet's picker hands it over in the browser (its bytes, no path)."""
+    from flet import FilePickerFile
+
+    data = content if content is not None else path.read_bytes()
+    return FilePickerFile(id=1, name=path.name if path else "upload.json", size=len(data), bytes=data)
+
+
+def test_import_through_the_file_picker(app, service, tmp_path):
+    from types import SimpleNamespace
+
+    from companion.app.screens.history import PICKER
+
     app.go("history")
-    probe.tap(app.root, "import-run")
-    assert fr("app.history.import_no_path") in probe.text_of(app.root, "notice")
-    probe.type_into(app.root, "import-path", str(tmp_path / "nowhere.json"))
-    probe.tap(app.root, "import-run")
-    assert str(tmp_path / "nowhere.json") in probe.text_of(app.root, "notice")
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "table-record/1", "game": "high-society"', encoding="utf-8")
-    probe.type_into(app.root, "import-path", str(bad))
-    probe.tap(app.root, "import-run")
+    button = probe.find(app.root, "import-file").content
+    chooser = app.drafts[PICKER]
+    assert button.action.file_picker is chooser and button.action.with_data  # the browser reads the file for us
+    bad = picked(content=b'{"format": "table-record/1", "game": "high-society"')
+    chooser.on_result(SimpleNamespace(files=[bad]))
     assert probe.has(app.root, "notice") and service.history() == []  # nothing written
     example = EXAMPLES / "high-society-in-progress.json"
-    probe.type_into(app.root, "import-path", str(example))
-    probe.tap(app.root, "import-run")
-    assert fr("app.history.imported", count=1) in probe.text_of(app.root, "notice")
+    chooser.on_result(SimpleNamespace(files=[picked(example)]))
+    assert fr("app.history.imported_n.one", count=1) in probe.text_of(app.root, "notice")
     assert len(service.history()) == 1
     assert fr("app.history.count", count=1) in probe.text_of(app.root, "history-count")
+    two = tmp_path / "two.json"
+    two.write_text(json.dumps(service.export() * 2), encoding="utf-8")
+    chooser.on_result(SimpleNamespace(files=[picked(two)]))
+    assert fr("app.history.imported_n.other", count=2) in probe.text_of(app.root, "notice")
+    chooser.on_result(SimpleNamespace(files=[]))  # cancelled: nothing happens
+    assert len(service.history()) == 3
+
+
+def test_the_history_shows_a_page_then_more(app, service):
+    import json as _json
+
+    from companion.app.screens.history import PAGE
+
+    record = _json.loads((EXAMPLES / "high-society-in-progress.json").read_text(encoding="utf-8"))
+    ids = service.import_records(_json.dumps([record] * (PAGE + 3)))
+    app.go("history")
+    shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
+    assert len(shown) == PAGE and shown[0] == f"history-{ids[-1]}"
+    assert fr("app.history.count", count=PAGE + 3) in probe.text_of(app.root, "history-count")
+    assert probe.text_of(app.root, "history-more") == fr("app.history.more.other", count=3, shown=PAGE,
+                                                         total=PAGE + 3)
+    probe.tap(app.root, "history-more")
+    shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
+    assert len(shown) == PAGE + 3 and not probe.has(app.root, "history-more")
+
+
+def test_the_history_filters_by_status_and_by_a_name_search(app, played, service):
+    done, going = played
+    app.go("history")
+    probe.tap(app.root, "filter-status-finished")
+    assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
+    probe.tap(app.root, "filter-status-abandoned")
+    assert probe.has(app.root, "history-empty")
+    service.set_abandoned(going)
+    app.render()
+    assert probe.has(app.root, f"history-{going}") and not probe.has(app.root, f"history-{done}")
+    assert fr("app.history.abandoned") in probe.text_of(app.root, f"history-{going}")
+    probe.tap(app.root, "filter-status-all")
+    probe.type_into(app.root, "filter-search", "CHLOE", submit=True)
+    assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
+    probe.type_into(app.root, "filter-search", "nin", submit=True)
+    assert probe.has(app.root, f"history-{going}") and not probe.has(app.root, f"history-{done}")
+
+
+def test_an_unfinished_game_can_be_marked_abandoned_and_taken_back(app, played, service):
+    _, going = played
+    app.go("past", session_id=going)
+    probe.tap(app.root, "past-abandon")
+    assert service.summary(going).status == "abandoned" and service.unfinished() == []
+    assert fr("app.past.abandoned") in probe.text_of(app.root, "past-unfinished")
+    probe.tap(app.root, "past-resume")  # resuming takes the mark away
+    assert app.here.screen == "table" and service.summary(going).status == "in_progress"
 
 
 # -- players ----------------------------------------------------------------------------------
@@ -203,15 +278,55 @@ def test_import_from_a_path(app, service, tmp_path):
 def test_players_screen_adds_and_lists_with_their_record(app, played, service):
     probe.tap(app.root, "home-players")
     assert "David" in probe.text_of(app.root, "player-David")
-    assert fr("app.players.line", games=1, wins=1, rate=fr("app.format.percent", value=100)) in \
+    assert fr("app.players.figures", games=fr("app.stats.games_n.one", count=1),
+              wins=fr("app.stats.wins_n.one", count=1), rate=fr("app.format.percent", value=100)) in \
         probe.text_of(app.root, "player-David")
     probe.type_into(app.root, "player-name", "Zoé")
     probe.tap(app.root, "player-add")
     assert "Zoé" in [p.name for p in service.players()]
     assert fr("app.players.no_games") in probe.text_of(app.root, "player-Zoé")
     probe.tap(app.root, "player-David")
-    assert app.here.screen == "stats"
-    assert probe.find(app.root, "stats-player-David").selected is True
+    assert app.here.screen == "players" and probe.text_of(app.root, "screen-title") == fr(
+        "app.players.page_title.consonant", name="David")
+    assert probe.has(app.root, f"history-{played[0]}")
+    assert fr("app.players.recent.consonant", name="David", count=1) in probe.text_of(app.root, "player-recent-title")
+
+
+def test_a_player_is_renamed_and_keeps_their_history(app, played, service):
+    done, _ = played
+    anne = next(p for p in service.players() if p.name == A)
+    app.go("players", player_id=anne.id)
+    assert probe.text_of(app.root, "screen-title") == fr("app.players.page_title.vowel", name=A)  # « Profil d'Anne »
+    assert not probe.has(app.root, "player-remove")  # she has a game
+    probe.type_into(app.root, "rename-name", "Annie")
+    probe.tap(app.root, "rename-run")
+    assert fr("app.players.renamed", name="Annie") in probe.text_of(app.root, "notice")
+    assert "Annie" in probe.text_of(app.root, f"history-{done}")
+    assert service.open(done).players[0] == A  # the record keeps the name written at the table
+    probe.tap(app.root, f"history-{done}")
+    assert probe.text_of(app.root, "step-label") == fr("app.past.step", k=25, n=25)
+
+
+def test_two_profiles_are_merged_and_an_unused_one_removed(app, played, service):
+    service.add_player("Davide")
+    service.add_player("Zoé")
+    ids = {p.name: p.id for p in service.players()}
+    app.go("players", player_id=ids["Zoé"])
+    probe.tap(app.root, "player-remove")
+    probe.tap(app.dialog, "remove-confirm-yes")
+    assert "Zoé" not in [p.name for p in service.players()]
+    assert fr("app.players.removed", name="Zoé") in probe.text_of(app.root, "notice")
+    app.go("players", player_id=ids["David"])
+    probe.tap(app.root, "merge-run")
+    assert fr("app.players.merge_choose") in probe.text_of(app.root, "notice")
+    choose(app, "merge-into", "Davide")
+    probe.tap(app.root, "merge-run")
+    probe.tap(app.dialog, "merge-confirm-yes")
+    assert app.here.params["player_id"] == ids["Davide"]
+    assert "David" not in [p.name for p in service.players()]
+    assert fr("app.players.merged", name="David", into="Davide") in probe.text_of(app.root, "notice")
+    assert probe.has(app.root, f"history-{played[0]}")
+    assert {p.name: p.wins for p in service.player_stats()}["Davide"] == 1
 
 
 # -- statistics -------------------------------------------------------------------------------
@@ -223,19 +338,36 @@ def test_statistics_per_game_per_player_and_head_to_head(app, played, service):
     assert fr("app.stats.games_played", count=1) in per_game
     assert fr("app.stats.average_win", score=4) in per_game
     assert probe.has(app.root, "chart-games") and probe.has(app.root, "chart-players")
-    probe.tap(app.root, "stats-player-David")
-    assert fr("app.stats.player_line", name=D, games=1, wins=1, rate=fr("app.format.percent", value=100)) in \
+    choose(app, "stats-pick-player", "David")
+    assert fr("app.stats.player_summary", name=D, games=fr("app.stats.games_n.one", count=1),
+              wins=fr("app.stats.wins_n.one", count=1), rate=fr("app.format.percent", value=100)) in \
         probe.text_of(app.root, "stats-player-line")
-    assert probe.has(app.root, "chart-win-rate")
-    probe.tap(app.root, "stats-rival-Anne")
+    assert fr("app.stats.top_winner", players=D, wins=fr("app.stats.wins_n.one", count=1)) in per_game
+    assert probe.has(app.root, "chart-win-rate") and probe.has(app.root, "chart-scores")
+    assert fr("app.stats.ordinal.1") in probe.text_of(app.root, "stats-player-places")
+    choose(app, "stats-pick-rival", "Anne")
     h2h = service.head_to_head(D, A)
-    assert probe.text_of(app.root, "stats-h2h") == fr(
-        "app.stats.h2h_line", a=D, b=A, games=h2h.games, a_wins=h2h.a_wins, b_wins=h2h.b_wins,
+    assert h2h.games == 1 and probe.text_of(app.root, "stats-h2h") == fr(
+        "app.stats.h2h_summary", a=D, b=A, games=fr("app.stats.games_n.one", count=1), a_wins=h2h.a_wins,
+        b_wins=h2h.b_wins,
         a_ahead=h2h.a_ahead, b_ahead=h2h.b_ahead, level=h2h.level)
-    probe.tap(app.root, "stats-rival-Lou")  # never finished a game with David
-    assert fr("app.stats.h2h_none", a=D, b="Lou") in probe.text_of(app.root, "stats-h2h")
+    menu = probe.find(app.root, "stats-pick-player").content
+    assert "Lou" not in [o.key for o in menu.options]  # no finished game in the period: no figures
 
 
 def test_statistics_with_nothing_finished(app):
     probe.tap(app.root, "home-stats")
     assert probe.has(app.root, "stats-empty")
+
+
+def test_statistics_over_a_period(app, played):
+    probe.tap(app.root, "home-stats")
+    tomorrow = (date.today() + timedelta(days=1)).isoformat()
+    probe.type_into(app.root, "stats-since", tomorrow)
+    probe.tap(app.root, "stats-apply")
+    assert probe.has(app.root, "stats-empty")
+    probe.type_into(app.root, "stats-since", "31/02/2025")
+    probe.tap(app.root, "stats-apply")
+    assert probe.has(app.root, "stats-bad-date")
+    probe.tap(app.root, "stats-period-year")
+    assert probe.has(app.root, "stats-game-high-society")

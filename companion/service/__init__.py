@@ -12,6 +12,7 @@ cache of live sessions (:mod:`.live`):
 - :mod:`.play` — applying and taking back entries: submit, undo, corrections;
 - :mod:`.queries` — history lists and statistics;
 - :mod:`.transfer` — import and export of table records;
+- :mod:`.players` — profiles: rename, merge, remove;
 - :mod:`.states` — the typed values returned to screens; :mod:`.errors` — what it refuses;
 - :mod:`.records` — a record and the rows the store keeps for it; :mod:`.replay` — the engine fold.
 
@@ -32,6 +33,7 @@ from companion.service.errors import (
 )
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
+from companion.service.players import Players
 from companion.service.queries import Queries
 from companion.service.records import ENVELOPE_COLUMNS, setup_fields
 from companion.service.sessions import Sessions
@@ -41,10 +43,13 @@ from companion.service.states import (
     HeadToHead,
     HeadToHeadGame,
     HistoryEntry,
+    HistoryPage,
     LogEntry,
+    MonthScores,
     PlayerGameStats,
     PlayerProfile,
     PlayerStats,
+    SeatResult,
     SessionState,
     SessionSummary,
 )
@@ -52,7 +57,7 @@ from companion.service.transfer import Transfer
 from companion.store import Store
 
 
-class SessionService(Sessions, Play, Queries, Transfer):
+class SessionService(Sessions, Play, Queries, Transfer, Players):
     def __init__(self, store: Store, clock: Callable[[], datetime] | None = None):
         super().__init__(store, clock)
         self.repair_results()
@@ -60,7 +65,7 @@ class SessionService(Sessions, Play, Queries, Transfer):
 
 __all__ = [
     "CACHE_SIZE", "ENVELOPE_COLUMNS", "UTC",
-    "CorrectionConflict", "GameStats", "HeadToHead", "HeadToHeadGame", "HistoryEntry", "LogEntry", "Malformed",
-    "NotKept", "PlayerGameStats", "PlayerProfile", "PlayerStats", "Refused", "ServiceError", "SessionService",
+    "CorrectionConflict", "GameStats", "HeadToHead", "HeadToHeadGame", "HistoryEntry", "HistoryPage", "LogEntry", "Malformed", "MonthScores",
+    "NotKept", "PlayerGameStats", "PlayerProfile", "PlayerStats", "Refused", "SeatResult", "ServiceError", "SessionService",
     "SessionState", "SessionSummary", "setup_fields",
 ]

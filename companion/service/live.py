@@ -86,10 +86,11 @@ class ServiceCore:
             row = self.store.session(db, session_id)
             if row is None:
                 raise unknown_session(session_id)
-            names = self.store.seat_names(db, session_id)
+            seated = self.store.seat_players(db, session_id)  # the record's names: a profile may be renamed
+            names = [name for name, _ in seated]
             actions = self.store.active_actions(db, session_id)
             last_seq = self.store.last_seq(db, session_id)
-            player_ids = {n: self._player_id(db, n) for n in names}
+            player_ids = dict(seated)
         variant = json.loads(row.variant)
         try:
             record = stored_record(row, names, [a.action for a in actions])

@@ -191,6 +191,7 @@ class Play(ServiceCore):
             self.store.set_status(db, live.session_id, False, now)
         else:
             self.store.touch(db, live.session_id, now)
+        self.store.refresh_summary(db, live.session_id)  # what lists and statistics read
 
     def _parse_action(self, live: Live, action: Any) -> AnyAction:
         try:

@@ -1,6 +1,8 @@
-"""Reading what was played, without changing anything: lists of sessions (unfinished, history
-with filters), every entry ever made in a session, and the statistics (SQL over the results
-table, never a replay)."""
+"""Reading what was played, without changing anything: pages of the history (filters by game,
+player, name search, start date and status), every entry ever made in a session, and the
+statistics — all SQL over the per-game summaries and the results rows, never a replay nor a scan
+of the action log. Also the one thing about a game that is not in its record: a player may mark
+an unfinished game abandoned (and take the mark back)."""
 
 from __future__ import annotations
 
@@ -8,38 +10,83 @@ import json
 from datetime import datetime
 from typing import Any
 
-from companion.service.errors import ServiceError, unknown_session
+from sqlalchemy.exc import SQLAlchemyError
+
+from companion.service.errors import ServiceError, storage_error, unknown_session
 from companion.service.live import ServiceCore
 from companion.service.states import (
     GameStats,
     HeadToHead,
     HeadToHeadGame,
     HistoryEntry,
+    HistoryPage,
+    MonthScores,
     PlayerGameStats,
     PlayerStats,
+    SeatResult,
     SessionSummary,
     aware,
     utc,
 )
+from companion.store import HistoryQuery, Period
 from models.i18n import Msg
-from models.tables import STATUS_IN_PROGRESS
+from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS, STATUSES
+
+PAGE_SIZE = 25
+
+
+def _period(since: datetime | None, until: datetime | None) -> Period:
+    return (None if since is None else utc(since), None if until is None else utc(until))
 
 
 class Queries(ServiceCore):
     # -- lists ----------------------------------------------------------------------------------
 
     def unfinished(self) -> list[SessionSummary]:
-        with self.store.read() as db:
-            return [_summary(r) for r in self.store.summaries(db, status=STATUS_IN_PROGRESS)]
+        """Games in progress (abandoned ones aside), newest first."""
+        return list(self.history_page(status=STATUS_IN_PROGRESS, limit=500).items)
 
     def history(self, game: str | None = None, player: str | None = None, since: datetime | None = None,
                 until: datetime | None = None, status: str | None = None) -> list[SessionSummary]:
-        """Sessions newest first; ``since`` (included) and ``until`` (excluded) bound the start time."""
+        """Every matching session, newest first (for a screen, use :meth:`history_page`);
+        ``since`` (included) and ``until`` (excluded) bound the start time."""
+        out: list[SessionSummary] = []
+        offset = 0
+        while True:
+            page = self.history_page(game=game, player=player, since=since, until=until, status=status,
+                                     offset=offset, limit=1000)
+            out.extend(page.items)
+            if not page.has_more:
+                return out
+            offset += len(page.items)
+
+    def history_page(self, *, game: str | None = None, player: str | None = None, player_id: int | None = None,
+                     search: str = "", since: datetime | None = None, until: datetime | None = None,
+                     status: str | None = None, offset: int = 0, limit: int = PAGE_SIZE) -> HistoryPage:
+        """One page of the history. ``player``: a profile's exact name (or ``player_id``);
+        ``search``: words found in a seated player's name, ignoring case and accents; ``status``:
+        finished, in_progress or abandoned."""
+        if status is not None and status not in STATUSES:
+            raise ServiceError(Msg("service.history.status", {"status": status}))
+        offset, limit = max(0, int(offset)), max(1, int(limit))
         with self.store.read() as db:
-            rows = self.store.summaries(db, status=status, game=game, player=player,
-                                        since=None if since is None else utc(since),
-                                        until=None if until is None else utc(until))
-        return [_summary(r) for r in rows]
+            ids: set[int] | None = None
+            if player is not None:
+                found = self.store.player_by_name(db, player)
+                ids = {found.id} if found is not None and found.id is not None else set()
+            if player_id is not None:
+                ids = {player_id} if ids is None else ids & {player_id}
+            if search.strip():
+                matching = set(self.store.player_ids_matching(db, search))
+                ids = matching if ids is None else ids & matching
+            since_utc, until_utc = _period(since, until)
+            query = HistoryQuery(game=game, status=status, since=since_utc, until=until_utc,
+                                 player_ids=None if ids is None else tuple(sorted(ids)))
+            if ids is not None and not ids:
+                return HistoryPage((), 0, offset, limit)
+            rows = self.store.history_page(db, query, offset, limit)
+            total = self.store.history_count(db, query) if (offset or len(rows) == limit) else offset + len(rows)
+        return HistoryPage(tuple(_summary(r) for r in rows), total, offset, limit)
 
     def entries_history(self, session_id: int) -> list[HistoryEntry]:
         """Every entry ever made in the session, retracted ones included, oldest first: for
@@ -50,39 +97,126 @@ class Queries(ServiceCore):
             return [{"seq": r.seq, "action": json.loads(r.action), "created_at": aware(r.created_at),
                      "retracted_at": aware(r.retracted_at)} for r in self.store.all_actions(db, session_id)]
 
-    # -- statistics (SQL over the results table, never a replay) -------------------------------
+    # -- abandoned games --------------------------------------------------------------------------
 
-    def player_stats(self) -> list[PlayerStats]:
+    def set_abandoned(self, session_id: int, abandoned: bool = True) -> SessionSummary:
+        """Mark an unfinished game abandoned (nobody will finish it: it leaves the games to
+        resume and counts as abandoned in the history), or take the mark back. A finished game
+        cannot be abandoned. The record itself is unchanged."""
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    row = self.store.session(db, session_id)
+                    if row is None:
+                        raise unknown_session(session_id)
+                    if abandoned and row.status == STATUS_FINISHED:
+                        raise ServiceError(Msg("service.history.finished_not_abandoned", {"session": session_id}))
+                    self.store.set_abandoned(db, session_id, self._now() if abandoned else None)
+                    self.store.refresh_summary(db, session_id)
+            except SQLAlchemyError as err:
+                raise storage_error(err) from err
+        return self.summary(session_id)
+
+    def summary(self, session_id: int) -> SessionSummary:
+        """One game's summary row, as the history lists it."""
         with self.store.read() as db:
-            per_game = self.store.player_game_stats(db)
-            totals = self.store.player_totals(db)
-        by_player: dict[str, list[PlayerGameStats]] = {}
-        for name, game, games, wins, best in per_game:
-            by_player.setdefault(name, []).append(
-                PlayerGameStats(game, games, wins, wins / games if games else 0.0, _num(best)))
-        return [PlayerStats(name, games, wins, wins / games if games else 0.0, tuple(by_player.get(name, ())))
-                for name, games, wins in totals]
+            row = self.store.summary_row(db, session_id)
+        if row is None:
+            raise unknown_session(session_id)
+        return _summary(row)
 
-    def game_stats(self) -> list[GameStats]:
+    # -- statistics (SQL over summaries and results, never a replay) ------------------------------
+
+    def player_stats(self, since: datetime | None = None, until: datetime | None = None) -> list[PlayerStats]:
+        """Every profile's figures over the finished games started in [since, until)."""
+        return self._player_stats(_period(since, until), None)
+
+    def player_profile_stats(self, player_id: int, since: datetime | None = None,
+                             until: datetime | None = None) -> PlayerStats:
+        found = self._player_stats(_period(since, until), player_id)
+        if not found:
+            raise ServiceError(Msg("service.player.unknown", {"name": player_id}))
+        return found[0]
+
+    def _player_stats(self, period: Period, player_id: int | None) -> list[PlayerStats]:
         with self.store.read() as db:
-            totals = self.store.game_totals(db)
-            best = self.store.best_scorers(db)
-        by_game: dict[str, list[str]] = {}
-        for game, name, _score_value, _session in best:
-            names = by_game.setdefault(game, [])
-            if name not in names:
-                names.append(name)
-        return [GameStats(game, games, average, None if top is None else _num(top), tuple(by_game.get(game, ())))
-                for game, games, average, top in totals]
+            profiles = [(p.id, p.name) for p in self.store.players(db) if player_id is None or p.id == player_id]
+            figures = self.store.player_figures(db, period, player_id)
+        per_game: dict[int, list[tuple[Any, ...]]] = {}
+        for row in figures:
+            per_game.setdefault(row[0], []).append(row[1:])
+        out = []
+        for pid, name in profiles:
+            assert pid is not None
+            rows = per_game.get(pid, [])
+            games = sum(r[1] for r in rows)
+            wins = sum(r[2] for r in rows)
+            score_sum = sum(r[3] for r in rows)
+            rank_sum = sum(r[5] for r in rows)
+            places = tuple((place, sum(r[5 + place] for r in rows)) for place in range(1, 7))
+            by_game = tuple(PlayerGameStats(game, g, w, w / g if g else 0.0, _num(best), total / g if g else None)
+                            for game, g, w, total, best, *_ in rows)
+            out.append(PlayerStats(name, games, wins, wins / games if games else 0.0, by_game, id=pid,
+                                   average_score=score_sum / games if games else None,
+                                   best_score=_num(max(r[4] for r in rows)) if rows else None,
+                                   average_place=rank_sum / games if games else None,
+                                   places=tuple((p, c) for p, c in places if c)))
+        return out
 
-    def head_to_head(self, a: str, b: str) -> HeadToHead:
+    def scores_over_time(self, player_id: int, since: datetime | None = None,
+                         until: datetime | None = None) -> list[MonthScores]:
+        """A player's average score and wins month by month (UTC months), all games together."""
+        with self.store.read() as db:
+            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True)
+        months: dict[str, list[float]] = {}
+        for _pid, _game, month, games, wins, score_sum, *_ in rows:
+            total = months.setdefault(month, [0, 0, 0.0])
+            total[0] += games
+            total[1] += wins
+            total[2] += score_sum
+        return [MonthScores(month, int(g), s / g, int(w)) for month, (g, w, s) in sorted(months.items())]
+
+    def game_stats(self, since: datetime | None = None, until: datetime | None = None) -> list[GameStats]:
+        period = _period(since, until)
+        with self.store.read() as db:
+            figures = self.store.game_figures(db, period)
+            winners = self.store.player_figures(db, period)
+            holders = {game: self.store.record_holders(db, game, top, period)
+                       for game, _g, _ws, _wn, top, *_ in figures if top is not None}
+            names = {p.id: p.name for p in self.store.players(db)}
+        top: dict[str, tuple[int, list[str]]] = {}
+        for pid, game, _games, wins, *_ in sorted(winners, key=lambda r: (r[1], -r[3], names.get(r[0], ""))):
+            if not wins:
+                continue
+            most, leaders = top.setdefault(game, (wins, []))
+            if wins == most:
+                leaders.append(names.get(pid, ""))
+        out = []
+        for game, games, win_sum, win_n, best, spread_sum, spread_n, actions, duration, duration_n in figures:
+            by: list[str] = []
+            for name, _session in holders.get(game, []):
+                if name not in by:
+                    by.append(name)
+            most, leaders = top.get(game, (0, []))
+            out.append(GameStats(game, games, win_sum / win_n if win_n else None,
+                                 None if best is None else _num(best), tuple(by), top_winners=tuple(leaders),
+                                 top_wins=most, average_spread=spread_sum / spread_n if spread_n else None,
+                                 average_entries=actions / games if games else None,
+                                 average_duration_s=duration / duration_n if duration_n else None))
+        return out
+
+    def head_to_head(self, a: str, b: str, since: datetime | None = None,
+                     until: datetime | None = None) -> HeadToHead:
         if a == b:
             raise ServiceError(Msg("service.stats.same_player", {"name": a}))
         with self.store.read() as db:
+            ids = []
             for name in (a, b):
-                if self.store.player_by_name(db, name) is None:
+                found = self.store.player_by_name(db, name)
+                if found is None or found.id is None:
                     raise ServiceError(Msg("service.player.unknown", {"name": name}))
-            rows = self.store.head_to_head(db, a, b)
+                ids.append(found.id)
+            rows = self.store.head_to_head(db, ids[0], ids[1], _period(since, until))
         games = tuple(HeadToHeadGame(*row) for row in rows)
         totals = {f: sum(getattr(g, f) for g in games)
                   for f in ("games", "a_wins", "b_wins", "a_ahead", "b_ahead", "level")}
@@ -94,7 +228,14 @@ def _num(value: float) -> int | float:
 
 
 def _summary(row: dict[str, Any]) -> SessionSummary:
-    return SessionSummary(session_id=row["id"], game=row["game"], players=tuple(row["players"]),
+    seats = tuple(SeatResult(name, None if score is None else _num(score), rank, won)
+                  for name, score, rank, won in row.get("seats", ()))
+    return SessionSummary(session_id=row["session_id"], game=row["game"], players=tuple(s.name for s in seats),
                           status=row["status"], started_at=utc(row["started_at"]),
                           updated_at=utc(row["updated_at"]), finished_at=aware(row["finished_at"]),
-                          winners=tuple(row["winners"]), entries=row["entries"])
+                          winners=tuple(s.name for s in seats if s.winner), entries=row["actions"],
+                          last_played_at=aware(row["last_played_at"]), duration_s=float(row["duration_s"]),
+                          seats=seats)
+
+
+__all__ = ["PAGE_SIZE", "Queries", "STATUS_IN_PROGRESS"]

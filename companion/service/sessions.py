@@ -46,6 +46,7 @@ class Sessions(ServiceCore):
                 try:
                     with self.store.write() as db:
                         self.store.write_results(db, session_id, result_rows(outcome, live.player_ids))
+                        self.store.refresh_summary(db, session_id)
                 except SQLAlchemyError:
                     continue
                 repaired.append(session_id)

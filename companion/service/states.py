@@ -51,7 +51,19 @@ class SessionState:
 
 
 @dataclass(frozen=True)
+class SeatResult:
+    """One seat of a listed game: the profile's name today, and for a finished game the final
+    score, place (1 = first, equal places shared) and whether the player won."""
+    name: str
+    score: int | float | None = None
+    place: int | None = None
+    winner: bool = False
+
+
+@dataclass(frozen=True)
 class SessionSummary:
+    """A game in a list, read from its summary row (never a replay). ``players`` and ``winners``
+    are the profiles' names today; ``status``: finished, in_progress or abandoned."""
     session_id: int
     game: str
     players: tuple[str, ...]
@@ -61,6 +73,22 @@ class SessionSummary:
     finished_at: datetime | None
     winners: tuple[str, ...]
     entries: int
+    last_played_at: datetime | None = None
+    duration_s: float = 0.0
+    seats: tuple[SeatResult, ...] = ()
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a filtered history, newest first; ``total``: how many games match."""
+    items: tuple[SessionSummary, ...]
+    total: int
+    offset: int
+    limit: int
+
+    @property
+    def has_more(self) -> bool:
+        return self.offset + len(self.items) < self.total
 
 
 class HistoryEntry(TypedDict):
@@ -85,6 +113,7 @@ class PlayerGameStats:
     wins: int
     win_rate: float
     best_score: int | float
+    average_score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +123,20 @@ class PlayerStats:
     wins: int
     win_rate: float
     by_game: tuple[PlayerGameStats, ...]
+    id: int = 0
+    average_score: float | None = None
+    best_score: int | float | None = None
+    average_place: float | None = None
+    places: tuple[tuple[int, int], ...] = ()  # (place, how many times), best place first
+
+
+@dataclass(frozen=True)
+class MonthScores:
+    """One month of a player's finished games: for the scores-over-time chart."""
+    month: str  # YYYY-MM
+    games: int
+    average_score: float
+    wins: int
 
 
 @dataclass(frozen=True)
@@ -103,6 +146,11 @@ class GameStats:
     average_winning_score: float | None  # None when no finished game had a winner
     best_score: int | float | None
     best_by: tuple[str, ...]  # every player who reached the best score (in time order)
+    top_winners: tuple[str, ...] = ()  # the players with the most wins at this game
+    top_wins: int = 0
+    average_spread: float | None = None  # best minus worst final score, on average
+    average_entries: float | None = None
+    average_duration_s: float | None = None  # over the games played live (imports have no times)
 
 
 @dataclass(frozen=True)

@@ -153,7 +153,10 @@ class Transfer(ServiceCore):
                         if outcome is not None:
                             self.store.write_results(db, row.id, result_rows(outcome, player_ids))
                             self.store.set_status(db, row.id, True, now)
+                        self.store.refresh_summary(db, row.id, months=False)
                         ids.append(row.id)
+                    # the monthly figures once per month and game imported, not once per game
+                    self.store.refresh_game_months(db, ids)
             except SQLAlchemyError as err:
                 raise storage_error(err) from err
         return ids

@@ -1,4 +1,7 @@
-"""History: every game, filtered by game, player and date; export (one or all) and import."""
+"""History: every game, newest first, a page at a time (the first page at once, "more" adds the
+next), filtered by game, status, player, a search on player names and a date range; export
+(one or all: a file in the exports folder, and a download in the browser) and import of table
+records through the file picker (in the browser, an upload)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.format import names, when
+from companion.app.format import names, number, when
+from companion.app.wording import counted
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -19,16 +23,21 @@ if TYPE_CHECKING:
 
 
 PERIODS = ("all", "week", "month", "year")
+STATUSES = ("all", "finished", "in_progress", "abandoned")
+PAGE = 25
+PICKER = "file-picker"  # app.drafts key of the tab's FilePicker
 
 
 @dataclass
 class Filters:
     game: str | None = None
     player: str | None = None
+    status: str = "all"
+    search: str = ""
     period: str = "all"
     since_text: str = ""
     until_text: str = ""
-    import_path: str = ""
+    shown: int = PAGE  # how many games the list shows (grows by a page with "more")
 
 
 def _filters(app: App) -> Filters:
@@ -75,13 +84,89 @@ def bounds(filters: Filters, today: date) -> tuple[datetime | None, datetime | N
     return since, until, problem
 
 
-def write_export(app: App, records: list[dict[str, Any]], stem: str) -> Path:
+def records_bytes(records: Any) -> bytes:
+    return (json.dumps(records, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def write_export(app: App, records: Any, stem: str) -> Path:
     folder = Path(app.export_dir) if app.export_dir else Path.home()
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     path = folder / f"{stem}-{stamp}.json"
-    path.write_text(json.dumps(records, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    path.write_bytes(records_bytes(records))
     return path
+
+
+def picker(app: App) -> ft.FilePicker:
+    """The tab's file picker (one per tab, kept across rebuilds; in a page it registers itself
+    as one of the page's services). Its result imports the picked files."""
+    found = app.drafts.get(PICKER)
+    if found is None:
+        found = ft.FilePicker(on_result=lambda e: import_picked(app, e.files))
+        app.drafts[PICKER] = found
+    return found
+
+
+def import_picked(app: App, files: list[Any]) -> None:
+    """Import the files picked (or uploaded in the browser): each one's records, all checked
+    before anything is written."""
+    files = [f for f in (files or []) if f is not None]
+    if not files:
+        return
+    total = 0
+    for picked in files:
+        content = getattr(picked, "bytes", None)
+        if content is None and getattr(picked, "path", None):
+            try:
+                content = Path(picked.path).read_bytes()
+            except OSError as err:
+                app.tell(app.t("app.history.import_unreadable", path=picked.path, detail=err.strerror or str(err)),
+                         "error")
+                app.render()
+                return
+        if content is None:
+            app.tell(app.t("app.history.import_unreadable", path=picked.name, detail=""), "error")
+            app.render()
+            return
+        ids = app.guard(lambda: app.service.import_records(content))
+        if ids is None:
+            app.render()
+            return
+        total += len(ids)
+    app.announce()
+    app.tell(counted(app, "history.imported_n", total), "ok")
+    app.render()
+
+
+def offer_download(app: App, data: bytes, file_name: str) -> None:
+    """In a browser, hand the file to it as a download (the picker's save dialog)."""
+    if app.page is None:
+        return
+    chooser = picker(app)
+
+    async def save() -> None:
+        try:
+            await chooser.save_file(file_name=file_name, src_bytes=data)
+        except Exception:  # no download on this platform: the file in the exports folder stays
+            pass
+
+    app.page.run_task(save)
+
+
+def export_to(app: App, session_id: int | None) -> None:
+    """Export one game (or all): written to the exports folder and offered as a download."""
+    records = app.guard(lambda: app.service.export(session_id))
+    if records is None:
+        return
+    payload = records[0] if session_id is not None and records else records
+    stem = "table-companion-all" if session_id is None else f"table-companion-{session_id}"
+    try:
+        path = write_export(app, payload, stem)
+    except OSError as err:
+        app.tell(app.t("app.history.export_failed", detail=err.strerror or str(err)), "error")
+        return
+    app.tell(app.t("app.history.exported", count=len(records), path=str(path)), "ok")
+    offer_download(app, records_bytes(payload), path.name)
 
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
@@ -91,36 +176,35 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     since, until, problem = bounds(f, date.today())
     parts: list[ft.Control] = []
 
-    def set_game(game: str | None):
+    def choose(attr: str, value: Any):
         def handler(_: Any) -> None:
-            f.game = game
+            setattr(f, attr, value)
+            f.shown = PAGE
+            if attr == "period":
+                f.since_text = f.until_text = ""
             app.render()
         return handler
 
-    def set_player(player: str | None):
-        def handler(_: Any) -> None:
-            f.player = player
-            app.render()
-        return handler
-
-    def set_period(period: str):
-        def handler(_: Any) -> None:
-            f.period = period
-            f.since_text = f.until_text = ""
-            app.render()
-        return handler
-
-    games = list(refereed_games())
-    game_chips = [ui.chip(app.t("app.history.all_games"), set_game(None), ident="filter-game-all",
+    game_chips = [ui.chip(app.t("app.history.all_games"), choose("game", None), ident="filter-game-all",
                           selected=f.game is None)]
-    game_chips += [ui.chip(app.t(f"game.{g}.name"), set_game(g), ident=f"filter-game-{g}", selected=f.game == g)
-                   for g in games]
+    game_chips += [ui.chip(app.t(f"game.{g}.name"), choose("game", g), ident=f"filter-game-{g}",
+                           selected=f.game == g) for g in refereed_games()]
+    status_chips = [ui.chip(app.t(f"app.history.status.{s}"), choose("status", s), ident=f"filter-status-{s}",
+                            selected=f.status == s) for s in STATUSES]
     profiles = app.guard(app.service.players) or []
-    player_chips = [ui.chip(app.t("app.history.all_players"), set_player(None), ident="filter-player-all",
-                            selected=f.player is None)]
-    player_chips += [ui.chip(p.name, set_player(p.name), ident=f"filter-player-{p.name}",
-                             selected=f.player == p.name) for p in profiles]
-    period_chips = [ui.chip(app.t(f"app.history.period.{p}"), set_period(p), ident=f"filter-period-{p}",
+
+    def pick_player(e: Any) -> None:
+        f.player = e.control.value or None
+        f.shown = PAGE
+        app.render()
+
+    # one dropdown, not a chip per profile: a club has dozens of players
+    player_menu = ui.tid("filter-player", ft.Dropdown(
+        label=app.t("app.history.player"), value=f.player or "", width=300, on_select=pick_player,
+        text_size=ui.FONT_BODY,
+        options=[ft.DropdownOption(key="", text=app.t("app.history.all_players"))]
+        + [ft.DropdownOption(key=p.name, text=p.name) for p in profiles]))
+    period_chips = [ui.chip(app.t(f"app.history.period.{p}"), choose("period", p), ident=f"filter-period-{p}",
                             selected=f.period == p and not (f.since_text or f.until_text)) for p in PERIODS]
 
     def typed(attr: str):
@@ -129,80 +213,75 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         return handler
 
     def apply(_: Any) -> None:
+        f.shown = PAGE
         app.render()
 
     dates = ft.Row([
-        ui.tid("filter-since", ft.TextField(label=app.t("app.history.since"), value=f.since_text, width=220,
+        player_menu,
+        ui.tid("filter-search", ft.TextField(label=app.t("app.history.search"), value=f.search, width=260,
+                                             on_change=typed("search"), on_submit=apply, text_size=ui.FONT_BODY,
+                                             prefix_icon=ft.Icons.SEARCH)),
+        ui.tid("filter-since", ft.TextField(label=app.t("app.history.since"), value=f.since_text, width=200,
                                             hint_text=app.t("app.history.date_hint"), on_change=typed("since_text"),
                                             on_submit=apply, text_size=ui.FONT_BODY)),
-        ui.tid("filter-until", ft.TextField(label=app.t("app.history.until"), value=f.until_text, width=220,
+        ui.tid("filter-until", ft.TextField(label=app.t("app.history.until"), value=f.until_text, width=200,
                                             hint_text=app.t("app.history.date_hint"), on_change=typed("until_text"),
                                             on_submit=apply, text_size=ui.FONT_BODY)),
         ui.button(app.t("app.history.apply"), apply, ident="filter-apply", icon=ft.Icons.FILTER_ALT),
     ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
     parts.append(ui.panel(ft.Column([
-        ui.wrap(game_chips), ui.wrap(player_chips), ui.wrap(period_chips), dates,
+        ui.wrap(game_chips), ui.wrap(status_chips), ui.wrap(period_chips), dates,
     ], spacing=12), ident="history-filters"))
     if problem is not None:
         parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
                                ident="bad-date"))
 
-    sessions = [] if problem else (app.guard(lambda: app.service.history(
-        game=f.game, player=f.player, since=since, until=until)) or [])
+    page = None if problem else app.guard(lambda: app.service.history_page(
+        game=f.game, player=f.player, search=f.search, since=since, until=until,
+        status=None if f.status == "all" else f.status, offset=0, limit=max(PAGE, f.shown)))
 
     def export_all(_: Any) -> None:
-        records = app.guard(lambda: app.service.export())
-        if records is not None:
-            try:
-                path = write_export(app, records, "table-companion-all")
-            except OSError as err:
-                app.tell(app.t("app.history.export_failed", detail=err.strerror or str(err)), "error")
-            else:
-                app.tell(app.t("app.history.exported", count=len(records), path=str(path)), "ok")
+        export_to(app, None)
         app.render()
 
-    def set_import_path(e: Any) -> None:
-        f.import_path = e.control.value or ""
-
-    def do_import(_: Any) -> None:
-        raw = f.import_path.strip()
-        if not raw:
-            app.tell(app.t("app.history.import_no_path"), "error")
-            app.render()
-            return
-        path = Path(raw).expanduser()
-        try:
-            content = path.read_bytes()
-        except OSError as err:
-            app.tell(app.t("app.history.import_unreadable", path=str(path), detail=err.strerror or str(err)),
-                     "error")
-            app.render()
-            return
-        ids = app.guard(lambda: app.service.import_records(content))
-        if ids is not None:
-            app.announce()
-            f.import_path = ""
-            app.tell(app.t("app.history.imported", count=len(ids)), "ok")
-        app.render()
-
+    chooser = picker(app)
     tools = ft.Row([
         ui.button(app.t("app.history.export_all"), export_all, ident="export-all", icon=ft.Icons.DOWNLOAD),
-        ui.tid("import-path", ft.TextField(label=app.t("app.history.import_path"), value=f.import_path,
-                                           on_change=set_import_path, on_submit=do_import, width=420,
-                                           text_size=ui.FONT_BODY)),
-        ui.button(app.t("app.history.import"), do_import, ident="import-run", icon=ft.Icons.UPLOAD),
+        ui.tid("import-file", ft.FilledTonalButton(
+            content=ft.Text(app.t("app.history.import_file"), size=ui.FONT_LABEL, weight=ft.FontWeight.W_600),
+            icon=ft.Icons.UPLOAD_FILE, height=ui.TOUCH,
+            action=ft.PickFiles(chooser, file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"],
+                                allow_multiple=True, with_data=True, cancel_upload_on_window_blur=False),
+            style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=ui.RADIUS),
+                                 padding=ft.Padding.symmetric(horizontal=22, vertical=10)))),
     ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     parts.append(ui.panel(ft.Column([ui.muted(app.t("app.history.export_where",
                                                     path=str(app.export_dir or Path.home()))), tools],
                                     spacing=10), ident="history-tools"))
 
-    parts.append(ui.subtitle(app.t("app.history.count", count=len(sessions)), ident="history-count"))
-    rows = [_row(app, s) for s in sessions]
+    items = page.items if page is not None else ()
+    total = page.total if page is not None else 0
+    parts.append(ui.subtitle(app.t("app.history.count", count=total), ident="history-count"))
+    rows: list[ft.Control] = [_row(app, s) for s in items]
     if not rows and not problem:
         rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
     parts.append(ft.Column(rows, spacing=10))
+    if page is not None and page.has_more:
+        def more(_: Any) -> None:
+            f.shown = len(items) + PAGE
+            app.render()
+
+        parts.append(ui.button(counted(app, "history.more", min(PAGE, total - len(items)), shown=len(items),
+                                       total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
     return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
+
+
+def duration(app: App, seconds: float) -> str:
+    minutes = round(seconds / 60)
+    if minutes >= 60:
+        return app.t("app.history.hours", hours=minutes // 60, minutes=f"{minutes % 60:02d}")
+    return counted(app, "history.minutes", minutes)
 
 
 def _row(app: App, summary: SessionSummary) -> ft.Control:
@@ -212,18 +291,26 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
             result = app.t("app.history.won_by", players=names(app, summary.winners))
         else:
             result = app.t("app.history.no_winner")
+        seated = [app.t("app.history.seat_result", name=s.name, place=s.place or "-", score=number(app, s.score))
+                  for s in summary.seats]
     else:
-        result = app.t("app.history.in_progress")
+        result = app.t("app.history.abandoned" if summary.status == "abandoned" else "app.history.in_progress")
+        seated = list(summary.players)
+    icon = {"finished": ft.Icons.EMOJI_EVENTS, "abandoned": ft.Icons.DO_NOT_DISTURB_ON}.get(
+        summary.status, ft.Icons.HOURGLASS_TOP)
+    length = counted(app, "history.entries_n", summary.entries)
+    if summary.duration_s > 0:
+        length = app.t("app.history.length", entries=length, duration=duration(app, summary.duration_s))
+    # few controls per row: a page of them is built at every rebuild of the screen
     body = ft.Row([
-        ft.Icon(ft.Icons.EMOJI_EVENTS if finished else ft.Icons.HOURGLASS_TOP, size=34,
-                color=ft.Colors.AMBER_700 if finished else ft.Colors.PRIMARY),
+        ft.Icon(icon, size=34, color=ft.Colors.AMBER_700 if finished else ft.Colors.PRIMARY),
         ft.Column([
-            ft.Row([ui.text(app.t(f"game.{summary.game}.name"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
-                    ui.muted(when(app, summary.started_at))], spacing=12, wrap=True),
-            ui.text(names(app, summary.players), ui.FONT_BODY),
+            ui.text(app.t("app.history.row_title", game=app.t(f"game.{summary.game}.name"),
+                          when=when(app, summary.started_at)), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
+            ui.text(" · ".join(seated), ui.FONT_BODY),
             ui.text(result, ui.FONT_BODY, weight=ft.FontWeight.W_600),
         ], spacing=2, expand=True),
-        ui.muted(app.t("app.history.entries", count=summary.entries)),
+        ui.muted(length),
     ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ui.tile(body, lambda _: app.go("past", session_id=summary.session_id),
                    ident=f"history-{summary.session_id}", padding=14)

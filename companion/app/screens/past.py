@@ -11,6 +11,7 @@ from companion.app import ui
 from companion.app.format import names, when
 from companion.app.games import TableContext, screen_for, state_at
 from companion.app.screens.results import outcome_view
+from scoring.base import rules_of
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -29,17 +30,27 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
         return handler
 
     def export_one(_: Any) -> None:
-        from companion.app.screens.history import write_export
+        from companion.app.screens.history import export_to
 
-        records = app.guard(lambda: app.service.export(session_id))
-        if records:
-            try:
-                path = write_export(app, records[0], f"table-companion-{session_id}")
-            except OSError as err:
-                app.tell(app.t("app.history.export_failed", detail=err.strerror or str(err)), "error")
-            else:
-                app.tell(app.t("app.history.exported", count=1, path=str(path)), "ok")
+        export_to(app, session_id)
         app.render()
+
+    summary = app.guard(lambda: app.service.summary(session_id))
+    abandoned = summary is not None and summary.status == "abandoned"
+
+    def mark(value: bool):
+        def handler(_: Any) -> None:
+            if app.guard(lambda: app.service.set_abandoned(session_id, value)) is not None:
+                app.announce(session_id)
+                app.tell(app.t("app.past.abandoned_now" if value else "app.past.resumed_now"), "ok")
+            app.render()
+        return handler
+
+    def resume(_: Any) -> None:
+        if abandoned and app.guard(lambda: app.service.set_abandoned(session_id, False)) is None:
+            app.render()
+            return
+        app.go("table", session_id=session_id)
 
     def delete(_: Any) -> None:
         def really() -> None:
@@ -62,8 +73,11 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
         ui.text(names(app, session.players), ui.FONT_LABEL, weight=ft.FontWeight.W_600),
         ui.muted(app.t("app.past.when", start=when(app, session.started_at), last=when(app, session.updated_at))),
         ft.Row([
-            *([ui.button(app.t("app.past.resume"), lambda _: app.go("table", session_id=session_id),
-                         ident="past-resume", icon=ft.Icons.PLAY_ARROW, kind="primary")]
+            *([ui.button(app.t("app.past.resume"), resume, ident="past-resume", icon=ft.Icons.PLAY_ARROW,
+                         kind="primary"),
+               ui.button(app.t("app.past.unabandon" if abandoned else "app.past.abandon"), mark(not abandoned),
+                         ident="past-unabandon" if abandoned else "past-abandon",
+                         icon=ft.Icons.RESTORE if abandoned else ft.Icons.DO_NOT_DISTURB_ON, kind="outlined")]
               if session.outcome is None else []),
             ui.button(app.t("app.past.export"), export_one, ident="export-one", icon=ft.Icons.DOWNLOAD),
             ui.button(app.t("app.past.delete"), delete, ident="past-delete", icon=ft.Icons.DELETE, kind="danger"),
@@ -73,16 +87,30 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
     if session.outcome is not None:
         parts.append(outcome_view(app, session.outcome, session.players, prefix="past-", game=session.game))
     else:
-        parts.append(ui.banner(app.t("app.past.unfinished"), ident="past-unfinished", kind="info"))
+        parts.append(ui.banner(app.t("app.past.abandoned" if abandoned else "app.past.unfinished"),
+                               ident="past-unfinished", kind="info"))
 
     # -- step by step ----------------------------------------------------------------------------
     state = state_at(session, step)
+    screen = screen_for(session.game)
     if step == 0:
         happened = app.t("app.past.step_start")
     else:
         entry = session.log[step - 1]
         happened = " ".join(app.say(m) for m in entry.events) or app.t("app.table.entry_plain",
                                                                          type=entry.action.get("type", "?"))
+
+    def why(_: Any) -> None:
+        """This step's "why?": what the entry did, and the rules behind it (the same as at the table)."""
+        from companion.app.screens.table import why_dialog
+
+        entry = session.log[step - 1]
+        rules = rules_of(entry.events)
+        sentences = [app.say(m) for m in entry.events] or [happened]
+        if not rules:
+            sentences.append(app.t("app.past.why_plain"))
+        sentences.append(app.t("app.past.why_next", prompt=app.say(state.expected.prompt)))
+        why_dialog(app, app.t("app.table.why_entry", n=step), sentences, rules, ident="why-step")
     controls = ft.Row([
         ui.icon_button(ft.Icons.FIRST_PAGE, go_step(0), ident="step-first", tooltip=app.t("app.past.first"),
                        disabled=step == 0),
@@ -94,13 +122,14 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
                        disabled=step >= total),
         ui.icon_button(ft.Icons.LAST_PAGE, go_step(total), ident="step-last", tooltip=app.t("app.past.last"),
                        disabled=step >= total),
+        ui.button(app.t("app.results.why"), why, ident="step-why", icon=ft.Icons.HELP_OUTLINE, kind="outlined",
+                  disabled=step == 0),
     ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
     replay_parts: list[ft.Control] = [
         ui.subtitle(app.t("app.past.replay")), controls,
         ui.text(happened, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident="step-events"),
         ui.muted(app.say(state.expected.prompt), ui.FONT_BODY, ident="step-prompt"),
     ]
-    screen = screen_for(session.game)
     if screen is not None:
         ctx = TableContext(lang=app.lang, submit=lambda _action: None, refresh=lambda: app.render(),
                            readonly=True, id_prefix="past-")

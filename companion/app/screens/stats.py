@@ -1,9 +1,15 @@
-"""Statistics from the service's SQL-backed figures: per player (games, wins, win rate per game,
-best score, head to head) and per game (games played, average winning score, records), with charts."""
+"""Statistics over a chosen period (a season, a club year: quick choices or two dates), from the
+service's SQL figures over the per-game summaries: per game (games played, most frequent winner,
+average winning score, record, spread between best and worst, average length), per player (games,
+wins, win rate, average and best score, places, per game, scores month by month) and head to
+head, with charts where a picture reads faster (games per game, wins per player, win rate per
+game, a player's scores over time)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -11,17 +17,21 @@ import flet_charts as fch
 
 from companion.app import ui
 from companion.app.format import names, number, percent
+from companion.app.screens.history import PERIODS, Filters, bounds, duration
+from companion.app.wording import counted
 
 if TYPE_CHECKING:
     from companion.app.shell import App
 
+
+CHART_PLAYERS = 12  # the players with the most wins in the period get a bar each
 
 BAR_COLOURS = (ft.Colors.TEAL_400, ft.Colors.AMBER_600, ft.Colors.INDIGO_300, ft.Colors.DEEP_ORANGE_300,
                ft.Colors.GREEN_400, ft.Colors.PINK_300)
 
 
 def _chart(app: App, groups: list[tuple[str, list[tuple[float, str]]]], ident: str, *,
-           legend: list[str] = (), percent_axis: bool = False) -> ft.Control:
+           legend: Sequence[str] = (), percent_axis: bool = False) -> ft.Control:
     """A bar chart: one group per label, one bar per (value, tooltip) in it; bars of the same rank
     share a colour, named in ``legend``."""
     top = max([v for _, bars in groups for v, _ in bars] + [1])
@@ -54,26 +64,145 @@ def _chart(app: App, groups: list[tuple[str, list[tuple[float, str]]]], ident: s
                                    spacing=6))
 
 
+def _line_chart(app: App, months: list[Any], ident: str) -> ft.Control:
+    """A player's average score month by month (a point per month with a finished game)."""
+    values = [m.average_score for m in months]
+    low, high = min(values + [0]), max(values + [1])
+    step = max(1, math.ceil((high - low) / 5))
+    chart = fch.LineChart(
+        data_series=[fch.LineChartData(
+            points=[fch.LineChartDataPoint(x=i, y=round(m.average_score, 1),
+                                           tooltip=app.t("app.stats.month_point", month=m.month,
+                                                         score=number(app, round(m.average_score, 1)),
+                                                         games=counted(app, "stats.games_n", m.games)))
+                    for i, m in enumerate(months)],
+            color=ft.Colors.TEAL_400, stroke_width=3, point=True)],
+        bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(m.month, size=ui.FONT_SMALL))
+                                          for i, m in enumerate(months)], label_size=36),
+        left_axis=fch.ChartAxis(label_size=48, label_spacing=step),
+        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step),
+        min_y=step * math.floor(low / step), max_y=step * math.ceil(high / step), min_x=0,
+        max_x=max(1, len(months) - 1), interactive=True, expand=True,
+    )
+    width = min(1100, 200 + 90 * len(months))
+    return ui.tid(ident, ft.Column([ui.muted(app.t("app.stats.legend_scores")),
+                                    ft.Container(chart, height=240, width=width,
+                                                 padding=ft.Padding.only(top=12, right=24))], spacing=6))
+
+
+def _menu(app: App, ident: str, label: str, value: str, names: list[str], on_pick: Any) -> ft.Control:
+    """A dropdown of player names (a club has dozens: one control, not a chip each)."""
+    def picked(e: Any) -> None:
+        if e.control.value:
+            on_pick(e.control.value)
+
+    return ui.tid(ident, ft.Dropdown(label=label, value=value, width=320, text_size=ui.FONT_BODY, on_select=picked,
+                                     options=[ft.DropdownOption(key=n, text=n) for n in names]))
+
+
+def _period_panel(app: App, state: dict[str, Any]) -> tuple[ft.Control, datetime | None, datetime | None, bool]:
+    """The season or club period the figures cover: a quick choice or two dates."""
+    filters = Filters(period=state.get("period", "all"), since_text=state.get("since", ""),
+                      until_text=state.get("until", ""))
+    since, until, problem = bounds(filters, date.today())
+
+    def choose(period: str):
+        def handler(_: Any) -> None:
+            state.update(period=period, since="", until="")
+            app.render()
+        return handler
+
+    def typed(key: str):
+        def handler(e: Any) -> None:
+            state[key] = e.control.value or ""
+        return handler
+
+    def apply(_: Any) -> None:
+        app.render()
+
+    chips = [ui.chip(app.t(f"app.history.period.{p}"), choose(p), ident=f"stats-period-{p}",
+                     selected=filters.period == p and not (filters.since_text or filters.until_text))
+             for p in PERIODS]
+    row = ft.Row([
+        ui.tid("stats-since", ft.TextField(label=app.t("app.history.since"), value=filters.since_text, width=200,
+                                           hint_text=app.t("app.history.date_hint"), on_change=typed("since"),
+                                           on_submit=apply, text_size=ui.FONT_BODY)),
+        ui.tid("stats-until", ft.TextField(label=app.t("app.history.until"), value=filters.until_text, width=200,
+                                           hint_text=app.t("app.history.date_hint"), on_change=typed("until"),
+                                           on_submit=apply, text_size=ui.FONT_BODY)),
+        ui.button(app.t("app.history.apply"), apply, ident="stats-apply", icon=ft.Icons.FILTER_ALT),
+    ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    lines: list[ft.Control] = [ui.wrap(chips), row]
+    if problem is not None:
+        lines.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
+                               ident="stats-bad-date"))
+    return ui.panel(ft.Column(lines, spacing=12), ident="stats-period"), since, until, problem is not None
+
+
+def places_text(app: App, places: tuple[tuple[int, int], ...]) -> str:
+    ordinals = [app.t("app.stats.place_count", place=app.t(f"app.stats.ordinal.{p if p <= 3 else 'n'}", place=p),
+                      count=count) for p, count in places]
+    return app.t("app.stats.places", places=" · ".join(ordinals))
+
+
+def player_figures(app: App, me: Any) -> list[ft.Control]:
+    """One player's figures over the period: games, wins, win rate, scores, places, per game."""
+    rows: list[ft.Control] = [ui.text(app.t("app.stats.player_summary", name=me.name,
+                                            games=counted(app, "stats.games_n", me.games),
+                                            wins=counted(app, "stats.wins_n", me.wins),
+                                            rate=percent(app, me.win_rate)),
+                                      ui.FONT_LABEL, weight=ft.FontWeight.BOLD, ident="stats-player-line")]
+    if me.games:
+        rows.append(ui.text(app.t("app.stats.scores_line", average=number(app, round(me.average_score or 0, 1)),
+                                  best=number(app, me.best_score),
+                                  place=number(app, round(me.average_place or 0, 1))),
+                            ui.FONT_BODY, ident="stats-player-scores"))
+        rows.append(ui.text(places_text(app, me.places), ui.FONT_BODY, ident="stats-player-places"))
+    for pg in me.by_game:
+        rows.append(ui.text(app.t("app.stats.player_game_summary", game=app.t(f"game.{pg.game}.name"),
+                                  games=counted(app, "stats.games_n", pg.games),
+                                  wins=counted(app, "stats.wins_n", pg.wins), rate=percent(app, pg.win_rate),
+                                  average=number(app, round(pg.average_score or 0, 1)),
+                                  best=number(app, pg.best_score)), ui.FONT_BODY))
+    return rows
+
+
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     state = app.drafts.setdefault("stats", {})
-    players = app.guard(app.service.player_stats) or []
-    games = app.guard(app.service.game_stats) or []
-    parts: list[ft.Control] = []
+    period, since, until, bad = _period_panel(app, state)
+    parts: list[ft.Control] = [period]
+    if bad:
+        return app.t("app.stats.title"), ft.Column(parts, spacing=ui.GAP)
+    everyone = app.guard(lambda: app.service.player_stats(since, until)) or []
+    games = app.guard(lambda: app.service.game_stats(since, until)) or []
+    players = [p for p in everyone if p.games]
 
     if not players and not games:
-        return app.t("app.stats.title"), ui.muted(app.t("app.stats.empty"), ident="stats-empty")
+        parts.append(ui.muted(app.t("app.stats.empty"), ident="stats-empty"))
+        return app.t("app.stats.title"), ft.Column(parts, spacing=ui.GAP)
 
     # -- per game --------------------------------------------------------------------------------
     game_cards = []
     for g in games:
         lines = [ui.text(app.t(f"game.{g.game}.name"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
                  ui.text(app.t("app.stats.games_played", count=g.games), ui.FONT_BODY)]
+        if g.top_winners:
+            lines.append(ui.text(app.t("app.stats.top_winner", players=names(app, g.top_winners),
+                                       wins=counted(app, "stats.wins_n", g.top_wins)), ui.FONT_BODY))
         if g.average_winning_score is not None:
             lines.append(ui.text(app.t("app.stats.average_win", score=number(app, round(g.average_winning_score, 1))),
                                  ui.FONT_BODY))
         if g.best_score is not None:
             lines.append(ui.text(app.t("app.stats.record", score=number(app, g.best_score),
                                        players=names(app, g.best_by)), ui.FONT_BODY))
+        if g.average_spread is not None:
+            lines.append(ui.text(app.t("app.stats.spread", score=number(app, round(g.average_spread, 1))),
+                                 ui.FONT_BODY))
+        if g.average_entries is not None:
+            length = app.t("app.stats.length", entries=number(app, round(g.average_entries)))
+            if g.average_duration_s:
+                length = app.t("app.history.length", entries=length, duration=duration(app, g.average_duration_s))
+            lines.append(ui.text(length, ui.FONT_BODY))
         game_cards.append(ui.panel(ft.Column(lines, spacing=4), ident=f"stats-game-{g.game}"))
     parts.append(ui.subtitle(app.t("app.stats.per_game")))
     parts.append(ui.wrap(game_cards, spacing=ui.GAP))
@@ -85,32 +214,28 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     # -- per player -------------------------------------------------------------------------------
     if players:
         parts.append(ui.subtitle(app.t("app.stats.per_player")))
-        parts.append(_chart(app, [(p.name, [(p.games, app.t("app.stats.games_of", name=p.name, games=p.games)),
-                                            (p.wins, app.t("app.stats.wins_of", wins=p.wins, games=p.games))])
-                                  for p in players], "chart-players",
+        charted = sorted(players, key=lambda p: (-p.wins, -p.games, p.name))[:CHART_PLAYERS]
+        parts.append(_chart(app, [(p.name, [(p.games, counted(app, "stats.games_of", p.games, name=p.name)),
+                                            (p.wins, counted(app, "stats.wins_n", p.wins))])
+                                  for p in charted], "chart-players",
                             legend=[app.t("app.stats.legend_games"), app.t("app.stats.legend_wins")]))
         selected = state.get("player") if state.get("player") in {p.name for p in players} else players[0].name
 
-        def pick(name: str):
-            def handler(_: Any) -> None:
-                state["player"] = name
-                app.render()
-            return handler
+        def pick(name: str) -> None:
+            state["player"] = name
+            app.render()
 
-        parts.append(ui.wrap([ui.chip(p.name, pick(p.name), ident=f"stats-player-{p.name}",
-                                      selected=p.name == selected) for p in players]))
+        parts.append(_menu(app, "stats-pick-player", app.t("app.history.player"), selected,
+                           [p.name for p in players], pick))
         me = next(p for p in players if p.name == selected)
-        rows = [ui.text(app.t("app.stats.player_line", name=me.name, games=me.games, wins=me.wins,
-                              rate=percent(app, me.win_rate)), ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
-                        ident="stats-player-line")]
-        for pg in me.by_game:
-            rows.append(ui.text(app.t("app.stats.player_game_line", game=app.t(f"game.{pg.game}.name"),
-                                      games=pg.games, wins=pg.wins, rate=percent(app, pg.win_rate),
-                                      best=number(app, pg.best_score)), ui.FONT_BODY))
+        rows = player_figures(app, me)
         if me.by_game:
             rows.append(_chart(app, [(app.t(f"game.{pg.game}.name"),
                                       [(round(pg.win_rate * 100), percent(app, pg.win_rate))]) for pg in me.by_game],
                                "chart-win-rate", legend=[app.t("app.stats.legend_rate")], percent_axis=True))
+        months = app.guard(lambda: app.service.scores_over_time(me.id, since, until)) or []
+        if months:
+            rows.append(_line_chart(app, months, "chart-scores"))
         parts.append(ui.panel(ft.Column(rows, spacing=6), ident="stats-player"))
 
         # head to head
@@ -118,27 +243,28 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         if others:
             rival = state.get("rival") if state.get("rival") in others else others[0]
 
-            def pick_rival(name: str):
-                def handler(_: Any) -> None:
-                    state["rival"] = name
-                    app.render()
-                return handler
+            def pick_rival(name: str) -> None:
+                state["rival"] = name
+                app.render()
 
             h2h_rows: list[ft.Control] = [
                 ui.subtitle(app.t("app.stats.head_to_head", a=selected, b=rival)),
-                ui.wrap([ui.chip(n, pick_rival(n), ident=f"stats-rival-{n}", selected=n == rival) for n in others]),
+                _menu(app, "stats-pick-rival", app.t("app.stats.rival"), rival, others, pick_rival),
             ]
-            h2h = app.guard(lambda: app.service.head_to_head(selected, rival))
+            h2h = app.guard(lambda: app.service.head_to_head(selected, rival, since, until))
             if h2h is not None:
                 if h2h.games:
-                    h2h_rows.append(ui.text(app.t("app.stats.h2h_line", a=selected, b=rival, games=h2h.games,
+                    h2h_rows.append(ui.text(app.t("app.stats.h2h_summary", a=selected, b=rival,
+                                                  games=counted(app, "stats.games_n", h2h.games),
                                                   a_wins=h2h.a_wins, b_wins=h2h.b_wins, a_ahead=h2h.a_ahead,
                                                   b_ahead=h2h.b_ahead, level=h2h.level), ui.FONT_BODY,
                                             ident="stats-h2h"))
                     for hg in h2h.by_game:
-                        h2h_rows.append(ui.muted(app.t("app.stats.h2h_game", game=app.t(f"game.{hg.game}.name"),
-                                                       games=hg.games, a_ahead=hg.a_ahead, b_ahead=hg.b_ahead,
-                                                       level=hg.level), ui.FONT_BODY))
+                        h2h_rows.append(ui.muted(app.t("app.stats.h2h_game_summary",
+                                                       game=app.t(f"game.{hg.game}.name"),
+                                                       games=counted(app, "stats.games_n", hg.games),
+                                                       a_ahead=hg.a_ahead, b_ahead=hg.b_ahead, level=hg.level),
+                                                 ui.FONT_BODY))
                 else:
                     h2h_rows.append(ui.muted(app.t("app.stats.h2h_none", a=selected, b=rival), ident="stats-h2h"))
             parts.append(ui.panel(ft.Column(h2h_rows, spacing=8), ident="stats-h2h-panel"))

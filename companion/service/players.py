@@ -1,0 +1,118 @@
+"""Player profiles: rename one, merge two (a typo made two "Anne"s), remove one who never sat at
+a table. Each is one write transaction that leaves the history right:
+
+- a game's record keeps the names written at the table (``seats.name``): a past game replays and
+  exports exactly as it was played, whatever its players are called now;
+- lists and statistics follow the profile (``seats.player_id``, ``results.player_id``): after a
+  rename they show the new name, after a merge the two profiles' games and results are one.
+
+Names are checked minimally here (trimmed, not empty, no control character, at most
+:data:`MAX_NAME` characters, not another profile's name ignoring case): the shared rules of
+``models/names.py`` are not in this branch yet.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlmodel import Session
+
+from companion.service.errors import ServiceError, storage_error
+from companion.service.live import ServiceCore
+from companion.service.states import PlayerProfile, utc
+from models.i18n import Msg
+from models.tables import Player
+
+MAX_NAME = 40
+
+
+def clean_name(name: object) -> str:
+    """The name as a profile keeps it, or ServiceError saying what is wrong with it."""
+    value = name.strip() if isinstance(name, str) else ""
+    if not value:
+        raise ServiceError(Msg("service.player.blank"))
+    if any(unicodedata.category(c).startswith("C") for c in value):
+        raise ServiceError(Msg("service.players.control", {"name": value.encode("unicode_escape").decode()}))
+    if len(value) > MAX_NAME:
+        raise ServiceError(Msg("service.players.too_long", {"max": MAX_NAME}))
+    return value
+
+
+class Players(ServiceCore):
+    def rename_player(self, player_id: int, new_name: str) -> PlayerProfile:
+        """Give a profile another name. Past games keep the names of their records; the history
+        and the statistics show the new one."""
+        name = clean_name(new_name)
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    player = self._profile_row(db, player_id)
+                    for _other_id, other in db.execute(text("SELECT id, name FROM players WHERE id != :p"),
+                                                      {"p": player_id}):
+                        if other.casefold() == name.casefold():
+                            raise ServiceError(Msg("service.player.duplicate", {"name": other}))
+                    db.execute(text("UPDATE players SET name = :n WHERE id = :p"), {"n": name, "p": player_id})
+                    created = player.created_at
+            except IntegrityError:
+                raise ServiceError(Msg("service.player.duplicate", {"name": name})) from None
+            except SQLAlchemyError as err:
+                raise storage_error(err) from err
+        return PlayerProfile(player_id, name, utc(created))
+
+    def merge_players(self, source_id: int, target_id: int) -> PlayerProfile:
+        """Fold profile ``source_id`` into ``target_id``: every seat and result of the source
+        becomes the target's, and the source profile goes. Refused when both sat at the same
+        game (they were two people there). Past games still replay under their records' names."""
+        if source_id == target_id:
+            raise ServiceError(Msg("service.players.merge_same"))
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    source = self._profile_row(db, source_id)
+                    target = self._profile_row(db, target_id)
+                    shared = db.execute(text(
+                        "SELECT a.session_id FROM seats a JOIN seats b ON b.session_id = a.session_id "
+                        "WHERE a.player_id = :s AND b.player_id = :t ORDER BY a.session_id LIMIT 1"),
+                        {"s": source_id, "t": target_id}).scalar()
+                    if shared is not None:
+                        raise ServiceError(Msg("service.players.merge_together", {
+                            "a": source.name, "b": target.name, "session": shared}))
+                    # the seats written before 0004 take their record's name before the profile goes
+                    db.execute(text("UPDATE seats SET name = :n WHERE player_id = :s AND name IS NULL"),
+                               {"n": source.name, "s": source_id})
+                    db.execute(text("UPDATE seats SET player_id = :t WHERE player_id = :s"),
+                               {"s": source_id, "t": target_id})
+                    db.execute(text("UPDATE results SET player_id = :t WHERE player_id = :s"),
+                               {"s": source_id, "t": target_id})
+                    db.execute(text("DELETE FROM players WHERE id = :s"), {"s": source_id})
+                    self.store.rebuild_player_months(db, [source_id, target_id])
+                    profile = PlayerProfile(target_id, target.name, utc(target.created_at))
+            except SQLAlchemyError as err:
+                raise storage_error(err) from err
+            self._cache.clear()  # cached games know their players by profile id
+        return profile
+
+    def remove_player(self, player_id: int) -> PlayerProfile:
+        """Remove a profile that never sat at a table; one with games is refused (merge it
+        into another profile instead)."""
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    player = self._profile_row(db, player_id)
+                    games = db.execute(text("SELECT COUNT(*) FROM seats WHERE player_id = :p"),
+                                       {"p": player_id}).scalar_one()
+                    if games:
+                        raise ServiceError(Msg("service.players.has_games", {"name": player.name, "count": games}))
+                    db.execute(text("DELETE FROM players WHERE id = :p"), {"p": player_id})
+                    removed = PlayerProfile(player_id, player.name, utc(player.created_at))
+            except SQLAlchemyError as err:
+                raise storage_error(err) from err
+        return removed
+
+    def _profile_row(self, db: Session, player_id: int) -> Player:
+        player = db.get(Player, player_id)
+        if player is None:
+            raise ServiceError(Msg("service.players.unknown_id", {"id": player_id}))
+        return player
