@@ -22,7 +22,17 @@ from typing import Any, Iterable, Iterator, Sequence
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import URL, bindparam, create_engine, delete, event, func, insert, text, update
+from sqlalchemy import (
+    URL,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine as SAEngine
 from sqlmodel import Session, select
 
@@ -56,6 +66,26 @@ def alembic_config(connection: Any | None = None) -> Config:
 def dumps(data: Any) -> str:
     """JSON as the store keeps it: compact, UTF-8 text, keys in the order given."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class SessionRows:
+    """What opening a session reads (:meth:`Store.session_rows`): the session row's envelope
+    columns, the seated players in seat order, and the active log."""
+
+    session_id: int
+    game: str
+    variant: str  # JSON text
+    first_player: str
+    assist: bool
+    setup: str | None  # JSON text
+    started_at: datetime
+    updated_at: datetime
+    names: list[str]  # seated players, seat 0 first
+    player_ids: list[int]  # their profile ids, in the same order
+    seqs: list[int]  # the active entries' seq numbers, in order
+    actions: list[str]  # their JSON texts
+    last_seq: int  # the highest seq used, retracted rows included (0: none)
 
 
 @dataclass(frozen=True)
@@ -210,6 +240,30 @@ class Store:
         value = db.exec(select(func.max(ActionRow.seq)).where(
             ActionRow.session_id == session_id, ActionRow.retracted_at.is_(None))).one()
         return value or 0
+
+    def session_rows(self, db: Session, session_id: int) -> SessionRows | None:
+        """Everything opening a session reads, in two queries on the driver's cursor (plain rows,
+        no ORM objects), in the read transaction of ``db``: the session with its seats and players,
+        then the active log with the last seq used. None if there is no such session."""
+        driver = db.connection().connection.driver_connection  # the sqlite3 connection, in this transaction
+        assert driver is not None
+        cursor = driver.cursor()
+        try:
+            head = cursor.execute(_SESSION_HEAD, (session_id,)).fetchall()
+            if not head:
+                return None
+            log = cursor.execute(_ACTIVE_LOG, (session_id, session_id)).fetchall()
+        finally:
+            cursor.close()
+        game, variant, first_player, assist, setup, started_at, updated_at, _, _ = head[0]
+        seated = [(name, player_id) for *_, name, player_id in head if name is not None]
+        active = [(seq, action) for seq, action, is_active in log if is_active]
+        return SessionRows(
+            session_id=session_id, game=game, variant=variant, first_player=first_player, assist=bool(assist),
+            setup=setup, started_at=_stored_time(started_at), updated_at=_stored_time(updated_at),
+            names=[name for name, _ in seated], player_ids=[player_id for _, player_id in seated],
+            seqs=[seq for seq, _ in active], actions=[action for _, action in active],
+            last_seq=log[-1][0] if log else 0)
 
     def append(self, db: Session, session_id: int, actions: Iterable[str], now: datetime,
                after: int | None = None) -> int:
@@ -376,6 +430,23 @@ class Store:
         with self.read() as db:
             return {name: db.execute(text(f"SELECT COUNT(*) FROM {name}")).scalar_one()
                     for name in ("players", "sessions", "seats", "actions", "results")}
+
+
+# the session and its seats (one row per seat; one row with NULL names if it has none)
+_SESSION_HEAD = (
+    "SELECT s.game, s.variant, s.first_player, s.assist, s.setup, s.started_at, s.updated_at, p.name, p.id "
+    "FROM sessions s LEFT JOIN seats st ON st.session_id = s.id LEFT JOIN players p ON p.id = st.player_id "
+    "WHERE s.id = ? ORDER BY st.position")
+# the active entries, plus the last one used if it was retracted (it gives the last seq)
+_ACTIVE_LOG = (
+    "SELECT seq, action, retracted_at IS NULL FROM actions WHERE session_id = ? "
+    "AND (retracted_at IS NULL OR seq = (SELECT MAX(seq) FROM actions WHERE session_id = ?)) ORDER BY seq")
+
+
+def _stored_time(value: Any) -> datetime:
+    """A DateTime column read with the driver: SQLAlchemy keeps "YYYY-MM-DD HH:MM:SS.ffffff" text
+    (UTC, no offset), which reads back as the same naive datetime its own processor would give."""
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
 
 
 def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:

@@ -25,10 +25,12 @@ from datetime import datetime
 
 from companion.service.errors import (
     CorrectionConflict,
+    GameChanged,
     Malformed,
     NotKept,
     Refused,
     ServiceError,
+    StaleState,
 )
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
@@ -63,4 +65,5 @@ __all__ = [
     "CorrectionConflict", "GameStats", "HeadToHead", "HeadToHeadGame", "HistoryEntry", "LogEntry", "Malformed",
     "NotKept", "PlayerGameStats", "PlayerProfile", "PlayerStats", "Refused", "ServiceError", "SessionService",
     "SessionState", "SessionSummary", "setup_fields",
+    "GameChanged", "StaleState",
 ]
