@@ -114,6 +114,25 @@ class ServiceCore:
         self._remember(live)
         return live
 
+    def _fresh_live(self, session_id: int) -> Live:
+        """The live session, read again first if another process changed it (one small query on a
+        cache hit): what a screen is shown. The write paths check inside their transaction."""
+        live = self._cache.get(session_id)
+        return self._live(session_id) if live is None else self._current(live)
+
+    def _current(self, live: Live) -> Live:
+        """``live`` if the database still has exactly its entries, else the session read again."""
+        with self.store.read() as db:
+            exists, last_seq, last_active = self.store.log_position(db, live.session_id)
+        if not exists:
+            self._forget(live.session_id)
+            raise unknown_session(live.session_id)
+        if last_seq == live.last_seq and last_active == live.version:
+            self._cache.move_to_end(live.session_id)
+            return live
+        self._forget(live.session_id)
+        return self._live(live.session_id)
+
     def _load(self, session_id: int) -> Live:
         """Replay a session from its rows: two queries (the session with its seats, the log),
         one JSON parse and one validation for all the actions, then the engine fold."""

@@ -201,18 +201,6 @@ class Play(ServiceCore):
         if fresh is not live:
             raise GameChanged(self._state(fresh), live.version if seen is None else seen)
 
-    def _current(self, live: Live) -> Live:
-        """``live`` if the database still has exactly its entries, else the session read again."""
-        with self.store.read() as db:
-            exists, last_seq, last_active = self.store.log_position(db, live.session_id)
-        if not exists:
-            self._forget(live.session_id)
-            raise unknown_session(live.session_id)
-        if last_seq == live.last_seq and last_active == live.version:
-            return live
-        self._forget(live.session_id)
-        return self._live(live.session_id)
-
     def _changed(self, session_id: int, live: Live, seen: int | None) -> GameChanged:
         """Another process wrote between the cache and our write transaction: read the game again
         and refuse with it. Nothing was written."""

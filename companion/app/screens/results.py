@@ -121,7 +121,7 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         from companion.app.screens.table import describe_entry
 
         last = session.log[-1] if session.log else None
-        if app.guard(lambda: app.service.undo(session_id)) is not None:
+        if app.guard(lambda: app.service.undo(session_id, seen=session.version)) is not None:
             app.announce(session_id)
             app.replace("table", session_id=session_id)
             if last is not None:
