@@ -16,6 +16,7 @@ import time
 import _setup  # noqa: F401
 import append_latency
 import replay_throughput
+import resume
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,7 +29,9 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     replay_throughput.main(["--seconds", "1" if args.quick else "3", *extra])
     print()
-    append_latency.main(["--count", "100" if args.quick else "300", *extra])
+    append_latency.main(["--count", "100" if args.quick else "400", *extra])
+    print()
+    resume.main(["--games", "10" if args.quick else "30", *extra])
     print(f"\n(all benchmarks: {time.perf_counter() - start:.1f} s)")
 
 

@@ -145,8 +145,10 @@ class ServiceCore:
     def _replayed(self, rows: SessionRows) -> Live:
         session_id = rows.session_id
         try:
-            row = GameSession(game=rows.game, variant=rows.variant, first_player=rows.first_player,
-                              setup=rows.setup, started_at=rows.started_at, updated_at=rows.updated_at)
+            # the envelope columns as the sessions row holds them (model_construct: not a row to
+            # write, so no validation or ORM instrumentation, which cost more than the query)
+            row = GameSession.model_construct(game=rows.game, variant=rows.variant, first_player=rows.first_player,
+                                              setup=rows.setup)
             base = stored_record(row, rows.names, [])  # the envelope, checked as on every open
             data = decoded_actions(rows.actions)
             record = parse_record_data({**record_to_data(base), "actions": data})  # one validation
