@@ -24,12 +24,12 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
     URL,
+    DateTime,
     bindparam,
     create_engine,
     delete,
     event,
     func,
-    insert,
     text,
     update,
 )
@@ -110,6 +110,7 @@ class Store:
         event.listen(self.engine, "connect", _on_connect)
         event.listen(self.engine, "begin", _on_begin)
         self._writer = self.engine.execution_options(sqlite_begin="IMMEDIATE")
+        self._time_in = DateTime().dialect_impl(self.engine.dialect).bind_processor(self.engine.dialect)
         if upgrade:
             self.upgrade()
 
@@ -205,10 +206,6 @@ class Store:
         done = db.execute(delete(GameSession).where(GameSession.id == session_id))
         return done.rowcount > 0
 
-    def touch(self, db: Session, session_id: int, now: datetime) -> None:
-        sessions = GameSession.__table__
-        db.execute(update(sessions).where(sessions.c.id == session_id).values(updated_at=now))
-
     def set_status(self, db: Session, session_id: int, finished: bool, now: datetime) -> None:
         sessions = GameSession.__table__
         db.execute(
@@ -245,9 +242,7 @@ class Store:
         """Everything opening a session reads, in two queries on the driver's cursor (plain rows,
         no ORM objects), in the read transaction of ``db``: the session with its seats and players,
         then the active log with the last seq used. None if there is no such session."""
-        driver = db.connection().connection.driver_connection  # the sqlite3 connection, in this transaction
-        assert driver is not None
-        cursor = driver.cursor()
+        cursor = _cursor(db)
         try:
             head = cursor.execute(_SESSION_HEAD, (session_id,)).fetchall()
             if not head:
@@ -268,24 +263,44 @@ class Store:
     def append(self, db: Session, session_id: int, actions: Iterable[str], now: datetime,
                after: int | None = None) -> int:
         """Append actions (JSON texts) after seq ``after`` (default: the last seq used); returns
-        the new last seq. One INSERT statement, no ORM unit of work: this is the hot path."""
+        the new last seq. This is the hot path: one INSERT on the driver's cursor, no ORM unit of
+        work and no SQL compilation (the statement text is fixed)."""
         seq = self.last_seq(db, session_id) if after is None else after
+        stamp = self._stamp(now)
         rows = []
         for action in actions:
             seq += 1
-            rows.append({"session_id": session_id, "seq": seq, "action": action, "created_at": now})
+            rows.append((session_id, seq, action, stamp))
         if rows:
-            db.execute(insert(ActionRow.__table__), rows)
+            cursor = _cursor(db)
+            try:
+                cursor.executemany(_APPEND, rows)
+            finally:
+                cursor.close()
         return seq
 
+    def touch(self, db: Session, session_id: int, now: datetime) -> None:
+        """``updated_at`` after an entry that changes nothing else about the session (hot path)."""
+        cursor = _cursor(db)
+        try:
+            cursor.execute(_TOUCH, (self._stamp(now), session_id))
+        finally:
+            cursor.close()
+
     def log_position(self, db: Session, session_id: int) -> tuple[bool, int, int]:
-        """(session exists, last seq used, last active seq) in one query."""
-        row = db.execute(text(
-            "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = :s), "
-            "(SELECT MAX(seq) FROM actions WHERE session_id = :s), "
-            "(SELECT MAX(seq) FROM actions WHERE session_id = :s AND retracted_at IS NULL)"
-        ), {"s": session_id}).one()
-        return bool(row[0]), row[1] or 0, row[2] or 0
+        """(session exists, last seq used, last active seq) in one query (hot path: every change
+        checks it inside its write transaction)."""
+        cursor = _cursor(db)
+        try:
+            exists, last_seq, last_active = cursor.execute(_LOG_POSITION, (session_id,) * 3).fetchone()
+        finally:
+            cursor.close()
+        return bool(exists), last_seq or 0, last_active or 0
+
+    def _stamp(self, moment: datetime) -> Any:
+        """A time as SQLAlchemy's DateTime column writes it (its own bind processor), for the
+        statements run on the driver's cursor."""
+        return self._time_in(moment) if self._time_in is not None else moment
 
     def retract(self, db: Session, seqs: Sequence[int], session_id: int, now: datetime) -> None:
         if not seqs:
@@ -437,10 +452,22 @@ _SESSION_HEAD = (
     "SELECT s.game, s.variant, s.first_player, s.assist, s.setup, s.started_at, s.updated_at, p.name, p.id "
     "FROM sessions s LEFT JOIN seats st ON st.session_id = s.id LEFT JOIN players p ON p.id = st.player_id "
     "WHERE s.id = ? ORDER BY st.position")
+_APPEND = "INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)"
+_TOUCH = "UPDATE sessions SET updated_at = ? WHERE id = ?"
+_LOG_POSITION = (
+    "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?), (SELECT MAX(seq) FROM actions WHERE session_id = ?), "
+    "(SELECT MAX(seq) FROM actions WHERE session_id = ? AND retracted_at IS NULL)")
 # the active entries, plus the last one used if it was retracted (it gives the last seq)
 _ACTIVE_LOG = (
     "SELECT seq, action, retracted_at IS NULL FROM actions WHERE session_id = ? "
     "AND (retracted_at IS NULL OR seq = (SELECT MAX(seq) FROM actions WHERE session_id = ?)) ORDER BY seq")
+
+
+def _cursor(db: Session) -> Any:
+    """A cursor of the sqlite3 connection under ``db``, inside its transaction."""
+    driver = db.connection().connection.driver_connection
+    assert driver is not None
+    return driver.cursor()
 
 
 def _stored_time(value: Any) -> datetime:

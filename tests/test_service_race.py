@@ -223,6 +223,23 @@ def test_a_device_that_was_behind_but_has_seen_the_current_game_is_not_refused(d
     assert [e.action for e in done.log] == SCRIPT[:2]
 
 
+def test_an_entry_made_and_undone_elsewhere_leaves_the_game_the_device_showed(devices):
+    a, b, _ = devices
+    sid = a.start("high-society", PLAYERS).session_id
+    shown_a = a.submit(sid, SCRIPT[0])
+    b.submit(sid, SCRIPT[1], seen=b.open(sid).version)
+    back = b.undo(sid, seen=b.open(sid).version)
+    assert back.version == shown_a.version  # the same active entries: the game A shows is the game
+    done = a.submit(sid, SCRIPT[1], seen=shown_a.version)  # not refused, and written after B's seq
+    assert [e.action for e in done.log] == SCRIPT[:2]
+    assert [(seq, retracted) for seq, _, retracted in rows(a.store, sid)] == [(1, False), (2, True), (3, False)]
+    assert done.version == 3
+    # the same for an undo
+    b.submit(sid, SCRIPT[2], seen=b.open(sid).version)
+    b.undo(sid, seen=b.open(sid).version)
+    assert [e.action for e in a.undo(sid, seen=done.version).log] == SCRIPT[:1]
+
+
 # -- a bounded threaded race -------------------------------------------------------------------
 
 

@@ -127,7 +127,8 @@ class ServiceCore:
         if not exists:
             self._forget(live.session_id)
             raise unknown_session(live.session_id)
-        if last_seq == live.last_seq and last_active == live.version:
+        if last_active == live.version:  # the same active entries (see Play._check_fresh)
+            live.last_seq = last_seq
             self._cache.move_to_end(live.session_id)
             return live
         self._forget(live.session_id)

@@ -210,14 +210,17 @@ class Play(ServiceCore):
     # -- inside a write transaction -------------------------------------------------------------
 
     def _check_fresh(self, db: Session, live: Live) -> None:
-        """Inside a write transaction: the session still exists and nobody else appended or
-        retracted since the cache was filled."""
+        """Inside a write transaction: the session still exists and its active entries are still
+        the cache's (the same last active seq means the same entries: a seq is never reused and a
+        retracted entry never comes back). Entries made and undone elsewhere since leave the game as
+        it was but use seqs: the cache takes the last seq used, and the change goes ahead."""
         exists, last_seq, last_active = self.store.log_position(db, live.session_id)
         if not exists:
             self._forget(live.session_id)
             raise unknown_session(live.session_id)
-        if last_seq != live.last_seq or last_active != live.version:
-            raise Stale()  # an entry was appended or undone elsewhere
+        if last_active != live.version:
+            raise Stale()  # the active entries changed elsewhere
+        live.last_seq = last_seq
 
     def _write_status(self, db: Session, live: Live, outcome: Outcome | None, now: datetime) -> None:
         """Status, results rows and updated_at after a change; ``live.outcome`` is still the
