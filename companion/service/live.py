@@ -21,19 +21,13 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.service.errors import ServiceError, unknown_session
-from companion.service.records import refereed_actions, stored_record
+from companion.service.records import columns_record, refereed_actions
 from companion.service.replay import Fold, fold
 from companion.service.states import UTC, LogEntry, Prefix, SessionState, utc
 from companion.store import SessionRows, Store
 from models.i18n import Msg
-from models.record import (
-    AnyAction,
-    MalformedRecord,
-    TableRecord,
-    parse_record_data,
-    record_to_data,
-)
-from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS, GameSession
+from models.record import AnyAction, MalformedRecord, TableRecord
+from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS
 from scoring.base import Engine, Outcome
 from scoring.referee import NoReferee
 
@@ -146,13 +140,9 @@ class ServiceCore:
     def _replayed(self, rows: SessionRows) -> Live:
         session_id = rows.session_id
         try:
-            # the envelope columns as the sessions row holds them (model_construct: not a row to
-            # write, so no validation or ORM instrumentation, which cost more than the query)
-            row = GameSession.model_construct(game=rows.game, variant=rows.variant, first_player=rows.first_player,
-                                              setup=rows.setup)
-            base = stored_record(row, rows.names, [])  # the envelope, checked as on every open
             data = decoded_actions(rows.actions)
-            record = parse_record_data({**record_to_data(base), "actions": data})  # one validation
+            record = columns_record(rows.game, rows.variant, rows.first_player, rows.setup, rows.names, data)
+            base = record.model_copy(update={"actions": []})
             parsed = refereed_actions(record)
             # the stored texts are the actions' canonical JSON (the service writes nothing else):
             # the log takes the decoded data instead of dumping every model again
