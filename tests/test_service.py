@@ -117,6 +117,67 @@ def test_state_is_a_snapshot_later_entries_do_not_change_it(service):
         _ = first.engine
 
 
+def test_an_entry_is_applied_to_the_cached_engine_in_place(service):
+    state = service.start("high-society", PLAYERS)
+    engine = service.submit(state.session_id, {"type": "reveal", "card": "p3"}).engine
+    after = service.submit(state.session_id, {"type": "bid", "player": "Anne", "add": [2]})
+    assert after.engine is engine and engine.applied == 2  # no copy of the engine per entry
+
+
+class Defect(Exception):
+    pass
+
+
+@pytest.mark.parametrize("fault", ["crash", "refusal"])
+def test_an_apply_that_fails_after_its_check_writes_nothing_and_drops_the_cache(store, service, monkeypatch, fault):
+    from scoring.base import RuleViolation
+
+    state = service.start("high-society", PLAYERS)
+    sid = state.session_id
+    engine = service.submit(sid, {"type": "reveal", "card": "p3"}).engine
+    before = store.table_counts()
+
+    original = type(engine).apply
+
+    def broken_apply(self, action):  # check accepted the entry; apply breaks the engine halfway (a defect)
+        if self is not engine:  # a transitional engine's check applies to a copy: leave that alone
+            return original(self, action)
+        engine.damaged_by_this_test = True
+        if fault == "crash":
+            raise Defect()
+        raise RuleViolation("HS-TURN", "hs.refuse.turn", player="Anne", turn="Bruno")
+
+    monkeypatch.setattr(type(engine), "apply", broken_apply)
+    with pytest.raises(Defect if fault == "crash" else Refused):
+        service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
+    assert store.table_counts() == before  # the transaction rolled back
+    monkeypatch.undo()
+    again = service.open(sid)  # replayed from the database, not the broken engine
+    assert again.engine is not engine and not hasattr(again.engine, "damaged_by_this_test")
+    assert [e.action["type"] for e in again.log] == ["reveal"]
+    assert [e.action["type"] for e in service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]}).log] == [
+        "reveal", "bid"]
+
+
+def test_a_commit_that_fails_after_the_apply_drops_the_cache(store, service, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    state = service.start("high-society", PLAYERS)
+    sid = state.session_id
+    engine = service.submit(sid, {"type": "reveal", "card": "p3"}).engine
+
+    def failing_touch(db, session_id, now):
+        raise OperationalError("UPDATE sessions", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(store, "touch", failing_touch)
+    with pytest.raises(ServiceError) as caught:
+        service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
+    assert caught.value.msg.key == "service.storage.failed"
+    monkeypatch.undo()
+    again = service.open(sid)
+    assert again.engine is not engine and [e.action["type"] for e in again.log] == ["reveal"]
+
+
 def test_a_state_made_before_an_undo_keeps_its_own_log(service):
     state = service.start("high-society", PLAYERS)
     sid = state.session_id

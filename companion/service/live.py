@@ -58,9 +58,6 @@ class Live:
         """The seq of the last active entry, 0 if none (see :attr:`SessionState.version`)."""
         return self.seqs[-1] if self.seqs else 0
 
-    def record(self, actions: Sequence[AnyAction] | None = None) -> TableRecord:
-        return self.base.model_copy(update={"actions": list(self.actions if actions is None else actions)})
-
 
 def decoded_actions(texts: Sequence[str]) -> list[Any]:
     """The actions' JSON texts decoded in one call. Raises ValueError for texts that are not one
