@@ -464,8 +464,11 @@ _ACTIVE_LOG = (
 
 
 def _cursor(db: Session) -> Any:
-    """A cursor of the sqlite3 connection under ``db``, inside its transaction."""
-    driver = db.connection().connection.driver_connection
+    """A cursor of the sqlite3 connection under ``db``, inside its transaction (the connection is
+    looked up once per session: a store session is one transaction on one connection)."""
+    driver = db.info.get("driver")
+    if driver is None:
+        driver = db.info["driver"] = db.connection().connection.driver_connection
     assert driver is not None
     return driver.cursor()
 
@@ -496,4 +499,9 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
 
 def _on_begin(conn: Any) -> None:
     mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
-    conn.exec_driver_sql(f"BEGIN {mode}")
+    # on the driver's connection: every transaction begins here, so SQLAlchemy's statement
+    # machinery (a result object for a BEGIN) is a cost paid on every entry for nothing
+    conn.connection.driver_connection.execute(_BEGIN[mode])
+
+
+_BEGIN = {mode: f"BEGIN {mode}" for mode in ("DEFERRED", "IMMEDIATE", "EXCLUSIVE")}
