@@ -354,3 +354,38 @@ def test_no_internal_error_escapes_a_device_that_was_behind(devices):
         assert types(shown_again) == ["reveal"]
         b.undo(sid)
         b.submit(sid, SCRIPT[0])
+
+
+def test_a_tap_that_enters_several_entries_in_a_row_is_not_refused_by_its_own_entries(db_path, tmp_path, monkeypatch):
+    from companion.app.games import TableContext
+    from companion.app.games import high_society as screen
+
+    contexts: list[TableContext] = []
+    build = screen.build
+
+    def spying_build(state: Any, ctx: TableContext) -> Any:
+        contexts.append(ctx)
+        return build(state, ctx)
+
+    monkeypatch.setattr(screen, "build", spying_build)
+    store = Store(db_path)
+    try:
+        service = SessionService(store)
+        sid = service.start("high-society", PLAYERS).session_id
+        tablet = App(service, None, export_dir=tmp_path / "exports")
+        tablet.go("table", session_id=sid)
+        ctx = contexts[-1]
+        # one handler, three entries, each made on the state the one before it made
+        for action in SCRIPT[:3]:
+            ctx.submit(action)
+        assert [e.action for e in service.open(sid).log] == SCRIPT[:3]
+        assert not probe.has(tablet.root, "problem")
+        # but an entry from another device in between still stops the rest of the tap
+        ctx = contexts[-1]
+        ctx.submit(SCRIPT[3])
+        service.submit(sid, SCRIPT[4])  # another tab
+        ctx.submit(SCRIPT[5])
+        assert Msg("service.changed").render("fr") in probe.text_of(tablet.root, "problem")
+        assert [e.action for e in service.open(sid).log] == SCRIPT[:5]
+    finally:
+        store.close()

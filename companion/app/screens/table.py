@@ -120,12 +120,17 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
             return
         app.render()
 
+    # What this screen showed: if another device changed the game since, nothing is saved. An
+    # entry this screen made counts as shown, so that a tap entering several entries in a row
+    # (each on the state the one before it made) is not refused as if another device had.
+    shown = [session.version]
+
     def submit(action: dict[str, Any]) -> None:
         from companion.service import GameChanged, Malformed, Refused, ServiceError
 
         try:
-            # what this screen showed: if another device changed the game since, nothing is saved
-            new_state = service.submit(session_id, action, seen=session.version)
+            new_state = service.submit(session_id, action, seen=shown[0])
+            shown[0] = new_state.version
         except GameChanged as err:
             changed(err)
             return
