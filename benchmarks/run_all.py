@@ -17,6 +17,7 @@ import _setup  # noqa: F401
 import append_latency
 import history
 import replay_throughput
+import resume
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -29,7 +30,9 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     replay_throughput.main(["--seconds", "1" if args.quick else "3", *extra])
     print()
-    append_latency.main(["--count", "100" if args.quick else "300", *extra])
+    append_latency.main(["--count", "100" if args.quick else "400", *extra])
+    print()
+    resume.main(["--games", "10" if args.quick else "30", *extra])
     print()
     history.main(["--games", "1000" if args.quick else "10000", "--repeat", "3", *extra])
     print(f"\n(all benchmarks: {time.perf_counter() - start:.1f} s)")
