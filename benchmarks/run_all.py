@@ -21,6 +21,7 @@ import _setup  # noqa: F401
 import append_latency
 import history
 import replay_throughput
+import resume
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -35,7 +36,9 @@ def main(argv: list[str] | None = None) -> None:
     replay_throughput.main(["--seconds", "0.5" if args.quick else "2", "--games", "5" if args.quick else "20",
                             "--runs", "5" if args.quick else "9", *extra])
     print()
-    append_latency.main(["--count", "100" if args.quick else "300", *extra])
+    append_latency.main(["--count", "100" if args.quick else "400", *extra])
+    print()
+    resume.main(["--games", "10" if args.quick else "30", *extra])
     print()
     history.main(["--games", "1000" if args.quick else "10000", "--repeat", "3", *extra])
     print(f"\n(all benchmarks: {time.perf_counter() - start:.1f} s)")

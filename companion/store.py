@@ -25,7 +25,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import URL, bindparam, create_engine, delete, event, exists, func, insert, text, update
+from sqlalchemy import URL, DateTime, bindparam, create_engine, delete, event, exists, func, text, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine as SAEngine
 from sqlalchemy.exc import SQLAlchemyError
@@ -76,6 +76,26 @@ def dumps(data: Any) -> str:
 
 
 @dataclass(frozen=True)
+class SessionRows:
+    """What opening a session reads (:meth:`Store.session_rows`): the session row's envelope
+    columns, the seated players in seat order, and the active log."""
+
+    session_id: int
+    game: str
+    variant: str  # JSON text
+    first_player: str
+    assist: bool
+    setup: str | None  # JSON text
+    started_at: datetime
+    updated_at: datetime
+    names: list[str]  # seated players, seat 0 first
+    player_ids: list[int]  # their profile ids, in the same order
+    seqs: list[int]  # the active entries' seq numbers, in order
+    actions: list[str]  # their JSON texts
+    last_seq: int  # the highest seq used, retracted rows included (0: none)
+
+
+@dataclass(frozen=True)
 class ResultRow:
     player_id: int
     score: float
@@ -98,6 +118,7 @@ class Store:
         event.listen(self.engine, "connect", _on_connect)
         event.listen(self.engine, "begin", _on_begin)
         self._writer = self.engine.execution_options(sqlite_begin="IMMEDIATE")
+        self._time_in = DateTime().dialect_impl(self.engine.dialect).bind_processor(self.engine.dialect)
         if upgrade:
             self.upgrade()
 
@@ -213,10 +234,6 @@ class Store:
             self.refresh_months(db, counted[0], counted[1], players)
         return done.rowcount > 0
 
-    def touch(self, db: Session, session_id: int, now: datetime) -> None:
-        sessions = GameSession.__table__
-        db.execute(update(sessions).where(sessions.c.id == session_id).values(updated_at=now))
-
     def set_status(self, db: Session, session_id: int, finished: bool, now: datetime) -> None:
         sessions = GameSession.__table__
         db.execute(
@@ -249,27 +266,69 @@ class Store:
             ActionRow.session_id == session_id, ActionRow.retracted_at.is_(None))).one()
         return value or 0
 
+    def session_rows(self, db: Session, session_id: int) -> SessionRows | None:
+        """Everything opening a session reads, in two queries on the driver's cursor (plain rows,
+        no ORM objects), in the read transaction of ``db``: the session with its seats and players,
+        then the active log with the last seq used. None if there is no such session."""
+        cursor = _cursor(db)
+        try:
+            head = cursor.execute(_SESSION_HEAD, (session_id,)).fetchall()
+            if not head:
+                return None
+            log = cursor.execute(_ACTIVE_LOG, (session_id, session_id)).fetchall()
+        finally:
+            cursor.close()
+        game, variant, first_player, assist, setup, started_at, updated_at, _, _ = head[0]
+        seated = [(name, player_id) for *_, name, player_id in head if name is not None]
+        active = [(seq, action) for seq, action, is_active in log if is_active]
+        return SessionRows(
+            session_id=session_id, game=game, variant=variant, first_player=first_player, assist=bool(assist),
+            setup=setup, started_at=_stored_time(started_at), updated_at=_stored_time(updated_at),
+            names=[name for name, _ in seated], player_ids=[player_id for _, player_id in seated],
+            seqs=[seq for seq, _ in active], actions=[action for _, action in active],
+            last_seq=log[-1][0] if log else 0)
+
     def append(self, db: Session, session_id: int, actions: Iterable[str], now: datetime,
                after: int | None = None) -> int:
         """Append actions (JSON texts) after seq ``after`` (default: the last seq used); returns
-        the new last seq. One INSERT statement, no ORM unit of work: this is the hot path."""
+        the new last seq. This is the hot path: one INSERT on the driver's cursor, no ORM unit of
+        work and no SQL compilation (the statement text is fixed)."""
         seq = self.last_seq(db, session_id) if after is None else after
+        stamp = self._stamp(now)
         rows = []
         for action in actions:
             seq += 1
-            rows.append({"session_id": session_id, "seq": seq, "action": action, "created_at": now})
+            rows.append((session_id, seq, action, stamp))
         if rows:
-            db.execute(insert(ActionRow.__table__), rows)
+            cursor = _cursor(db)
+            try:
+                cursor.executemany(_APPEND, rows)
+            finally:
+                cursor.close()
         return seq
 
+    def touch(self, db: Session, session_id: int, now: datetime) -> None:
+        """``updated_at`` after an entry that changes nothing else about the session (hot path)."""
+        cursor = _cursor(db)
+        try:
+            cursor.execute(_TOUCH, (self._stamp(now), session_id))
+        finally:
+            cursor.close()
+
     def log_position(self, db: Session, session_id: int) -> tuple[bool, int, int]:
-        """(session exists, last seq used, last active seq) in one query."""
-        row = db.execute(text(
-            "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = :s), "
-            "(SELECT MAX(seq) FROM actions WHERE session_id = :s), "
-            "(SELECT MAX(seq) FROM actions WHERE session_id = :s AND retracted_at IS NULL)"
-        ), {"s": session_id}).one()
-        return bool(row[0]), row[1] or 0, row[2] or 0
+        """(session exists, last seq used, last active seq) in one query (hot path: every change
+        checks it inside its write transaction)."""
+        cursor = _cursor(db)
+        try:
+            exists, last_seq, last_active = cursor.execute(_LOG_POSITION, (session_id,) * 3).fetchone()
+        finally:
+            cursor.close()
+        return bool(exists), last_seq or 0, last_active or 0
+
+    def _stamp(self, moment: datetime) -> Any:
+        """A time as SQLAlchemy's DateTime column writes it (its own bind processor), for the
+        statements run on the driver's cursor."""
+        return self._time_in(moment) if self._time_in is not None else moment
 
     def retract(self, db: Session, seqs: Sequence[int], session_id: int, now: datetime) -> None:
         if not seqs:
@@ -753,6 +812,40 @@ def check_database_file(path: Path) -> None:
         raise StoreUnusable(Msg("store.newer", {**where, "revision": ", ".join(unknown)}))
 
 
+# the session and its seats (one row per seat; one row with NULL names if it has none)
+_SESSION_HEAD = (
+    # a seat keeps the record's name (a profile may have been renamed since)
+    "SELECT s.game, s.variant, s.first_player, s.assist, s.setup, s.started_at, s.updated_at, "
+    "COALESCE(st.name, p.name), p.id "
+    "FROM sessions s LEFT JOIN seats st ON st.session_id = s.id LEFT JOIN players p ON p.id = st.player_id "
+    "WHERE s.id = ? ORDER BY st.position")
+_APPEND = "INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)"
+_TOUCH = "UPDATE sessions SET updated_at = ? WHERE id = ?"
+_LOG_POSITION = (
+    "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?), (SELECT MAX(seq) FROM actions WHERE session_id = ?), "
+    "(SELECT MAX(seq) FROM actions WHERE session_id = ? AND retracted_at IS NULL)")
+# the active entries, plus the last one used if it was retracted (it gives the last seq)
+_ACTIVE_LOG = (
+    "SELECT seq, action, retracted_at IS NULL FROM actions WHERE session_id = ? "
+    "AND (retracted_at IS NULL OR seq = (SELECT MAX(seq) FROM actions WHERE session_id = ?)) ORDER BY seq")
+
+
+def _cursor(db: Session) -> Any:
+    """A cursor of the sqlite3 connection under ``db``, inside its transaction (the connection is
+    looked up once per session: a store session is one transaction on one connection)."""
+    driver = db.info.get("driver")
+    if driver is None:
+        driver = db.info["driver"] = db.connection().connection.driver_connection
+    assert driver is not None
+    return driver.cursor()
+
+
+def _stored_time(value: Any) -> datetime:
+    """A DateTime column read with the driver: SQLAlchemy keeps "YYYY-MM-DD HH:MM:SS.ffffff" text
+    (UTC, no offset), which reads back as the same naive datetime its own processor would give."""
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
+
+
 def _chunks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
     for start in range(0, len(items), size):
         yield items[start:start + size]
@@ -773,4 +866,9 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
 
 def _on_begin(conn: Any) -> None:
     mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
-    conn.exec_driver_sql(f"BEGIN {mode}")
+    # on the driver's connection: every transaction begins here, so SQLAlchemy's statement
+    # machinery (a result object for a BEGIN) is a cost paid on every entry for nothing
+    conn.connection.driver_connection.execute(_BEGIN[mode])
+
+
+_BEGIN = {mode: f"BEGIN {mode}" for mode in ("DEFERRED", "IMMEDIATE", "EXCLUSIVE")}

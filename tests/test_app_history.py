@@ -215,13 +215,13 @@ def test_import_through_the_file_picker(app, service, tmp_path):
     assert probe.has(app.root, "notice") and service.history() == []  # nothing written
     example = EXAMPLES / "high-society-in-progress.json"
     chooser.on_result(SimpleNamespace(files=[picked(example)]))
-    assert fr("app.history.imported_n.one", count=1) in probe.text_of(app.root, "notice")
+    assert fr("app.history.imported_n", count=1) == "1 partie importée." in probe.text_of(app.root, "notice")
     assert len(service.history()) == 1
     assert fr("app.history.count", count=1) in probe.text_of(app.root, "history-count")
     two = tmp_path / "two.json"
     two.write_text(json.dumps(service.export() * 2), encoding="utf-8")
     chooser.on_result(SimpleNamespace(files=[picked(two)]))
-    assert fr("app.history.imported_n.other", count=2) in probe.text_of(app.root, "notice")
+    assert fr("app.history.imported_n", count=2) == "2 parties importées." in probe.text_of(app.root, "notice")
     chooser.on_result(SimpleNamespace(files=[]))  # cancelled: nothing happens
     assert len(service.history()) == 3
 
@@ -237,7 +237,7 @@ def test_the_history_shows_a_page_then_more(app, service):
     shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
     assert len(shown) == PAGE and shown[0] == f"history-{ids[-1]}"
     assert fr("app.history.count", count=PAGE + 3) in probe.text_of(app.root, "history-count")
-    assert probe.text_of(app.root, "history-more") == fr("app.history.more.other", count=3, shown=PAGE,
+    assert probe.text_of(app.root, "history-more") == fr("app.history.more", count=3, shown=PAGE,
                                                          total=PAGE + 3)
     probe.tap(app.root, "history-more")
     shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
@@ -278,8 +278,8 @@ def test_an_unfinished_game_can_be_marked_abandoned_and_taken_back(app, played, 
 def test_players_screen_adds_and_lists_with_their_record(app, played, service):
     probe.tap(app.root, "home-players")
     assert "David" in probe.text_of(app.root, "player-David")
-    assert fr("app.players.figures", games=fr("app.stats.games_n.one", count=1),
-              wins=fr("app.stats.wins_n.one", count=1), rate=fr("app.format.percent", value=100)) in \
+    assert fr("app.players.figures", games=fr("app.stats.games_n", count=1),
+              wins=fr("app.stats.wins_n", count=1), rate=fr("app.format.percent", value=100)) in \
         probe.text_of(app.root, "player-David")
     probe.type_into(app.root, "player-name", "Zoé")
     probe.tap(app.root, "player-add")
@@ -287,16 +287,16 @@ def test_players_screen_adds_and_lists_with_their_record(app, played, service):
     assert fr("app.players.no_games") in probe.text_of(app.root, "player-Zoé")
     probe.tap(app.root, "player-David")
     assert app.here.screen == "players" and probe.text_of(app.root, "screen-title") == fr(
-        "app.players.page_title.consonant", name="David")
+        "app.players.page_title", name="David") == "Profil de David"
     assert probe.has(app.root, f"history-{played[0]}")
-    assert fr("app.players.recent.consonant", name="David", count=1) in probe.text_of(app.root, "player-recent-title")
+    assert fr("app.players.recent", name="David", count=1) in probe.text_of(app.root, "player-recent-title")
 
 
 def test_a_player_is_renamed_and_keeps_their_history(app, played, service):
     done, _ = played
     anne = next(p for p in service.players() if p.name == A)
     app.go("players", player_id=anne.id)
-    assert probe.text_of(app.root, "screen-title") == fr("app.players.page_title.vowel", name=A)  # « Profil d'Anne »
+    assert probe.text_of(app.root, "screen-title") == fr("app.players.page_title", name=A) == "Profil d'Anne"
     assert not probe.has(app.root, "player-remove")  # she has a game
     probe.type_into(app.root, "rename-name", "Annie")
     probe.tap(app.root, "rename-run")
@@ -339,16 +339,16 @@ def test_statistics_per_game_per_player_and_head_to_head(app, played, service):
     assert fr("app.stats.average_win", score=4) in per_game
     assert probe.has(app.root, "chart-games") and probe.has(app.root, "chart-players")
     choose(app, "stats-pick-player", "David")
-    assert fr("app.stats.player_summary", name=D, games=fr("app.stats.games_n.one", count=1),
-              wins=fr("app.stats.wins_n.one", count=1), rate=fr("app.format.percent", value=100)) in \
+    assert fr("app.stats.player_summary", name=D, games=fr("app.stats.games_n", count=1),
+              wins=fr("app.stats.wins_n", count=1), rate=fr("app.format.percent", value=100)) in \
         probe.text_of(app.root, "stats-player-line")
-    assert fr("app.stats.top_winner", players=D, wins=fr("app.stats.wins_n.one", count=1)) in per_game
+    assert fr("app.stats.top_winner", players=D, wins=fr("app.stats.wins_n", count=1)) in per_game
     assert probe.has(app.root, "chart-win-rate") and probe.has(app.root, "chart-scores")
     assert fr("app.stats.ordinal.1") in probe.text_of(app.root, "stats-player-places")
     choose(app, "stats-pick-rival", "Anne")
     h2h = service.head_to_head(D, A)
     assert h2h.games == 1 and probe.text_of(app.root, "stats-h2h") == fr(
-        "app.stats.h2h_summary", a=D, b=A, games=fr("app.stats.games_n.one", count=1), a_wins=h2h.a_wins,
+        "app.stats.h2h_summary", a=D, b=A, games=fr("app.stats.games_n", count=1), a_wins=h2h.a_wins,
         b_wins=h2h.b_wins,
         a_ahead=h2h.a_ahead, b_ahead=h2h.b_ahead, level=h2h.level)
     menu = probe.find(app.root, "stats-pick-player").content
@@ -371,3 +371,27 @@ def test_statistics_over_a_period(app, played):
     assert probe.has(app.root, "stats-bad-date")
     probe.tap(app.root, "stats-period-year")
     assert probe.has(app.root, "stats-game-high-society")
+
+
+# -- wording ----------------------------------------------------------------------------------
+
+
+def test_counts_and_names_agree_in_both_languages():
+    """One key per sentence: its format specs choose the plural (French: 0 and 1 singular) and
+    the elision (« d'Anne », « de Bruno »)."""
+    def en(key: str, **params) -> str:
+        return Msg(key, params).render("en")
+
+    assert [fr("app.stats.games_n", count=n) for n in (0, 1, 2)] == ["0 partie", "1 partie", "2 parties"]
+    assert [en("app.stats.games_n", count=n) for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    assert fr("app.history.more", count=1, shown=25, total=26) == "Afficher 1 partie de plus (25 sur 26)"
+    assert en("app.history.more", count=3, shown=25, total=28) == "Show 3 more games (25 of 28)"
+    assert en("app.history.entries_n", count=1) == "1 entry" and fr("app.history.entries_n", count=2) == "2 saisies"
+    assert fr("app.players.count_n", count=2) == "2 joueurs enregistrés"
+    assert fr("app.players.merge_hint", name="Émile") == "Un doublon ? Fusionnez le profil d'Émile dans :"
+    assert fr("app.players.recent", name="Bruno", count=3) == "Dernières parties de Bruno (sur 3)"
+    assert en("app.players.page_title", name="Anne") == "Anne's profile"
+    assert en("app.stats.length", entries="1") == "Average length: 1 entry"
+    assert en("app.stats.h2h_summary", a=A, b=B, games=en("app.stats.games_n", count=2), a_wins=1, b_wins=1,
+              a_ahead=1, b_ahead=1, level=0) == \
+        "2 games together: Anne won 1, Bruno 1; Anne finished ahead 1 time, Bruno 1 time, level 0 times."

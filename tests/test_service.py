@@ -11,11 +11,13 @@ from sqlalchemy import text
 
 from companion.service import (
     CorrectionConflict,
+    GameChanged,
     Malformed,
     Refused,
     ServiceError,
     SessionService,
     SessionState,
+    StaleState,
 )
 from companion.store import Store
 from models.i18n import render
@@ -93,6 +95,8 @@ def test_submitted_entries_are_in_the_database_and_a_new_service_resumes_them(db
         other.close()
     assert_same_state(resumed, state)
     assert resumed.assist is True and resumed.players == tuple(PLAYERS)
+    assert (resumed.started_at, resumed.updated_at, resumed.version) == (state.started_at, state.updated_at,
+                                                                          state.version)
     reference = verdict_of(parse_record_data(record))
     assert reference.status == "in_progress" and reference.applied == len(state.log)
 
@@ -100,11 +104,94 @@ def test_submitted_entries_are_in_the_database_and_a_new_service_resumes_them(db
 def test_state_is_a_snapshot_later_entries_do_not_change_it(service):
     state = service.start("high-society", PLAYERS)
     first = service.submit(state.session_id, {"type": "reveal", "card": "p3"})
+    assert first.engine.applied == 1  # read at once: the engine of the state just returned
+    first_expected = first.expected
     second = service.submit(state.session_id, {"type": "bid", "player": "Anne", "add": [2]})
+    # what a state holds stays as it was: log, record, what was expected, its version
     assert len(first.log) == 1 and len(first.record.actions) == 1
-    assert first.engine.applied == 1
-    assert first.expected != second.expected
-    assert second.engine.applied == 2
+    assert [e.action["type"] for e in first.log] == ["reveal"]
+    assert first.expected == first_expected != second.expected
+    assert first.version < second.version
+    assert len(second.log) == 2 and second.engine.applied == 2
+    # the engine is shared, not copied: a kept state refuses to show an engine that moved on
+    with pytest.raises(StaleState):
+        _ = first.engine
+
+
+def test_an_entry_is_applied_to_the_cached_engine_in_place(service):
+    state = service.start("high-society", PLAYERS)
+    engine = service.submit(state.session_id, {"type": "reveal", "card": "p3"}).engine
+    after = service.submit(state.session_id, {"type": "bid", "player": "Anne", "add": [2]})
+    assert after.engine is engine and engine.applied == 2  # no copy of the engine per entry
+
+
+class Defect(Exception):
+    pass
+
+
+@pytest.mark.parametrize("fault", ["crash", "refusal"])
+def test_an_apply_that_fails_after_its_check_writes_nothing_and_drops_the_cache(store, service, monkeypatch, fault):
+    from scoring.base import RuleViolation
+
+    state = service.start("high-society", PLAYERS)
+    sid = state.session_id
+    engine = service.submit(sid, {"type": "reveal", "card": "p3"}).engine
+    before = store.table_counts()
+
+    original = type(engine).apply
+
+    def broken_apply(self, action):  # check accepted the entry; apply breaks the engine halfway (a defect)
+        if self is not engine:  # a transitional engine's check applies to a copy: leave that alone
+            return original(self, action)
+        engine.damaged_by_this_test = True
+        if fault == "crash":
+            raise Defect()
+        raise RuleViolation("HS-TURN", "hs.refuse.turn", player="Anne", turn="Bruno")
+
+    monkeypatch.setattr(type(engine), "apply", broken_apply)
+    with pytest.raises(Defect if fault == "crash" else Refused):
+        service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
+    assert store.table_counts() == before  # the transaction rolled back
+    monkeypatch.undo()
+    again = service.open(sid)  # replayed from the database, not the broken engine
+    assert again.engine is not engine and not hasattr(again.engine, "damaged_by_this_test")
+    assert [e.action["type"] for e in again.log] == ["reveal"]
+    assert [e.action["type"] for e in service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]}).log] == [
+        "reveal", "bid"]
+
+
+def test_a_commit_that_fails_after_the_apply_drops_the_cache(store, service, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    state = service.start("high-society", PLAYERS)
+    sid = state.session_id
+    engine = service.submit(sid, {"type": "reveal", "card": "p3"}).engine
+
+    def failing_touch(db, session_id, now):
+        raise OperationalError("UPDATE sessions", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(store, "touch", failing_touch)
+    with pytest.raises(ServiceError) as caught:
+        service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
+    assert caught.value.msg.key == "service.storage.failed"
+    monkeypatch.undo()
+    again = service.open(sid)
+    assert again.engine is not engine and [e.action["type"] for e in again.log] == ["reveal"]
+
+
+def test_a_state_made_before_an_undo_keeps_its_own_log(service):
+    state = service.start("high-society", PLAYERS)
+    sid = state.session_id
+    service.submit(sid, {"type": "reveal", "card": "p3"})
+    two = service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
+    service.undo(sid)
+    three = service.submit(sid, {"type": "bid", "player": "Anne", "add": [3]})
+    assert [e.action.get("add") for e in two.log] == [None, [2]]
+    assert [e.action.get("add") for e in three.log] == [None, [3]]
+    assert two.log[-1].action["add"] == [2] and two.log[-2:] == tuple(two.log)
+    assert two.version != three.version and len(two.log) == len(three.log)
+    assert two.engine.applied == 2  # an undo puts a new engine in place; this one stays as it was
+    assert two.record.actions[-1].add == [2]
 
 
 def test_refused_entry_raises_with_rule_and_index_and_writes_nothing(store, service):
@@ -416,25 +503,33 @@ def test_correction_can_finish_or_reopen_a_game(store, service):
 # --- two services on one database (two app processes) ------------------------------------------
 
 
-def test_a_stale_cache_is_noticed_and_the_entry_checked_against_the_saved_record(db_path, store, service):
+def test_a_stale_cache_is_noticed_and_nothing_is_tried_on_a_game_the_device_did_not_show(db_path, store, service):
     other_store = Store(db_path)
     other = SessionService(other_store)
     try:
         state = service.start("high-society", PLAYERS)
         sid = state.session_id
-        other.open(sid)  # fills the other cache
+        shown = other.open(sid)  # the other device shows the game with no entry yet
         service.submit(sid, {"type": "reveal", "card": "p9"})
-        # the other service still believes no card is up; the saved record says one is
-        with pytest.raises(Refused):
-            other.submit(sid, {"type": "reveal", "card": "p8"})
-        seen = other.submit(sid, {"type": "bid", "player": "Anne", "add": [1]})
+        # its entry was made on the empty game, not on the saved one: the clear refusal, with the game now
+        with pytest.raises(GameChanged) as caught:
+            other.submit(sid, {"type": "reveal", "card": "p8"}, seen=shown.version)
+        now = caught.value.state
+        assert [e.action for e in now.log] == [{"type": "reveal", "card": "p9"}]
+        assert caught.value.seen == shown.version != now.version
+        # from the state it was handed, the device goes on
+        seen = other.submit(sid, {"type": "bid", "player": "Anne", "add": [1]}, seen=now.version)
         assert [e.action["type"] for e in seen.log] == ["reveal", "bid"]
-        # an undo made elsewhere is noticed too
-        service.open(sid)
-        other.undo(sid)
-        with pytest.raises(Refused):
-            service.submit(sid, {"type": "bid", "player": "Bruno", "add": [2]})
+        # an undo made elsewhere is noticed too, also by a caller that gives no version
+        service_shown = service.open(sid)
+        other.undo(sid, seen=seen.version)
+        with pytest.raises(GameChanged):
+            service.submit(sid, {"type": "bid", "player": "Bruno", "add": [2]}, seen=service_shown.version)
         assert [e.action["type"] for e in service.open(sid).log] == ["reveal"]
+        service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
+        with pytest.raises(GameChanged):
+            other.submit(sid, {"type": "bid", "player": "Bruno", "add": [3]})  # other's cache is behind
+        assert [e.action for e in other.open(sid).log][1:] == [{"type": "bid", "player": "Anne", "add": [2]}]
     finally:
         other_store.close()
 

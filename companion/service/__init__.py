@@ -26,10 +26,12 @@ from datetime import datetime
 
 from companion.service.errors import (
     CorrectionConflict,
+    GameChanged,
     Malformed,
     NotKept,
     Refused,
     ServiceError,
+    StaleState,
 )
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
@@ -68,4 +70,5 @@ __all__ = [
     "CorrectionConflict", "GameStats", "HeadToHead", "HeadToHeadGame", "HistoryEntry", "HistoryPage", "LogEntry", "Malformed", "MonthScores",
     "NotKept", "PlayerGameStats", "PlayerProfile", "PlayerStats", "Refused", "SeatResult", "ServiceError", "SessionService",
     "SessionState", "SessionSummary", "setup_fields",
+    "GameChanged", "StaleState",
 ]

@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from models.i18n import Msg
+
+if TYPE_CHECKING:
+    from companion.service.states import SessionState
 
 
 def _english(msg: Msg) -> str:
@@ -64,6 +68,23 @@ class CorrectionConflict(ServiceError):
         self.rule = rule
         self.reason = reason
         super().__init__(msg)
+
+
+class GameChanged(ServiceError):
+    """The game changed on another device since this one showed it: the entry, undo or
+    correction was made on a state that is no longer the game's, so nothing was written.
+    ``state`` is the game as it is now, for the device to show instead; ``seen`` is the version
+    the device had shown (:attr:`SessionState.version`)."""
+
+    def __init__(self, state: SessionState, seen: int):
+        self.state = state
+        self.seen = seen
+        super().__init__(Msg("service.changed"))
+
+
+class StaleState(RuntimeError):
+    """A defect in the caller: the engine of a :class:`SessionState` was read after a later entry
+    changed it. A state is read at once (a screen built from it) and not kept."""
 
 
 class Stale(Exception):

@@ -1,30 +1,34 @@
 """The cache of live sessions, which every part of the service shares: a session is replayed
 once from the database, then kept in memory (its parsed actions, their seq numbers, the log and
 the replayed engine) so that an entry applies one action instead of replaying the whole game.
-The cached engine is never changed once a state holding it was handed out."""
+
+The cached engine is changed in place by each new entry (no copy: an entry costs the same early
+and late in a game). The states handed out share it: a state is read at once and not kept (see
+:class:`SessionState`). The lists of actions, seqs and log entries only ever grow at their end;
+an undo or a correction puts new lists in their place, so the prefixes states hold never change.
+"""
 
 from __future__ import annotations
 
-import copy
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
-from sqlmodel import Session
-
 from companion.service.errors import ServiceError, unknown_session
-from companion.service.records import refereed_actions, stored_record
+from companion.service.records import columns_record, refereed_actions
 from companion.service.replay import Fold, fold
-from companion.service.states import UTC, LogEntry, SessionState, utc
-from companion.store import Store
+from companion.service.states import UTC, LogEntry, Prefix, SessionState, utc
+from companion.store import SessionRows, Store
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, TableRecord
 from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS
-from scoring.base import Engine
+from scoring.base import Engine, Outcome
 from scoring.referee import NoReferee
 
 CACHE_SIZE = 16
@@ -34,7 +38,7 @@ CACHE_SIZE = 16
 class Live:
     session_id: int
     game: str
-    variant: dict[str, Any]
+    variant: dict[str, Any]  # never changed: states get a read-only view of it
     players: tuple[str, ...]
     player_ids: dict[str, int]
     first_player: str
@@ -47,9 +51,21 @@ class Live:
     seqs: list[int] = field(default_factory=list)  # their seq numbers
     log: list[LogEntry] = field(default_factory=list)
     last_seq: int = 0  # highest seq in the database, retracted rows included
+    outcome: Outcome | None = None  # the engine's outcome now
 
-    def record(self, actions: Sequence[AnyAction] | None = None) -> TableRecord:
-        return self.base.model_copy(update={"actions": list(self.actions if actions is None else actions)})
+    @property
+    def version(self) -> int:
+        """The seq of the last active entry, 0 if none (see :attr:`SessionState.version`)."""
+        return self.seqs[-1] if self.seqs else 0
+
+
+def decoded_actions(texts: Sequence[str]) -> list[Any]:
+    """The actions' JSON texts decoded in one call. Raises ValueError for texts that are not one
+    JSON value each (joined, a damaged row could otherwise pass for several or for none)."""
+    data = json.loads("[" + ",".join(texts) + "]") if texts else []
+    if not isinstance(data, list) or len(data) != len(texts):
+        raise ValueError("the stored entries are not one JSON value each")
+    return data
 
 
 def broken(session_id: int, folded: Fold) -> ServiceError:
@@ -72,6 +88,14 @@ class ServiceCore:
     def _now(self) -> datetime:
         return utc(self._clock())
 
+    @contextmanager
+    def steady(self) -> Iterator[None]:
+        """Hold while reading a state's engine from another thread than the one changing the game
+        (a screen being built while another tab of the same process enters something): no entry
+        changes a live engine meanwhile. Changes made through the service inside are fine."""
+        with self._lock:
+            yield
+
     def _live(self, session_id: int) -> Live:
         live = self._cache.get(session_id)
         if live is not None:
@@ -81,38 +105,58 @@ class ServiceCore:
         self._remember(live)
         return live
 
-    def _load(self, session_id: int) -> Live:
+    def _fresh_live(self, session_id: int) -> Live:
+        """The live session, read again first if another process changed it (one small query on a
+        cache hit): what a screen is shown. The write paths check inside their transaction."""
+        live = self._cache.get(session_id)
+        return self._live(session_id) if live is None else self._current(live)
+
+    def _current(self, live: Live) -> Live:
+        """``live`` if the database still has exactly its entries, else the session read again."""
         with self.store.read() as db:
-            row = self.store.session(db, session_id)
-            if row is None:
-                raise unknown_session(session_id)
-            seated = self.store.seat_players(db, session_id)  # the record's names: a profile may be renamed
-            names = [name for name, _ in seated]
-            actions = self.store.active_actions(db, session_id)
-            last_seq = self.store.last_seq(db, session_id)
-            player_ids = dict(seated)
-        variant = json.loads(row.variant)
+            exists, last_seq, last_active = self.store.log_position(db, live.session_id)
+        if not exists:
+            self._forget(live.session_id)
+            raise unknown_session(live.session_id)
+        if last_active == live.version:  # the same active entries (see Play._check_fresh)
+            live.last_seq = last_seq
+            self._cache.move_to_end(live.session_id)
+            return live
+        self._forget(live.session_id)
+        return self._live(live.session_id)
+
+    def _load(self, session_id: int) -> Live:
+        """Replay a session from its rows: two queries (the session with its seats, the log),
+        one JSON parse and one validation for all the actions, then the engine fold."""
+        with self.store.read() as db:
+            rows = self.store.session_rows(db, session_id)
+        if rows is None:
+            raise unknown_session(session_id)
+        return self._replayed(rows)
+
+    def _replayed(self, rows: SessionRows) -> Live:
+        session_id = rows.session_id
         try:
-            record = stored_record(row, names, [a.action for a in actions])
+            data = decoded_actions(rows.actions)
+            record = columns_record(rows.game, rows.variant, rows.first_player, rows.setup, rows.names, data)
             base = record.model_copy(update={"actions": []})
             parsed = refereed_actions(record)
-            folded = fold(base, parsed)
+            # the stored texts are the actions' canonical JSON (the service writes nothing else):
+            # the log takes the decoded data instead of dumping every model again
+            folded = fold(base, parsed, data=data)
+            variant = json.loads(rows.variant)
         except NoReferee:
-            raise ServiceError(Msg("service.no_referee", {"game": row.game})) from None
+            raise ServiceError(Msg("service.no_referee", {"game": rows.game})) from None
         except (MalformedRecord, ValueError) as err:
             detail = err.msg if isinstance(err, MalformedRecord) else str(err)
             raise ServiceError(Msg("service.session.damaged", {"session": session_id, "detail": detail})) from None
         if folded.violation is not None:
             raise broken(session_id, folded)
-        return Live(session_id=session_id, game=row.game, variant=variant, players=tuple(names),
-                    player_ids=player_ids, first_player=row.first_player, assist=bool(row.assist),
-                    started_at=row.started_at, updated_at=row.updated_at, base=base, engine=folded.engine,
-                    actions=list(parsed), seqs=[a.seq for a in actions], log=folded.log, last_seq=last_seq)
-
-    def _player_id(self, db: Session, name: str) -> int:
-        player = self.store.player_by_name(db, name)  # a seat's player always exists
-        assert player is not None and player.id is not None
-        return player.id
+        return Live(session_id=session_id, game=rows.game, variant=variant, players=tuple(rows.names),
+                    player_ids=dict(zip(rows.names, rows.player_ids)), first_player=rows.first_player,
+                    assist=rows.assist, started_at=rows.started_at, updated_at=rows.updated_at, base=base,
+                    engine=folded.engine, actions=list(parsed), seqs=list(rows.seqs), log=folded.log,
+                    last_seq=rows.last_seq, outcome=folded.engine.outcome())
 
     def _remember(self, live: Live) -> None:
         self._cache[live.session_id] = live
@@ -125,13 +169,19 @@ class ServiceCore:
 
     def _state(self, live: Live, *, actions: Sequence[AnyAction] | None = None, folded: Fold | None = None,
                updated_at: datetime | None = None) -> SessionState:
-        engine = live.engine if folded is None else folded.engine
-        log = live.log if folded is None else folded.log
-        outcome = engine.outcome()
+        """The state a screen reads, in O(1): the log and the actions are prefixes of the live
+        lists, the record is made only if read. With ``actions`` and ``folded``: a state that is
+        not the live one (a correction's preview), from its own lists and engine."""
+        if folded is None:
+            engine, log, outcome = live.engine, live.log, live.outcome
+        else:
+            engine, log, outcome = folded.engine, folded.log, folded.engine.outcome()
+        chosen = live.actions if actions is None else list(actions)
         return SessionState(
-            session_id=live.session_id, game=live.game, variant=copy.deepcopy(live.variant), players=live.players,
-            first_player=live.first_player, assist=live.assist, record=live.record(actions), engine=engine,
-            log=tuple(log), expected=engine.expected(), outcome=outcome,
+            session_id=live.session_id, game=live.game, variant=MappingProxyType(live.variant),
+            players=live.players, first_player=live.first_player, assist=live.assist, log=Prefix(log),
+            expected=engine.expected(), outcome=outcome,
             status=STATUS_FINISHED if outcome is not None else STATUS_IN_PROGRESS,
-            started_at=utc(live.started_at), updated_at=utc(updated_at or live.updated_at))
-
+            started_at=utc(live.started_at), updated_at=utc(updated_at or live.updated_at),
+            version=live.version, base=live.base, actions=Prefix(chosen), live_engine=engine,
+            applied=engine.applied)

@@ -1,11 +1,25 @@
 """Applying and taking back entries: submit an action, undo the last one, preview and save a
 correction. Every change is one write transaction, committed before the new state is returned;
-a refused or malformed entry raises and writes nothing. ``submit`` works on a copy of the cached
-engine, which the cache takes only after the commit."""
+a refused or malformed entry raises and writes nothing.
+
+An entry costs the same early and late in a game: ``submit`` checks the action on the cached
+engine (``Engine.check`` changes nothing), then in one write transaction makes sure the database
+is still what the cache says, appends the row, applies the action to the cached engine (no copy)
+and writes the status the new outcome gives. The action is applied before the commit, not after
+it, because the finished status and the results rows belong to the same transaction and depend on
+the outcome; if the apply raises (a defect: ``check`` accepted it) the transaction rolls back, so
+nothing is written, and the cache entry is dropped so that the next call replays from the
+database. The cache entry is dropped too if the commit fails after the apply.
+
+Two devices on one game: every change takes what the device has seen (``seen``: the
+:attr:`SessionState.version` of the state it showed). If the game is no longer that — another tab
+of this process or another process wrote in between — the change is refused with
+:class:`GameChanged`, which carries the current state; nothing is ever re-tried on a state the
+device did not show. Without ``seen`` (a caller that shows no state: tests, benchmarks, the
+command line) the game must still be the one this service last saw."""
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +28,7 @@ from sqlmodel import Session
 
 from companion.service.errors import (
     CorrectionConflict,
+    GameChanged,
     Malformed,
     Refused,
     ServiceError,
@@ -31,131 +46,131 @@ from scoring.base import Outcome, RuleViolation
 
 
 class Play(ServiceCore):
-    def submit(self, session_id: int, action: dict[str, Any]) -> SessionState:
+    def submit(self, session_id: int, action: dict[str, Any], *, seen: int | None = None) -> SessionState:
+        """Accept an entry and return the new state (the entry is on disk), or raise: Refused
+        (a rule), Malformed, GameChanged (``seen`` is not the game's version any more)."""
         with self._lock:
+            live = self._as_seen(self._live(session_id), seen)
+            parsed = self._parse_action(live, action)
+            index = len(live.actions)
             try:
-                return self._submit(session_id, action)
+                live.engine.check(parsed)
+            except RuleViolation as violation:
+                self._judged_on_current(live, seen)
+                raise Refused(violation.rule, violation.msg, index) from None
+            data = action_to_data(parsed)
+            now = self._now()
+            applied = False
+            try:
+                with self.store.write() as db:
+                    self._check_fresh(db, live)
+                    seq = self.store.append(db, session_id, [dumps(data)], now, after=live.last_seq)
+                    applied = True  # from here on the cached engine may be ahead of the database
+                    events = live.engine.apply(parsed)
+                    outcome = live.engine.outcome()
+                    self._write_status(db, live, outcome, now)
             except Stale:
+                raise self._changed(session_id, live, seen) from None
+            except RuleViolation as violation:  # check accepted what apply refuses: a defect
                 self._forget(session_id)
-                return self._submit(session_id, action)
+                raise Refused(violation.rule, violation.msg, index) from None
+            except SQLAlchemyError as err:
+                self._forget(session_id)
+                raise storage_error(err) from err
+            except BaseException:
+                if applied:
+                    self._forget(session_id)
+                raise
+            live.actions.append(parsed)
+            live.seqs.append(seq)
+            live.log.append(LogEntry(index, data, tuple(events)))
+            live.last_seq = seq
+            live.updated_at = now
+            live.outcome = outcome
+            return self._state(live)
 
-    def _submit(self, session_id: int, action: dict[str, Any]) -> SessionState:
-        live = self._live(session_id)
-        parsed = self._parse_action(live, action)
-        # The parsed actions the engine keeps are frozen models: share them instead of copying.
-        engine = copy.deepcopy(live.engine, {id(a): a for a in live.actions})
-        index = len(live.actions)
-        try:
-            events = engine.apply(parsed)
-        except RuleViolation as violation:
-            raise Refused(violation.rule, violation.msg, index) from None
-        data = action_to_data(parsed)
-        now = self._now()
-        outcome = engine.outcome()
-        try:
-            with self.store.write() as db:
-                self._check_fresh(db, live)
-                seq = self.store.append(db, session_id, [dumps(data)], now, after=live.last_seq)
-                self._write_status(db, live, outcome, now)
-        except (Stale, ServiceError):
-            raise
-        except SQLAlchemyError as err:
-            self._forget(session_id)
-            raise storage_error(err) from err
-        live.actions.append(parsed)
-        live.seqs.append(seq)
-        live.log.append(LogEntry(index, data, tuple(events)))
-        live.engine = engine
-        live.last_seq = seq
-        live.updated_at = now
-        return self._state(live)
-
-    def undo(self, session_id: int) -> SessionState:
+    def undo(self, session_id: int, *, seen: int | None = None) -> SessionState:
         """Retract the last active entry (the row stays, marked retracted). Reopens a finished
-        game: its results rows go."""
+        game: its results rows go. With ``seen``, only the last entry of the state the device
+        showed: if another device changed the game since, GameChanged and nothing is retracted.
+        The engine has no inverse of an entry: an undo replays the entries before it."""
         with self._lock:
+            live = self._as_seen(self._live(session_id), seen)
+            if not live.actions:
+                raise ServiceError(Msg("service.undo.nothing"))
+            kept = live.actions[:-1]
+            folded = fold(live.base, kept, data=[e.action for e in live.log[:-1]])
+            if folded.violation is not None:  # cannot happen with a deterministic engine
+                raise broken(live.session_id, folded)
+            outcome = folded.engine.outcome()
+            now = self._now()
             try:
-                return self._undo(session_id)
+                with self.store.write() as db:
+                    self._check_fresh(db, live)
+                    self.store.retract(db, [live.seqs[-1]], session_id, now)
+                    self._write_status(db, live, outcome, now)
             except Stale:
+                raise self._changed(session_id, live, seen) from None
+            except SQLAlchemyError as err:
                 self._forget(session_id)
-                return self._undo(session_id)
+                raise storage_error(err) from err
+            live.actions = list(kept)
+            live.seqs = live.seqs[:-1]
+            live.log = folded.log
+            live.engine = folded.engine
+            live.updated_at = now
+            live.outcome = outcome
+            return self._state(live)
 
-    def _undo(self, session_id: int) -> SessionState:
-        live = self._live(session_id)
-        if not live.actions:
-            raise ServiceError(Msg("service.undo.nothing"))
-        kept = live.actions[:-1]
-        folded = fold(live.base, kept)
-        if folded.violation is not None:  # cannot happen with a deterministic engine
-            raise broken(live.session_id, folded)
-        now = self._now()
-        try:
-            with self.store.write() as db:
-                self._check_fresh(db, live)
-                self.store.retract(db, [live.seqs[-1]], session_id, now)
-                self._write_status(db, live, folded.engine.outcome(), now)
-        except (Stale, ServiceError):
-            raise
-        except SQLAlchemyError as err:
-            self._forget(session_id)
-            raise storage_error(err) from err
-        live.actions = list(kept)
-        live.seqs = live.seqs[:-1]
-        live.log = folded.log
-        live.engine = folded.engine
-        live.updated_at = now
-        return self._state(live)
-
-    def preview_correction(self, session_id: int, index: int, action: dict[str, Any]) -> SessionState:
+    def preview_correction(self, session_id: int, index: int, action: dict[str, Any], *,
+                           seen: int | None = None) -> SessionState:
         """The state the session would have with entry ``index`` replaced. Saves nothing."""
         with self._lock:
-            live = self._live(session_id)
+            live = self._as_seen(self._live(session_id), seen)
             actions, folded = self._corrected(live, index, action)
             return self._state(live, actions=actions, folded=folded, updated_at=live.updated_at)
 
-    def correct(self, session_id: int, index: int, action: dict[str, Any]) -> SessionState:
+    def correct(self, session_id: int, index: int, action: dict[str, Any], *,
+                seen: int | None = None) -> SessionState:
         """Replace entry ``index``: in one transaction the entries from ``index`` on are retracted
         and the corrected one and the later ones appended again."""
         with self._lock:
+            live = self._as_seen(self._live(session_id), seen)
+            actions, folded = self._corrected(live, index, action)
+            if action_to_data(actions[index]) == live.log[index].action:
+                return self._state(live)  # nothing changes: nothing to write
+            outcome = folded.engine.outcome()
+            now = self._now()
             try:
-                return self._correct(session_id, index, action)
+                with self.store.write() as db:
+                    self._check_fresh(db, live)
+                    self.store.retract(db, live.seqs[index:], session_id, now)
+                    last = self.store.append(db, session_id, [dumps(e.action) for e in folded.log[index:]], now,
+                                             after=live.last_seq)
+                    self._write_status(db, live, outcome, now)
             except Stale:
+                raise self._changed(session_id, live, seen) from None
+            except SQLAlchemyError as err:
                 self._forget(session_id)
-                return self._correct(session_id, index, action)
-
-    def _correct(self, session_id: int, index: int, action: dict[str, Any]) -> SessionState:
-        live = self._live(session_id)
-        actions, folded = self._corrected(live, index, action)
-        if action_to_data(actions[index]) == action_to_data(live.actions[index]):
-            return self._state(live)  # nothing changes: nothing to write
-        now = self._now()
-        try:
-            with self.store.write() as db:
-                self._check_fresh(db, live)
-                self.store.retract(db, live.seqs[index:], session_id, now)
-                last = self.store.append(db, session_id, [dumps(action_to_data(a)) for a in actions[index:]], now,
-                                         after=live.last_seq)
-                self._write_status(db, live, folded.engine.outcome(), now)
-        except (Stale, ServiceError):
-            raise
-        except SQLAlchemyError as err:
-            self._forget(session_id)
-            raise storage_error(err) from err
-        count = len(actions) - index
-        live.seqs = live.seqs[:index] + list(range(last - count + 1, last + 1))
-        live.actions = list(actions)
-        live.log = folded.log
-        live.engine = folded.engine
-        live.last_seq = last
-        live.updated_at = now
-        return self._state(live)
+                raise storage_error(err) from err
+            count = len(actions) - index
+            live.seqs = live.seqs[:index] + list(range(last - count + 1, last + 1))
+            live.actions = list(actions)
+            live.log = folded.log
+            live.engine = folded.engine
+            live.last_seq = last
+            live.updated_at = now
+            live.outcome = outcome
+            return self._state(live)
 
     def _corrected(self, live: Live, index: int, action: dict[str, Any]) -> tuple[list[AnyAction], Fold]:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(live.actions):
             raise ServiceError(Msg("service.correction.no_entry", {"entry": _human(index)}))
         parsed = self._parse_action(live, action)
         actions = live.actions[:index] + [parsed] + live.actions[index + 1:]
-        folded = fold(live.base, actions)
+        data = [e.action for e in live.log]
+        data[index] = action_to_data(parsed)
+        folded = fold(live.base, actions, data=data)
         if folded.violation is not None:
             assert folded.index is not None
             violation = folded.violation
@@ -167,26 +182,53 @@ class Play(ServiceCore):
                 violation.msg)
         return actions, folded
 
+    # -- what the device has seen ---------------------------------------------------------------
+
+    def _as_seen(self, live: Live, seen: int | None) -> Live:
+        """The live session if it is the game the device showed (``seen``), else GameChanged with
+        the game as it is now. The cache is read again first if it is behind the database."""
+        if seen is None or seen == live.version:
+            return live
+        live = self._current(live)
+        if seen == live.version:  # the cache was behind what the device had been shown
+            return live
+        raise GameChanged(self._state(live), seen)
+
+    def _judged_on_current(self, live: Live, seen: int | None) -> None:
+        """Before a refusal: if the database moved on behind the cache, the entry was judged on a
+        game that is no longer the table's, so say that instead (GameChanged)."""
+        fresh = self._current(live)
+        if fresh is not live:
+            raise GameChanged(self._state(fresh), live.version if seen is None else seen)
+
+    def _changed(self, session_id: int, live: Live, seen: int | None) -> GameChanged:
+        """Another process wrote between the cache and our write transaction: read the game again
+        and refuse with it. Nothing was written."""
+        self._forget(session_id)
+        return GameChanged(self._state(self._live(session_id)), live.version if seen is None else seen)
+
     # -- inside a write transaction -------------------------------------------------------------
 
     def _check_fresh(self, db: Session, live: Live) -> None:
-        """Inside a write transaction: the session still exists and nobody else appended or
-        retracted since the cache was filled."""
+        """Inside a write transaction: the session still exists and its active entries are still
+        the cache's (the same last active seq means the same entries: a seq is never reused and a
+        retracted entry never comes back). Entries made and undone elsewhere since leave the game as
+        it was but use seqs: the cache takes the last seq used, and the change goes ahead."""
         exists, last_seq, last_active = self.store.log_position(db, live.session_id)
         if not exists:
             self._forget(live.session_id)
             raise unknown_session(live.session_id)
-        if last_seq != live.last_seq:
-            raise Stale()  # an entry was appended elsewhere
-        if last_active != (live.seqs[-1] if live.seqs else 0):
-            raise Stale()  # an entry was undone elsewhere
+        if last_active != live.version:
+            raise Stale()  # the active entries changed elsewhere
+        live.last_seq = last_seq
 
     def _write_status(self, db: Session, live: Live, outcome: Outcome | None, now: datetime) -> None:
-        """Status, results rows and updated_at after a change; ``live`` is still the state before it."""
+        """Status, results rows and updated_at after a change; ``live.outcome`` is still the
+        outcome before it. One UPDATE while the game goes on; results rows only when it ends."""
         if outcome is not None:
             self.store.write_results(db, live.session_id, result_rows(outcome, live.player_ids))
             self.store.set_status(db, live.session_id, True, now)
-        elif live.engine.outcome() is not None:  # the change reopens a finished game
+        elif live.outcome is not None:  # the change reopens a finished game
             self.store.clear_results(db, live.session_id)
             self.store.set_status(db, live.session_id, False, now)
         else:

@@ -67,11 +67,18 @@ def kept(record: TableRecord, assist: bool, now: datetime) -> Kept:
 def stored_record(row: GameSession, names: Sequence[str], actions: Sequence[str]) -> TableRecord:
     """The record a session's rows stand for: what is replayed when the game is opened.
     Raises MalformedRecord, or ValueError for JSON the store could not have written."""
-    setup = json.loads(row.setup) if row.setup else None
-    if setup is not None and not isinstance(setup, dict):
-        raise ValueError(f"setup: {row.setup!r} is not a JSON object")
-    envelope = _envelope(row.game, json.loads(row.variant), names, row.first_player, setup)
-    return parse_record_data({**envelope, "actions": [json.loads(a) for a in actions]})
+    return columns_record(row.game, row.variant, row.first_player, row.setup, names, [json.loads(a) for a in actions])
+
+
+def columns_record(game: str, variant: str, first_player: str, setup: str | None, names: Sequence[str],
+                   actions: Sequence[Any]) -> TableRecord:
+    """:func:`stored_record` from the session row's columns (JSON texts as stored) and the
+    actions' decoded JSON data: one validation of the whole record."""
+    extra = json.loads(setup) if setup else None
+    if extra is not None and not isinstance(extra, dict):
+        raise ValueError(f"setup: {setup!r} is not a JSON object")
+    envelope = _envelope(game, json.loads(variant), names, first_player, extra)
+    return parse_record_data({**envelope, "actions": list(actions)})
 
 
 def lost(record: TableRecord, kept: Kept) -> list[str]:

@@ -23,7 +23,10 @@ class Fold:
     violation: RuleViolation | None = None
 
 
-def fold(record: TableRecord, actions: Sequence[AnyAction]) -> Fold:
+def fold(record: TableRecord, actions: Sequence[AnyAction], data: Sequence[dict[str, Any]] | None = None) -> Fold:
+    """Apply ``actions`` to a new engine for ``record``'s envelope, stopping at the first refused
+    one. ``data``: the actions as JSON data when the caller has it already (decoded from the
+    store's canonical texts), so that the log does not dump every model again."""
     engine = new_engine(record)
     log: list[LogEntry] = []
     for i, action in enumerate(actions):
@@ -31,7 +34,7 @@ def fold(record: TableRecord, actions: Sequence[AnyAction]) -> Fold:
             events = engine.apply(action)
         except RuleViolation as violation:
             return Fold(engine, log, i, violation)
-        log.append(LogEntry(i, action_to_data(action), tuple(events)))
+        log.append(LogEntry(i, action_to_data(action) if data is None else data[i], tuple(events)))
     return Fold(engine, log)
 
 

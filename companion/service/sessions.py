@@ -136,7 +136,7 @@ class Sessions(ServiceCore):
 
     def open(self, session_id: int) -> SessionState:
         with self._lock:
-            return self._state(self._live(session_id))
+            return self._state(self._fresh_live(session_id))  # as the database has it, even if another process wrote
 
     def delete(self, session_id: int) -> None:
         with self._lock:

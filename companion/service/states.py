@@ -3,12 +3,14 @@ lists of sessions, players, statistics). Every time in them is an aware UTC date
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, TypedDict
+from functools import cached_property
+from typing import Any, TypedDict, TypeVar, overload
 
 from models.i18n import Msg
-from models.record import TableRecord
+from models.record import AnyAction, TableRecord
 from scoring.base import Engine, Expectation, Outcome
 
 UTC = timezone.utc
@@ -32,22 +34,102 @@ class LogEntry:
     events: tuple[Msg, ...]
 
 
+T = TypeVar("T")
+
+
+class Prefix(Sequence[T]):
+    """The first ``length`` items of a list, without copying them: O(1) to make, whatever the
+    list's length. Sound because the service only ever appends to the lists it shares this way
+    (an undo or a correction puts a new list in their place), so a prefix never changes."""
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[T], length: int | None = None):
+        self._items = items
+        self._length = len(items) if length is None else length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice):
+            return tuple(self._items[i] for i in range(self._length)[index])
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("log index out of range")
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[T]:
+        items = self._items
+        for i in range(self._length):
+            yield items[i]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(other) == self._length and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists and tuples, so not hashable
+
+    def __repr__(self) -> str:
+        return f"Prefix({list(self)!r})"
+
+
 @dataclass(frozen=True)
 class SessionState:
+    """A session as one device is shown it.
+
+    Everything in it is a snapshot — the log, what is expected, the outcome, the record, the
+    version — except ``engine``: that is the session's live engine, shared, not copied (copying it
+    on every entry is what made an entry's cost grow with the game). A state is read at once, by the
+    screen built from it, and not kept: once a later entry changes the engine, reading ``engine``
+    raises :class:`~companion.service.errors.StaleState` rather than showing the wrong game.
+
+    ``version`` is what the device has seen: the ``seq`` of the last active entry (0 when there is
+    none). It names one list of active entries for good (a seq is never reused and a retracted
+    entry never comes back), so ``submit``, ``undo`` and ``correct`` take it back as ``seen`` and
+    refuse with :class:`~companion.service.errors.GameChanged` if the game is no longer that.
+    """
+
     session_id: int
     game: str
-    variant: dict[str, Any]
+    variant: Mapping[str, Any]  # read-only
     players: tuple[str, ...]
     first_player: str
     assist: bool
-    record: TableRecord  # the pydantic table record (models.record)
-    engine: Engine  # the replayed engine; read its public state, never apply to it
-    log: tuple[LogEntry, ...]
+    log: Sequence[LogEntry]  # every active entry's index, action data and events, in order
     expected: Expectation
     outcome: Outcome | None
     status: str  # "in_progress" | "finished"
     started_at: datetime
     updated_at: datetime
+    version: int
+    base: TableRecord = field(repr=False, compare=False)  # the record without its actions
+    actions: Sequence[AnyAction] = field(repr=False, compare=False)  # the parsed active actions
+    live_engine: Engine = field(repr=False, compare=False)
+    applied: int = field(repr=False, compare=False)  # live_engine.applied when the state was made
+
+    @property
+    def engine(self) -> Engine:
+        """The replayed engine: read its public state, never apply to it, and only at once."""
+        if self.live_engine.applied != self.applied:
+            from companion.service.errors import StaleState
+
+            raise StaleState(f"game {self.session_id}: this state's engine was changed by a later entry; "
+                             "read a state at once, do not keep it")
+        return self.live_engine
+
+    @cached_property
+    def record(self) -> TableRecord:
+        """The pydantic table record (models.record), made on first use."""
+        return self.base.model_copy(update={"actions": list(self.actions)})
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def test_history_import_filter_and_replay(tablet: Screen, companion_app, tmp_pat
     upload = tmp_path / "club.json"
     upload.write_text(json.dumps([DONE, GOING], ensure_ascii=False), encoding="utf-8")
     pick_file(screen, "import-file", upload)
-    screen.wait_text(fr("app.history.imported_n.other", count=2), "notice")
+    screen.wait_text(fr("app.history.imported_n", count=2), "notice")
     screen.wait_for("history-1")
     screen.wait_for("history-2")
     screen.wait_text(fr("app.history.count", count=2), "history-count")

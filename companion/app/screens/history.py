@@ -15,7 +15,6 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.format import names, number, when
-from companion.app.wording import counted
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -134,7 +133,7 @@ def import_picked(app: App, files: list[Any]) -> None:
             return
         total += len(ids)
     app.announce()
-    app.tell(counted(app, "history.imported_n", total), "ok")
+    app.tell(app.t("app.history.imported_n", count=total), "ok")
     app.render()
 
 
@@ -272,8 +271,8 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             f.shown = len(items) + PAGE
             app.render()
 
-        parts.append(ui.button(counted(app, "history.more", min(PAGE, total - len(items)), shown=len(items),
-                                       total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
+        parts.append(ui.button(app.t("app.history.more", count=min(PAGE, total - len(items)), shown=len(items),
+                                     total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
     return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
 
 
@@ -281,7 +280,7 @@ def duration(app: App, seconds: float) -> str:
     minutes = round(seconds / 60)
     if minutes >= 60:
         return app.t("app.history.hours", hours=minutes // 60, minutes=f"{minutes % 60:02d}")
-    return counted(app, "history.minutes", minutes)
+    return app.t("app.history.minutes", count=minutes)
 
 
 def _row(app: App, summary: SessionSummary) -> ft.Control:
@@ -298,7 +297,7 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
         seated = list(summary.players)
     icon = {"finished": ft.Icons.EMOJI_EVENTS, "abandoned": ft.Icons.DO_NOT_DISTURB_ON}.get(
         summary.status, ft.Icons.HOURGLASS_TOP)
-    length = counted(app, "history.entries_n", summary.entries)
+    length = app.t("app.history.entries_n", count=summary.entries)
     if summary.duration_s > 0:
         length = app.t("app.history.length", entries=length, duration=duration(app, summary.duration_s))
     # few controls per row: a page of them is built at every rebuild of the screen

@@ -10,7 +10,6 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.format import percent, when
-from companion.app.wording import counted, of_name
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -52,8 +51,8 @@ def build(app: App, player_id: int | None = None, **_: Any) -> tuple[str, ft.Con
     tiles = []
     for p in profiles:
         s = stats.get(p.id)
-        line = (app.t("app.players.figures", games=counted(app, "stats.games_n", s.games),
-                      wins=counted(app, "stats.wins_n", s.wins), rate=percent(app, s.win_rate))
+        line = (app.t("app.players.figures", games=app.t("app.stats.games_n", count=s.games),
+                      wins=app.t("app.stats.wins_n", count=s.wins), rate=percent(app, s.win_rate))
                 if s and s.games else app.t("app.players.no_games"))
         tiles.append(ui.tile(ft.Column([
             ft.Row([ft.Icon(ft.Icons.PERSON, size=32, color=ft.Colors.PRIMARY),
@@ -65,7 +64,7 @@ def build(app: App, player_id: int | None = None, **_: Any) -> tuple[str, ft.Con
         tiles.append(ui.muted(app.t("app.players.none"), ident="players-none"))
     return app.t("app.players.title"), ft.Column([
         ui.panel(add_row, ident="players-add"),
-        ui.subtitle(counted(app, "players.count_n", len(profiles))),
+        ui.subtitle(app.t("app.players.count_n", count=len(profiles))),
         ui.wrap(tiles, spacing=ui.GAP),
     ], spacing=ui.GAP)
 
@@ -137,7 +136,7 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
         ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
     ]
     if others:
-        manage.append(ui.muted(of_name(app, "players.merge_hint", me.name)))
+        manage.append(ui.muted(app.t("app.players.merge_hint", name=me.name)))
         manage.append(ft.Row([
             ui.tid("merge-into", ft.Dropdown(label=app.t("app.players.merge_into"), value=draft["into"], width=320,
                                              text_size=ui.FONT_BODY, on_select=set_into,
@@ -152,7 +151,7 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
 
     parts: list[ft.Control] = [ui.panel(ft.Column(player_figures(app, me), spacing=6), ident="player-figures")]
     if recent is not None:
-        parts.append(ui.subtitle(of_name(app, "players.recent", me.name, count=recent.total),
+        parts.append(ui.subtitle(app.t("app.players.recent", name=me.name, count=recent.total),
                                  ident="player-recent-title"))
         parts.append(ft.Column([_row(app, s) for s in recent.items], spacing=10))
 
@@ -166,4 +165,4 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
             parts.append(ui.button(app.t("app.players.all_games"), all_games, ident="player-all-games",
                                    icon=ft.Icons.HISTORY))
     parts.append(ui.panel(ft.Column(manage, spacing=10), ident="player-manage"))
-    return of_name(app, "players.page_title", me.name), ft.Column(parts, spacing=ui.GAP)
+    return app.t("app.players.page_title", name=me.name), ft.Column(parts, spacing=ui.GAP)

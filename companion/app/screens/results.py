@@ -119,7 +119,7 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
         from companion.app.screens.table import TableDraft, describe_entry
 
         last = session.log[-1] if session.log else None
-        reopened = app.guard(lambda: app.service.undo(session_id))
+        reopened = app.guard(lambda: app.service.undo(session_id, seen=session.version))
         if reopened is not None:
             app.announce(session_id)
             if last is not None:  # the table then offers to enter it again (redo)

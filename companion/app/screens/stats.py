@@ -18,7 +18,6 @@ import flet_charts as fch
 from companion.app import ui
 from companion.app.format import names, number, percent
 from companion.app.screens.history import PERIODS, Filters, bounds, duration
-from companion.app.wording import counted
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -74,7 +73,7 @@ def _line_chart(app: App, months: list[Any], ident: str) -> ft.Control:
             points=[fch.LineChartDataPoint(x=i, y=round(m.average_score, 1),
                                            tooltip=app.t("app.stats.month_point", month=m.month,
                                                          score=number(app, round(m.average_score, 1)),
-                                                         games=counted(app, "stats.games_n", m.games)))
+                                                         games=app.t("app.stats.games_n", count=m.games)))
                     for i, m in enumerate(months)],
             color=ft.Colors.TEAL_400, stroke_width=3, point=True)],
         bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(m.month, size=ui.FONT_SMALL))
@@ -148,8 +147,8 @@ def places_text(app: App, places: tuple[tuple[int, int], ...]) -> str:
 def player_figures(app: App, me: Any) -> list[ft.Control]:
     """One player's figures over the period: games, wins, win rate, scores, places, per game."""
     rows: list[ft.Control] = [ui.text(app.t("app.stats.player_summary", name=me.name,
-                                            games=counted(app, "stats.games_n", me.games),
-                                            wins=counted(app, "stats.wins_n", me.wins),
+                                            games=app.t("app.stats.games_n", count=me.games),
+                                            wins=app.t("app.stats.wins_n", count=me.wins),
                                             rate=percent(app, me.win_rate)),
                                       ui.FONT_LABEL, weight=ft.FontWeight.BOLD, ident="stats-player-line")]
     if me.games:
@@ -160,8 +159,8 @@ def player_figures(app: App, me: Any) -> list[ft.Control]:
         rows.append(ui.text(places_text(app, me.places), ui.FONT_BODY, ident="stats-player-places"))
     for pg in me.by_game:
         rows.append(ui.text(app.t("app.stats.player_game_summary", game=app.t(f"game.{pg.game}.name"),
-                                  games=counted(app, "stats.games_n", pg.games),
-                                  wins=counted(app, "stats.wins_n", pg.wins), rate=percent(app, pg.win_rate),
+                                  games=app.t("app.stats.games_n", count=pg.games),
+                                  wins=app.t("app.stats.wins_n", count=pg.wins), rate=percent(app, pg.win_rate),
                                   average=number(app, round(pg.average_score or 0, 1)),
                                   best=number(app, pg.best_score)), ui.FONT_BODY))
     return rows
@@ -188,7 +187,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                  ui.text(app.t("app.stats.games_played", count=g.games), ui.FONT_BODY)]
         if g.top_winners:
             lines.append(ui.text(app.t("app.stats.top_winner", players=names(app, g.top_winners),
-                                       wins=counted(app, "stats.wins_n", g.top_wins)), ui.FONT_BODY))
+                                       wins=app.t("app.stats.wins_n", count=g.top_wins)), ui.FONT_BODY))
         if g.average_winning_score is not None:
             lines.append(ui.text(app.t("app.stats.average_win", score=number(app, round(g.average_winning_score, 1))),
                                  ui.FONT_BODY))
@@ -215,8 +214,8 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     if players:
         parts.append(ui.subtitle(app.t("app.stats.per_player")))
         charted = sorted(players, key=lambda p: (-p.wins, -p.games, p.name))[:CHART_PLAYERS]
-        parts.append(_chart(app, [(p.name, [(p.games, counted(app, "stats.games_of", p.games, name=p.name)),
-                                            (p.wins, counted(app, "stats.wins_n", p.wins))])
+        parts.append(_chart(app, [(p.name, [(p.games, app.t("app.stats.games_of", count=p.games, name=p.name)),
+                                            (p.wins, app.t("app.stats.wins_n", count=p.wins))])
                                   for p in charted], "chart-players",
                             legend=[app.t("app.stats.legend_games"), app.t("app.stats.legend_wins")]))
         selected = state.get("player") if state.get("player") in {p.name for p in players} else players[0].name
@@ -255,14 +254,14 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             if h2h is not None:
                 if h2h.games:
                     h2h_rows.append(ui.text(app.t("app.stats.h2h_summary", a=selected, b=rival,
-                                                  games=counted(app, "stats.games_n", h2h.games),
+                                                  games=app.t("app.stats.games_n", count=h2h.games),
                                                   a_wins=h2h.a_wins, b_wins=h2h.b_wins, a_ahead=h2h.a_ahead,
                                                   b_ahead=h2h.b_ahead, level=h2h.level), ui.FONT_BODY,
                                             ident="stats-h2h"))
                     for hg in h2h.by_game:
                         h2h_rows.append(ui.muted(app.t("app.stats.h2h_game_summary",
                                                        game=app.t(f"game.{hg.game}.name"),
-                                                       games=counted(app, "stats.games_n", hg.games),
+                                                       games=app.t("app.stats.games_n", count=hg.games),
                                                        a_ahead=hg.a_ahead, b_ahead=hg.b_ahead, level=hg.level),
                                                  ui.FONT_BODY))
                 else:

@@ -22,7 +22,12 @@ from scoring.base import rules_of
 
 if TYPE_CHECKING:
     from companion.app.shell import App
-    from companion.service import CorrectionConflict, LogEntry, SessionState
+    from companion.service import (
+        CorrectionConflict,
+        GameChanged,
+        LogEntry,
+        SessionState,
+    )
 
 
 LOG_SHORT = 6
@@ -90,6 +95,13 @@ def describe_entry(app: App, entry: LogEntry) -> str:
 
 
 def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
+    # The game screen reads the session's live engine (states share it, not copy it): no entry
+    # from another tab of this process changes it while this screen is being built.
+    with app.service.steady():
+        return _build(app, session_id)
+
+
+def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     service = app.service
     session = service.open(session_id)
     draft = _table_draft(app, session_id)
@@ -113,11 +125,20 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
             return
         app.render()
 
+    # What this screen showed: if another device changed the game since, nothing is saved. An
+    # entry this screen made counts as shown, so that a tap entering several entries in a row
+    # (each on the state the one before it made) is not refused as if another device had.
+    shown = [session.version]
+
     def submit(action: dict[str, Any]) -> None:
-        from companion.service import Malformed, Refused, ServiceError
+        from companion.service import GameChanged, Malformed, Refused, ServiceError
 
         try:
-            new_state = service.submit(session_id, action)
+            new_state = service.submit(session_id, action, seen=shown[0])
+            shown[0] = new_state.version
+        except GameChanged as err:
+            changed(err)
+            return
         except Refused as err:
             draft.refusal = (err.rule, err.msg, None)
             draft.problem = None
@@ -138,13 +159,20 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
     if draft.undone and draft.undone_at != len(session.log):
         draft.undone, draft.undone_at = [], -1   # the game changed since: nothing to redo
 
+    def changed(err: GameChanged) -> None:
+        """Another device changed the game: say so and show the game as it is now (the rebuild
+        reads it); the picks made for the old state go."""
+        draft.draft = {}
+        draft.refusal = None
+        draft.problem = err.msg
+        app.render()
+
     def do_undo() -> None:
-        fresh = app.guard(lambda: service.open(session_id))
-        if fresh is None or not fresh.log:
-            app.render()
+        if not session.log:
             return
-        last = fresh.log[-1]
-        new_state = app.guard(lambda: service.undo(session_id))
+        last = session.log[-1]
+        # only the last entry this screen showed: if another device changed the game, nothing goes
+        new_state = app.guard(lambda: service.undo(session_id, seen=session.version))
         if new_state is not None:
             app.announce(session_id)
             draft.undone.append(dict(last.action))
@@ -335,7 +363,13 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
 def _correction(app: App, session: SessionState, draft: TableDraft, index: int, game_screen: GameScreen,
                 has_side: bool) -> tuple[ft.Control, TableState, TableContext]:
     """Re-enter entry ``index`` (``draft.correcting``) with the game's own screen, as the table was then."""
-    from companion.service import CorrectionConflict, Malformed, Refused, ServiceError
+    from companion.service import (
+        CorrectionConflict,
+        GameChanged,
+        Malformed,
+        Refused,
+        ServiceError,
+    )
 
     sid = session.session_id
     original = session.log[index]
@@ -348,13 +382,24 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
         draft.problem = None
         app.render()
 
+    def leave_changed(err: GameChanged) -> None:
+        """Another device changed the game: the correction was prepared on a state that is gone."""
+        draft.correcting = None
+        draft.preview = None
+        draft.conflict = None
+        draft.refusal = None
+        draft.fix_draft = {}
+        draft.problem = err.msg
+
     def preview(action: dict[str, Any]) -> None:
         draft.refusal = None
         draft.problem = None
         draft.conflict = None
         draft.preview = None
         try:
-            result = app.service.preview_correction(sid, index, action)
+            result = app.service.preview_correction(sid, index, action, seen=session.version)
+        except GameChanged as err:
+            leave_changed(err)
         except CorrectionConflict as err:
             draft.conflict = err
         except Refused as err:
@@ -371,9 +416,13 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
     def save(_: Any) -> None:
         if draft.preview is None:
             return
-        action = draft.preview[0]
-        try:
-            new_state = app.service.correct(sid, index, action)
+        action, previewed = draft.preview
+        try:  # saved only on the game the preview was made on
+            new_state = app.service.correct(sid, index, action, seen=previewed.version)
+        except GameChanged as err:
+            leave_changed(err)
+            app.render()
+            return
         except CorrectionConflict as err:
             draft.conflict = err
             draft.preview = None
