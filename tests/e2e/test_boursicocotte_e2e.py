@@ -27,8 +27,8 @@ def fr(key: str, **params) -> str:
 
 
 def fr_n(key: str, **params) -> str:
-    """A French sentence about ``params["n"]`` things: the singular for 0 and 1."""
-    return fr(key + (".one" if params["n"] in (0, 1) else ".many"), **params)
+    """A French sentence about ``params["n"]`` things (the catalogue writes its plural)."""
+    return fr(key, **params)
 
 
 def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app):
