@@ -133,14 +133,10 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
             app.render()
 
     def undo(_: Any) -> None:
-        """Ask first, as at the table, saying which entry goes and what it did."""
-        from companion.app.screens.table import describe_entry
+        """Ask first, as at the table."""
+        from companion.app.screens.table import ask_undo
 
-        if not session.log:
-            return
-        last = session.log[-1]
-        app.confirm(app.t("app.table.undo_ask", n=last.index + 1, what=describe_entry(app, last)), do_undo,
-                    ident="undo-confirm", yes_key="app.table.undo_yes", danger=True)
+        ask_undo(app, session, do_undo)
 
     def rematch(_: Any) -> None:
         from companion.app.screens.setup import Draft

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import flet as ft
 
@@ -85,6 +85,15 @@ def why_dialog(app: App, heading: str, sentences: list[str], rules: tuple[str, .
         actions=[ui.button(app.t("app.common.close"), lambda _: app.close_dialog(), ident=f"{ident}-close",
                            kind="text")],
     ))
+
+
+def ask_undo(app: App, session: SessionState, do_undo: Callable[[], None]) -> None:
+    """Undo asks first, saying which entry goes and what it did (the table and the results)."""
+    if not session.log:
+        return
+    last = session.log[-1]
+    app.confirm(app.t("app.table.undo_ask", n=last.index + 1, what=describe_entry(app, last)), do_undo,
+                ident="undo-confirm", yes_key="app.table.undo_yes", danger=True)
 
 
 def describe_entry(app: App, entry: LogEntry) -> str:
@@ -184,12 +193,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
         app.render()
 
     def undo(_: Any) -> None:
-        """Ask first, saying which entry goes and what it did."""
-        if not session.log:
-            return
-        last = session.log[-1]
-        app.confirm(app.t("app.table.undo_ask", n=last.index + 1, what=describe_entry(app, last)), do_undo,
-                    ident="undo-confirm", yes_key="app.table.undo_yes", danger=True)
+        ask_undo(app, session, do_undo)
 
     def redo(_: Any) -> None:
         """Enter again what was just undone: the same action, through the service like any entry."""
