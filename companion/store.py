@@ -315,6 +315,23 @@ class Store:
         finally:
             cursor.close()
 
+    def entries_added(self, db: Session, session_id: int, count: int, now: datetime) -> None:
+        """After ``count`` entries appended at ``now`` that change nothing else about the game (not
+        its status, results, seats or abandoned mark: most taps): ``updated_at`` and the summary
+        row brought up to date incrementally, in two fixed statements on the driver's cursor (hot
+        path). The summary ends exactly as :meth:`refresh_summary` would write it, without
+        counting the game's entries again; with no summary row to update, a full refresh."""
+        stamp = self._stamp(now)
+        cursor = _cursor(db)
+        try:
+            cursor.execute(_TOUCH, (stamp, session_id))
+            cursor.execute(_SUMMARY_ENTRIES, {"now": stamp, "n": count, "s": session_id})
+            updated = cursor.rowcount
+        finally:
+            cursor.close()
+        if updated != 1:
+            self.refresh_summary(db, session_id)
+
     def log_position(self, db: Session, session_id: int) -> tuple[bool, int, int]:
         """(session exists, last seq used, last active seq) in one query (hot path: every change
         checks it inside its write transaction)."""
@@ -821,6 +838,15 @@ _SESSION_HEAD = (
     "WHERE s.id = ? ORDER BY st.position")
 _APPEND = "INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)"
 _TOUCH = "UPDATE sessions SET updated_at = ? WHERE id = ?"
+# The summary after entries appended at :now (see Store.entries_added): what SUMMARY_SQL derives
+# from them, from the row as it was (the right-hand sides read the old values). The last entry's
+# time is the latest active created_at (text in STORED_TIME form sorts as time, as MAX compares
+# it), the start time when there was none; the duration is SUMMARY_SQL's expression on it.
+_LAST_AFTER_ENTRIES = "(CASE WHEN actions = 0 OR :now > last_played_at THEN :now ELSE last_played_at END)"
+_SUMMARY_ENTRIES = (
+    f"UPDATE game_summaries SET updated_at = :now, actions = actions + :n, last_played_at = {_LAST_AFTER_ENTRIES}, "
+    f"duration_s = MAX(0.0, ROUND((julianday({_LAST_AFTER_ENTRIES}) - julianday(started_at)) * 86400.0, 3)) "
+    "WHERE session_id = :s")
 _LOG_POSITION = (
     "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?), (SELECT MAX(seq) FROM actions WHERE session_id = ?), "
     "(SELECT MAX(seq) FROM actions WHERE session_id = ? AND retracted_at IS NULL)")
