@@ -40,7 +40,7 @@ from companion.service.errors import (
 from companion.service.live import Live, ServiceCore, broken
 from companion.service.replay import Fold, fold, result_rows
 from companion.service.states import LogEntry, SessionState
-from companion.store import dumps
+from companion.store import Tx, dumps
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
 from scoring.base import Outcome, RuleViolation
@@ -63,7 +63,7 @@ class Play(ServiceCore):
             now = self._now()
             applied = False
             try:
-                with self.store.write() as db:
+                with self.store.write_direct() as db:
                     self._check_fresh(db, live)
                     seq = self.store.append(db, session_id, [dumps(data)], now, after=live.last_seq)
                     applied = True  # from here on the cached engine may be ahead of the database
@@ -210,7 +210,7 @@ class Play(ServiceCore):
 
     # -- inside a write transaction -------------------------------------------------------------
 
-    def _check_fresh(self, db: Session, live: Live) -> None:
+    def _check_fresh(self, db: Session | Tx, live: Live) -> None:
         """Inside a write transaction: the session still exists and its active entries are still
         the cache's (the same last active seq means the same entries: a seq is never reused and a
         retracted entry never comes back). Entries made and undone elsewhere since leave the game as
@@ -223,7 +223,7 @@ class Play(ServiceCore):
             raise Stale()  # the active entries changed elsewhere
         live.last_seq = last_seq
 
-    def _write_status(self, db: Session, live: Live, outcome: Outcome | None, now: datetime,
+    def _write_status(self, db: Session | Tx, live: Live, outcome: Outcome | None, now: datetime,
                       appended: int = 0) -> None:
         """Status, results rows, updated_at and the summary (what lists and statistics read) after
         a change; ``live.outcome`` is still the outcome before it. ``appended``: the change only
