@@ -40,7 +40,6 @@ from models.tables import (
     GameSession,
     GameSummary,
     Player,
-    Result,
     Seat,
 )
 
@@ -156,6 +155,28 @@ class Store:
             with db.begin():
                 yield db
 
+    @contextmanager
+    def write_direct(self) -> Iterator[Tx]:
+        """One write transaction like :meth:`write`, on a pooled connection of the driver with no
+        ORM session around it (a tap's hot path: the session's begin, commit and close cost about
+        as much as the statements). Only the store methods that run on the driver's cursor take
+        its :class:`Tx`: the log position, append, touch, entries_added, status, results and
+        summaries. Commits at the end of the block (the commit has returned: the entry is on disk)
+        and rolls back if the block or the commit raises."""
+        fairy = self.engine.raw_connection()  # the pool's connect hook has set the pragmas
+        try:
+            driver = fairy.driver_connection
+            driver.execute(_BEGIN["IMMEDIATE"])
+            try:
+                yield Tx(driver)
+                driver.execute("COMMIT")
+            except BaseException:
+                if driver.in_transaction:
+                    driver.execute("ROLLBACK")
+                raise
+        finally:
+            fairy.close()
+
     # -- players ------------------------------------------------------------------------------
 
     def players(self, db: Session) -> list[Player]:
@@ -234,15 +255,10 @@ class Store:
             self.refresh_months(db, counted[0], counted[1], players)
         return done.rowcount > 0
 
-    def set_status(self, db: Session, session_id: int, finished: bool, now: datetime) -> None:
-        sessions = GameSession.__table__
-        db.execute(
-            update(sessions).where(sessions.c.id == session_id).values(
-                status=STATUS_FINISHED if finished else STATUS_IN_PROGRESS,
-                finished_at=now if finished else None,
-                updated_at=now,
-            )
-        )
+    def set_status(self, db: Session | Tx, session_id: int, finished: bool, now: datetime) -> None:
+        stamp = self._stamp(now)
+        _run(db, _SET_STATUS, (STATUS_FINISHED if finished else STATUS_IN_PROGRESS, stamp if finished else None,
+                               stamp, session_id))
 
     # -- the action log -----------------------------------------------------------------------
 
@@ -315,6 +331,23 @@ class Store:
         finally:
             cursor.close()
 
+    def entries_added(self, db: Session, session_id: int, count: int, now: datetime) -> None:
+        """After ``count`` entries appended at ``now`` that change nothing else about the game (not
+        its status, results, seats or abandoned mark: most taps): ``updated_at`` and the summary
+        row brought up to date incrementally, in two fixed statements on the driver's cursor (hot
+        path). The summary ends exactly as :meth:`refresh_summary` would write it, without
+        counting the game's entries again; with no summary row to update, a full refresh."""
+        stamp = self._stamp(now)
+        cursor = _cursor(db)
+        try:
+            cursor.execute(_TOUCH, (stamp, session_id))
+            cursor.execute(_SUMMARY_ENTRIES, {"now": stamp, "n": count, "s": session_id})
+            updated = cursor.rowcount
+        finally:
+            cursor.close()
+        if updated != 1:
+            self.refresh_summary(db, session_id)
+
     def log_position(self, db: Session, session_id: int) -> tuple[bool, int, int]:
         """(session exists, last seq used, last active seq) in one query (hot path: every change
         checks it inside its write transaction)."""
@@ -342,12 +375,14 @@ class Store:
 
     # -- results ------------------------------------------------------------------------------
 
-    def write_results(self, db: Session, session_id: int, rows: Sequence[ResultRow]) -> None:
+    def write_results(self, db: Session | Tx, session_id: int, rows: Sequence[ResultRow]) -> None:
         self.clear_results(db, session_id)
-        for row in rows:
-            db.add(Result(session_id=session_id, player_id=row.player_id, score=row.score, rank=row.rank,
-                          winner=row.winner, eliminated=row.eliminated))
-        db.flush()
+        cursor = _cursor(db)
+        try:
+            cursor.executemany(_RESULT, [(session_id, row.player_id, float(row.score), row.rank, bool(row.winner),
+                                          bool(row.eliminated)) for row in rows])
+        finally:
+            cursor.close()
 
     def finished_without_results(self, db: Session) -> list[int]:
         """Finished sessions with no results rows (a database older than migration 0002)."""
@@ -355,27 +390,29 @@ class Store:
             "SELECT s.id FROM sessions s WHERE s.status = 'finished' "
             "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = s.id) ORDER BY s.id"))]
 
-    def clear_results(self, db: Session, session_id: int) -> None:
-        results = Result.__table__
-        db.execute(delete(results).where(results.c.session_id == session_id))
+    def clear_results(self, db: Session | Tx, session_id: int) -> None:
+        _run(db, "DELETE FROM results WHERE session_id = ?", (session_id,))
 
     # -- per-game summaries (what lists and statistics read) -----------------------------------
 
-    def refresh_summary(self, db: Session, session_id: int, months: bool = True) -> None:
+    def refresh_summary(self, db: Session | Tx, session_id: int, months: bool = True) -> None:
         """Rewrite the session's summary row from its rows (status, active entries, seats,
         results), and when the game is or was finished the monthly figures it counts in: called
         in the same transaction as every change to a game. Cheap: one session's rows and one
         month of its game, through their indexes. ``months=False``: the caller recounts the
         months itself once it has written many games (an import)."""
-        before = db.execute(text("SELECT status FROM game_summaries WHERE session_id = :s"),
-                            {"s": session_id}).scalar()
-        db.execute(text(SUMMARY_SQL.format(where="WHERE s.id = :s", actions_where="AND session_id = :s")),
-                   {"s": session_id})
-        row = db.execute(text("SELECT status, game, substr(started_at, 1, 7) FROM game_summaries "
-                              "WHERE session_id = :s"), {"s": session_id}).first()
-        if months and row is not None and STATUS_FINISHED in (before, row[0]):
-            players = [p for (p,) in db.execute(text("SELECT player_id FROM seats WHERE session_id = :s"),
-                                                {"s": session_id})]
+        # fixed statements on the driver's cursor (no SQL compiled per call): a finish, an undo or
+        # a correction runs them inside the tap's transaction
+        cursor = _cursor(db)
+        try:
+            before = cursor.execute(_SUMMARY_STATUS, (session_id,)).fetchone()
+            cursor.execute(_SUMMARY_ONE, {"s": session_id})
+            row = cursor.execute(_SUMMARY_MONTH, (session_id,)).fetchone()
+            players = [p for (p,) in cursor.execute(_SEAT_PLAYERS, (session_id,))] \
+                if months and row is not None and STATUS_FINISHED in (before and before[0], row[0]) else None
+        finally:
+            cursor.close()
+        if players is not None:
             self.refresh_months(db, row[1], row[2], players)
 
     def refresh_summaries(self, db: Session, session_ids: Sequence[int] | None = None) -> None:
@@ -390,24 +427,25 @@ class Store:
         for session_id in session_ids:
             self.refresh_summary(db, session_id)
 
-    def refresh_months(self, db: Session, game: str, month: str, player_ids: Sequence[int] | None = None) -> None:
+    def refresh_months(self, db: Session | Tx, game: str, month: str,
+                       player_ids: Sequence[int] | None = None) -> None:
         """Recount one month of one game: the game's figures, and these players' figures (every
-        player's when None)."""
+        player's when None). On the driver's cursor (it may run inside a tap's transaction)."""
         start, end = _month_bounds(month)
-        db.execute(text("DELETE FROM game_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
         one_month = "AND g.game = :g AND g.started_at >= :a AND g.started_at < :b"
-        db.execute(text(GAME_MONTHS_INSERT.format(where=one_month)), {"g": game, "a": start, "b": end})
+        _run(db, "DELETE FROM game_months WHERE game = :g AND month = :m", {"g": game, "m": month})
+        _run(db, _GAME_MONTH, {"g": game, "a": start, "b": end})
         if player_ids is None:
-            db.execute(text("DELETE FROM player_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
-            db.execute(text(PLAYER_MONTHS_INSERT.format(where=one_month)), {"g": game, "a": start, "b": end})
+            _run(db, "DELETE FROM player_months WHERE game = :g AND month = :m", {"g": game, "m": month})
+            _run(db, PLAYER_MONTHS_INSERT.format(where=one_month), {"g": game, "a": start, "b": end})
             return
         if not player_ids:
             return
         marks = ",".join(str(int(p)) for p in player_ids)
-        db.execute(text(f"DELETE FROM player_months WHERE game = :g AND month = :m AND player_id IN ({marks})"),
-                   {"g": game, "m": month})
-        db.execute(text(PLAYER_MONTHS_INSERT.format(
-            where=f"AND g.game = :g AND g.started_at >= :a AND g.started_at < :b AND r.player_id IN ({marks})")),
+        _run(db, f"DELETE FROM player_months WHERE game = :g AND month = :m AND player_id IN ({marks})",
+             {"g": game, "m": month})
+        _run(db, PLAYER_MONTHS_INSERT.format(
+            where=f"AND g.game = :g AND g.started_at >= :a AND g.started_at < :b AND r.player_id IN ({marks})"),
             {"g": game, "a": start, "b": end})
 
     def refresh_game_months(self, db: Session, session_ids: Sequence[int]) -> None:
@@ -821,6 +859,22 @@ _SESSION_HEAD = (
     "WHERE s.id = ? ORDER BY st.position")
 _APPEND = "INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)"
 _TOUCH = "UPDATE sessions SET updated_at = ? WHERE id = ?"
+_SET_STATUS = "UPDATE sessions SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?"
+_RESULT = "INSERT INTO results (session_id, player_id, score, rank, winner, eliminated) VALUES (?, ?, ?, ?, ?, ?)"
+_SUMMARY_STATUS = "SELECT status FROM game_summaries WHERE session_id = ?"
+_SUMMARY_ONE = SUMMARY_SQL.format(where="WHERE s.id = :s", actions_where="AND session_id = :s")
+_SUMMARY_MONTH = "SELECT status, game, substr(started_at, 1, 7) FROM game_summaries WHERE session_id = ?"
+_SEAT_PLAYERS = "SELECT player_id FROM seats WHERE session_id = ?"
+_GAME_MONTH = GAME_MONTHS_INSERT.format(where="AND g.game = :g AND g.started_at >= :a AND g.started_at < :b")
+# The summary after entries appended at :now (see Store.entries_added): what SUMMARY_SQL derives
+# from them, from the row as it was (the right-hand sides read the old values). The last entry's
+# time is the latest active created_at (text in STORED_TIME form sorts as time, as MAX compares
+# it), the start time when there was none; the duration is SUMMARY_SQL's expression on it.
+_LAST_AFTER_ENTRIES = "(CASE WHEN actions = 0 OR :now > last_played_at THEN :now ELSE last_played_at END)"
+_SUMMARY_ENTRIES = (
+    f"UPDATE game_summaries SET updated_at = :now, actions = actions + :n, last_played_at = {_LAST_AFTER_ENTRIES}, "
+    f"duration_s = MAX(0.0, ROUND((julianday({_LAST_AFTER_ENTRIES}) - julianday(started_at)) * 86400.0, 3)) "
+    "WHERE session_id = :s")
 _LOG_POSITION = (
     "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?), (SELECT MAX(seq) FROM actions WHERE session_id = ?), "
     "(SELECT MAX(seq) FROM actions WHERE session_id = ? AND retracted_at IS NULL)")
@@ -830,14 +884,38 @@ _ACTIVE_LOG = (
     "AND (retracted_at IS NULL OR seq = (SELECT MAX(seq) FROM actions WHERE session_id = ?)) ORDER BY seq")
 
 
-def _cursor(db: Session) -> Any:
+class Tx:
+    """A write transaction on a driver connection (:meth:`Store.write_direct`): what ``_cursor``
+    needs of a store session."""
+
+    __slots__ = ("info",)
+
+    def __init__(self, driver: sqlite3.Connection):
+        self.info = {"driver": driver}
+
+
+def _cursor(db: Session | Tx) -> Any:
     """A cursor of the sqlite3 connection under ``db``, inside its transaction (the connection is
-    looked up once per session: a store session is one transaction on one connection)."""
-    driver = db.info.get("driver")
-    if driver is None:
-        driver = db.info["driver"] = db.connection().connection.driver_connection
+    looked up once per session: a store session is one transaction on one connection). An ORM
+    session's pending objects are flushed first, as its own statements would."""
+    if isinstance(db, Session):
+        if db.new or db.dirty or db.deleted:
+            db.flush()
+        driver = db.info.get("driver")
+        if driver is None:
+            driver = db.info["driver"] = db.connection().connection.driver_connection
+    else:
+        driver = db.info["driver"]
     assert driver is not None
     return driver.cursor()
+
+
+def _run(db: Session | Tx, sql: str, params: Any) -> None:
+    cursor = _cursor(db)
+    try:
+        cursor.execute(sql, params)
+    finally:
+        cursor.close()
 
 
 def _stored_time(value: Any) -> datetime:

@@ -107,6 +107,54 @@ def test_a_correction_that_reopens_or_ends_the_game_changes_its_summary(service,
     assert service.history_page(status="finished").total == 1
 
 
+def all_summaries(store: Store) -> dict[str, list]:
+    return {table: rows(store, f"SELECT * FROM {table} ORDER BY 1, 2, 3")
+            for table in ("game_summaries", "player_months", "game_months")}
+
+
+def test_summaries_kept_entry_by_entry_equal_a_full_recount(service, store, clock):
+    """A plain entry updates the summary incrementally (no recount of the game's entries); after
+    any mix of entries, undos, corrections, ends, reopenings and abandon marks, and a clock that
+    goes back, every row is what a full recount from the games' rows writes."""
+    long_game = hs_long(PLAYERS)
+    moves = long_game["actions"]
+    a = service.start("high-society", PLAYERS).session_id
+    b = service.start("high-society", PLAYERS).session_id
+    c = service.start("stupide-vautour", PLAYERS).session_id
+    clock.now = T0 - timedelta(hours=1)  # the clock went back: the first entry is before the start
+    service.submit(a, moves[0])
+    for action in moves[1:6]:
+        service.submit(a, action)
+    service.undo(a)
+    service.undo(a)
+    clock.now = T0 + timedelta(hours=2)
+    for action in moves[4:9]:
+        service.submit(a, action)
+    service.correct(a, 2, moves[2])  # the same entry: nothing to write
+    state = service.correct(a, 0, {"type": "reveal", "card": "p9"})  # p1 came up first
+    assert state.status == "in_progress"
+    clock.now = T0 + timedelta(minutes=30)  # back again, after entries: the last entry time stays
+    service.submit(a, moves[9])
+    service.submit(b, moves[0])
+    clock.now = T0 + timedelta(hours=3)
+    for action in moves[1:]:
+        service.submit(b, action)  # to the end
+    service.undo(b)  # reopens
+    for action in moves[-1:]:
+        service.submit(b, action)  # ends again
+    service.set_abandoned(c)
+    for action in sv_game(PLAYERS)["actions"][:4]:
+        service.submit(c, action)  # entries on an abandoned game
+    service.undo(c)
+    kept = all_summaries(store)
+    assert [r[0] for r in kept["game_summaries"]] == [a, b, c]
+    with store.write() as db:
+        store.refresh_summaries(db)
+    assert all_summaries(store) == kept
+    assert summary_row(store, a)["actions"] == 10 and summary_row(store, c)["status"] == "abandoned"
+    assert summary_row(store, a)["last_played_at"] > T0 + timedelta(hours=2)
+
+
 def test_deleting_a_game_deletes_its_summary(service, store):
     sid = play(service, hs_designed(PLAYERS, "Anne")).session_id
     service.delete(sid)

@@ -160,17 +160,24 @@ def test_an_apply_that_fails_after_its_check_writes_nothing_and_drops_the_cache(
         "reveal", "bid"]
 
 
-def test_a_commit_that_fails_after_the_apply_drops_the_cache(store, service, monkeypatch):
+@pytest.mark.parametrize("driver", [False, True], ids=["sqlalchemy", "driver-cursor"])
+def test_a_commit_that_fails_after_the_apply_drops_the_cache(store, service, monkeypatch, driver):
+    import sqlite3
+
     from sqlalchemy.exc import OperationalError
 
     state = service.start("high-society", PLAYERS)
     sid = state.session_id
     engine = service.submit(sid, {"type": "reveal", "card": "p3"}).engine
 
-    def failing_touch(db, session_id, now):
+    def failing_write(db, session_id, *args):
+        # the hot path's statements run on the driver's cursor: sqlite3's own errors
+        if driver:
+            raise sqlite3.OperationalError("disk I/O error")
         raise OperationalError("UPDATE sessions", {}, Exception("disk I/O error"))
 
-    monkeypatch.setattr(store, "touch", failing_touch)
+    # the write after the apply: the status and summary of a plain entry
+    monkeypatch.setattr(store, "entries_added", failing_write)
     with pytest.raises(ServiceError) as caught:
         service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
     assert caught.value.msg.key == "service.storage.failed"

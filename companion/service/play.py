@@ -20,6 +20,7 @@ command line) the game must still be the one this service last saw."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -39,7 +40,7 @@ from companion.service.errors import (
 from companion.service.live import Live, ServiceCore, broken
 from companion.service.replay import Fold, fold, result_rows
 from companion.service.states import LogEntry, SessionState
-from companion.store import dumps
+from companion.store import Tx, dumps
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
 from scoring.base import Outcome, RuleViolation
@@ -62,19 +63,19 @@ class Play(ServiceCore):
             now = self._now()
             applied = False
             try:
-                with self.store.write() as db:
+                with self.store.write_direct() as db:
                     self._check_fresh(db, live)
                     seq = self.store.append(db, session_id, [dumps(data)], now, after=live.last_seq)
                     applied = True  # from here on the cached engine may be ahead of the database
                     events = live.engine.apply(parsed)
                     outcome = live.engine.outcome()
-                    self._write_status(db, live, outcome, now)
+                    self._write_status(db, live, outcome, now, appended=1)
             except Stale:
                 raise self._changed(session_id, live, seen) from None
             except RuleViolation as violation:  # check accepted what apply refuses: a defect
                 self._forget(session_id)
                 raise Refused(violation.rule, violation.msg, index) from None
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 self._forget(session_id)
                 raise storage_error(err) from err
             except BaseException:
@@ -111,7 +112,7 @@ class Play(ServiceCore):
                     self._write_status(db, live, outcome, now)
             except Stale:
                 raise self._changed(session_id, live, seen) from None
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 self._forget(session_id)
                 raise storage_error(err) from err
             live.actions = list(kept)
@@ -150,7 +151,7 @@ class Play(ServiceCore):
                     self._write_status(db, live, outcome, now)
             except Stale:
                 raise self._changed(session_id, live, seen) from None
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 self._forget(session_id)
                 raise storage_error(err) from err
             count = len(actions) - index
@@ -209,7 +210,7 @@ class Play(ServiceCore):
 
     # -- inside a write transaction -------------------------------------------------------------
 
-    def _check_fresh(self, db: Session, live: Live) -> None:
+    def _check_fresh(self, db: Session | Tx, live: Live) -> None:
         """Inside a write transaction: the session still exists and its active entries are still
         the cache's (the same last active seq means the same entries: a seq is never reused and a
         retracted entry never comes back). Entries made and undone elsewhere since leave the game as
@@ -222,24 +223,36 @@ class Play(ServiceCore):
             raise Stale()  # the active entries changed elsewhere
         live.last_seq = last_seq
 
-    def _write_status(self, db: Session, live: Live, outcome: Outcome | None, now: datetime) -> None:
-        """Status, results rows and updated_at after a change; ``live.outcome`` is still the
-        outcome before it. One UPDATE while the game goes on; results rows only when it ends."""
+    def _write_status(self, db: Session | Tx, live: Live, outcome: Outcome | None, now: datetime,
+                      appended: int = 0) -> None:
+        """Status, results rows, updated_at and the summary (what lists and statistics read) after
+        a change; ``live.outcome`` is still the outcome before it. ``appended``: the change only
+        appended that many entries (a submit). While the game goes on, a submit costs two fixed
+        UPDATEs whatever the game's length (the summary brought up to date incrementally); results
+        rows only when it ends. A change of status, an undo or a correction rewrites the summary
+        from the game's rows."""
         if outcome is not None:
             self.store.write_results(db, live.session_id, result_rows(outcome, live.player_ids))
             self.store.set_status(db, live.session_id, True, now)
         elif live.outcome is not None:  # the change reopens a finished game
             self.store.clear_results(db, live.session_id)
             self.store.set_status(db, live.session_id, False, now)
+        elif appended:  # most taps: nothing but the entries changes
+            self.store.entries_added(db, live.session_id, appended, now)
+            return
         else:
             self.store.touch(db, live.session_id, now)
-        self.store.refresh_summary(db, live.session_id)  # what lists and statistics read
+        self.store.refresh_summary(db, live.session_id)
 
     def _parse_action(self, live: Live, action: Any) -> AnyAction:
         try:
             return parse_action(live.game, action, list(live.players))
         except MalformedRecord as err:
             raise Malformed(Msg("service.action.malformed", {"detail": err.msg})) from None
+
+
+# the hot-path statements run on the driver's cursor: its errors are not SQLAlchemy's
+STORAGE_ERRORS = (SQLAlchemyError, sqlite3.Error)
 
 
 def _human(index: Any) -> Any:
