@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from models.i18n import Msg
+
+# what a failing database raises: the store runs its fixed statements on the driver's cursor, whose
+# errors are sqlite3's, and everything else through SQLAlchemy
+STORAGE_ERRORS = (SQLAlchemyError, sqlite3.Error)
 
 if TYPE_CHECKING:
     from companion.service.states import SessionState

@@ -20,14 +20,13 @@ command line) the game must still be the one this service last saw."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from companion.service.errors import (
+    STORAGE_ERRORS,
     CorrectionConflict,
     GameChanged,
     Malformed,
@@ -249,10 +248,6 @@ class Play(ServiceCore):
             return parse_action(live.game, action, list(live.players))
         except MalformedRecord as err:
             raise Malformed(Msg("service.action.malformed", {"detail": err.msg})) from None
-
-
-# the hot-path statements run on the driver's cursor: its errors are not SQLAlchemy's
-STORAGE_ERRORS = (SQLAlchemyError, sqlite3.Error)
 
 
 def _human(index: Any) -> Any:

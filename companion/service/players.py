@@ -16,10 +16,10 @@ from __future__ import annotations
 import unicodedata
 
 from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from companion.service.errors import ServiceError, storage_error
+from companion.service.errors import STORAGE_ERRORS, ServiceError, storage_error
 from companion.service.live import ServiceCore
 from companion.service.states import PlayerProfile, utc
 from models.i18n import Msg
@@ -57,7 +57,7 @@ class Players(ServiceCore):
                     created = player.created_at
             except IntegrityError:
                 raise ServiceError(Msg("service.player.duplicate", {"name": name})) from None
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
         return PlayerProfile(player_id, name, utc(created))
 
@@ -89,7 +89,7 @@ class Players(ServiceCore):
                     db.execute(text("DELETE FROM players WHERE id = :s"), {"s": source_id})
                     self.store.rebuild_player_months(db, [source_id, target_id])
                     profile = PlayerProfile(target_id, target.name, utc(target.created_at))
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
             self._cache.clear()  # cached games know their players by profile id
         return profile
@@ -107,7 +107,7 @@ class Players(ServiceCore):
                         raise ServiceError(Msg("service.players.has_games", {"name": player.name, "count": games}))
                     db.execute(text("DELETE FROM players WHERE id = :p"), {"p": player_id})
                     removed = PlayerProfile(player_id, player.name, utc(player.created_at))
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
         return removed
 

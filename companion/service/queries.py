@@ -10,9 +10,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
-
-from companion.service.errors import ServiceError, storage_error, unknown_session
+from companion.service.errors import STORAGE_ERRORS, ServiceError, storage_error, unknown_session
 from companion.service.live import ServiceCore
 from companion.service.states import (
     GameStats,
@@ -113,7 +111,7 @@ class Queries(ServiceCore):
                         raise ServiceError(Msg("service.history.finished_not_abandoned", {"session": session_id}))
                     self.store.set_abandoned(db, session_id, self._now() if abandoned else None)
                     self.store.refresh_summary(db, session_id)
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
         return self.summary(session_id)
 

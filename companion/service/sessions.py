@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 
 from companion.service.errors import (
+    STORAGE_ERRORS,
     Malformed,
     NotKept,
     ServiceError,
@@ -47,7 +48,7 @@ class Sessions(ServiceCore):
                     with self.store.write() as db:
                         self.store.write_results(db, session_id, result_rows(outcome, live.player_ids))
                         self.store.refresh_summary(db, session_id)
-                except SQLAlchemyError:
+                except STORAGE_ERRORS:
                     continue
                 repaired.append(session_id)
         return repaired
@@ -72,7 +73,7 @@ class Sessions(ServiceCore):
                     player = self.store.add_player(db, clean, self._now())
             except IntegrityError:  # another process added the same name in between
                 raise ServiceError(Msg("service.player.duplicate", {"name": clean})) from None
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
         return _profile(player)
 
@@ -125,7 +126,7 @@ class Sessions(ServiceCore):
                 with self.store.write() as db:
                     ids = self.store.ensure_players(db, rows.players, now)
                     row = self.store.create_session(db, **rows.row, player_ids=[ids[n] for n in rows.players])
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
             assert row.id is not None  # the database gave it one
             live = Live(session_id=row.id, game=game, variant=rows.row["variant"], players=tuple(record.players),
@@ -144,7 +145,7 @@ class Sessions(ServiceCore):
                 with self.store.write() as db:
                     if not self.store.delete_session(db, session_id):
                         raise unknown_session(session_id)
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
             finally:
                 self._forget(session_id)

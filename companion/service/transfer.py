@@ -8,9 +8,8 @@ import os
 import stat
 from typing import Any, BinaryIO
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from companion.service.errors import (
+    STORAGE_ERRORS,
     Malformed,
     NotKept,
     Refused,
@@ -157,6 +156,6 @@ class Transfer(ServiceCore):
                         ids.append(row.id)
                     # the monthly figures once per month and game imported, not once per game
                     self.store.refresh_game_months(db, ids)
-            except SQLAlchemyError as err:
+            except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
         return ids
