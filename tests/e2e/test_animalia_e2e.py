@@ -67,7 +67,7 @@ def test_animalia_one_whole_season_through_the_real_screens(tablet, companion_ap
     s.open(companion_app.url)
     shots = ROOT / "docs" / "screenshots" if os.environ.get("SCREENSHOTS") else None
 
-    s.set_up_game("animalia", PLAYERS, ready="variant-elegance-collection")
+    s.set_up_game("animalia", PLAYERS, ready="new-player-name")
     s.click("setup-start")
     s.wait_for("ani-draw")
     s.wait_text(fr("app.ani.season", season=1), "ani-season")
