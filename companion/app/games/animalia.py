@@ -339,15 +339,7 @@ def _token(state: Any, player: str) -> str:
 
 
 def _pass_line(ctx: Any, player: str, why: str) -> ft.Control:
-    return ui.tid(ctx.ident("ani-pass-tablet"), ft.Container(ft.Row([
-        ft.Icon(ft.Icons.TABLET_ANDROID, size=44, color=ft.Colors.ON_SECONDARY_CONTAINER),
-        ft.Column([
-            ft.Text(ctx.t("app.ani.pass_to", player=player), size=ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                    color=ft.Colors.ON_SECONDARY_CONTAINER),
-            ft.Text(why, size=ui.FONT_BODY, color=ft.Colors.ON_SECONDARY_CONTAINER),
-        ], spacing=4, expand=True, tight=True),
-    ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=18, border_radius=ui.RADIUS))
+    return ui.pass_tablet(ctx.t("app.ani.pass_to", player=player), why, ctx.ident("ani-pass-tablet"))
 
 
 def _show_me(state: Any, ctx: Any, player: str, ident: str) -> ft.Control:

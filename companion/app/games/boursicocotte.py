@@ -443,15 +443,7 @@ def _token(state: Any, view: Mapping[str, Any], player: str) -> str:
 
 
 def _pass_line(ctx: Any, player: str, why: str) -> ft.Control:
-    return ui.tid(ctx.ident("bc-pass"), ft.Container(ft.Row([
-        ft.Icon(ft.Icons.TABLET_ANDROID, size=44, color=ft.Colors.ON_SECONDARY_CONTAINER),
-        ft.Column([
-            ft.Text(ctx.t("app.bc.pass_to", player=player), size=ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                    color=ft.Colors.ON_SECONDARY_CONTAINER),
-            ft.Text(why, size=ui.FONT_BODY, color=ft.Colors.ON_SECONDARY_CONTAINER),
-        ], spacing=4, expand=True, tight=True),
-    ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=18, border_radius=ui.RADIUS))
+    return ui.pass_tablet(ctx.t("app.bc.pass_to", player=player), why, ctx.ident("bc-pass"))
 
 
 def _show_me_button(state: Any, ctx: Any, view: Mapping[str, Any], player: str) -> ft.Control:
