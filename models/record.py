@@ -111,7 +111,7 @@ def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
 
     engine = engine_class(game)
     if engine is None:  # no declaration to read (nothing is cached: the model is built once there is one)
-        raise MalformedRecord(Msg("record.no_referee", {"game": repr(game)}))
+        raise NoReferee(Msg("record.no_referee", {"game": repr(game)}))
     fields: dict[str, Any] = {}
     for spec in engine.variants:
         fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, engine.games)))
@@ -554,6 +554,10 @@ class MalformedRecord(ValueError):
 
     def render(self, lang: str) -> str:
         return self.msg.render(lang)
+
+
+class NoReferee(MalformedRecord):
+    """The record is well formed but no engine for its game is written yet."""
 
 
 def _bad(which: str, index: int | None = None, /, **params: Any) -> MalformedRecord:

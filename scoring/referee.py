@@ -10,6 +10,7 @@ from models.i18n import Msg
 from models.record import (
     GAMES,
     MalformedRecord,
+    NoReferee,
     RankEntry,
     Verdict,
     VerdictError,
@@ -18,10 +19,6 @@ from models.record import (
 )
 from scoring.base import Engine, Outcome, RuleViolation, score_out
 from scoring.registry import engine_class
-
-
-class NoReferee(MalformedRecord):
-    """The record is well formed but no engine for its game is written yet."""
 
 
 @dataclass

@@ -20,6 +20,8 @@ command line) the game must still be the one this service last saw."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -104,16 +106,9 @@ class Play(ServiceCore):
                 raise broken(live.session_id, folded)
             outcome = folded.engine.outcome()
             now = self._now()
-            try:
-                with self.store.write() as db:
-                    self._check_fresh(db, live)
-                    self.store.retract(db, [live.seqs[-1]], session_id, now)
-                    self._write_status(db, live, outcome, now)
-            except Stale:
-                raise self._changed(session_id, live, seen) from None
-            except STORAGE_ERRORS as err:
-                self._forget(session_id)
-                raise storage_error(err) from err
+            with self._rewriting(live, seen) as db:
+                self.store.retract(db, [live.seqs[-1]], session_id, now)
+                self._write_status(db, live, outcome, now)
             live.actions = list(kept)
             live.seqs = live.seqs[:-1]
             live.log = folded.log
@@ -141,18 +136,11 @@ class Play(ServiceCore):
                 return self._state(live)  # nothing changes: nothing to write
             outcome = folded.engine.outcome()
             now = self._now()
-            try:
-                with self.store.write() as db:
-                    self._check_fresh(db, live)
-                    self.store.retract(db, live.seqs[index:], session_id, now)
-                    last = self.store.append(db, session_id, [dumps(e.action) for e in folded.log[index:]], now,
-                                             after=live.last_seq)
-                    self._write_status(db, live, outcome, now)
-            except Stale:
-                raise self._changed(session_id, live, seen) from None
-            except STORAGE_ERRORS as err:
-                self._forget(session_id)
-                raise storage_error(err) from err
+            with self._rewriting(live, seen) as db:
+                self.store.retract(db, live.seqs[index:], session_id, now)
+                last = self.store.append(db, session_id, [dumps(e.action) for e in folded.log[index:]], now,
+                                         after=live.last_seq)
+                self._write_status(db, live, outcome, now)
             count = len(actions) - index
             live.seqs = live.seqs[:index] + list(range(last - count + 1, last + 1))
             live.actions = list(actions)
@@ -162,6 +150,21 @@ class Play(ServiceCore):
             live.updated_at = now
             live.outcome = outcome
             return self._state(live)
+
+    @contextmanager
+    def _rewriting(self, live: Live, seen: int | None) -> Iterator[Session]:
+        """One write transaction on the game as this device showed it (undo, correction): the
+        database must still hold the cached entries (else GameChanged, nothing written); a storage
+        failure drops the cache and says so."""
+        try:
+            with self.store.write() as db:
+                self._check_fresh(db, live)
+                yield db
+        except Stale:
+            raise self._changed(live.session_id, live, seen) from None
+        except STORAGE_ERRORS as err:
+            self._forget(live.session_id)
+            raise storage_error(err) from err
 
     def _corrected(self, live: Live, index: int, action: dict[str, Any]) -> tuple[list[AnyAction], Fold]:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(live.actions):
