@@ -451,17 +451,9 @@ def test_downgrading_0004_keeps_every_game(tmp_path):
     from alembic import command
 
     from companion.store import alembic_config
-    from tests.test_store import _write_0002_data, rows_by_table
+    from tests.test_store import old_database_with_games, rows_by_table
 
-    path = tmp_path / "a.db"
-    old = Store(path, upgrade=False)
-    old.upgrade("0003")
-    old.close()
-    _write_0002_data(path)
-    tables = ("players", "sessions", "seats", "actions", "results")
-    con = sqlite3.connect(path)
-    before = rows_by_table(con, tables)
-    con.close()
+    path, tables, before = old_database_with_games(tmp_path, "0003")
     store = Store(path)
     try:
         assert store.revision() == "0004"

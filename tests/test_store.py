@@ -210,6 +210,21 @@ def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
         store.close()
 
 
+def old_database_with_games(tmp_path, revision: str) -> tuple:
+    """A database at ``revision`` holding the old-schema games, and its rows by table before
+    anything else touches it."""
+    path = tmp_path / "a.db"
+    old = Store(path, upgrade=False)
+    old.upgrade(revision)
+    old.close()
+    _write_0002_data(path)
+    tables = ("players", "sessions", "seats", "actions", "results")
+    con = sqlite3.connect(path)
+    before = rows_by_table(con, tables)
+    con.close()
+    return path, tables, before
+
+
 def test_downgrading_0003_keeps_every_game(tmp_path):
     """Dropping the column must not copy and drop the sessions table: with foreign keys on, that
     would delete every seat, action and result through ON DELETE CASCADE."""
@@ -217,15 +232,7 @@ def test_downgrading_0003_keeps_every_game(tmp_path):
 
     from companion.store import alembic_config
 
-    path = tmp_path / "a.db"
-    old = Store(path, upgrade=False)
-    old.upgrade("0002")
-    old.close()
-    _write_0002_data(path)
-    tables = ("players", "sessions", "seats", "actions", "results")
-    con = sqlite3.connect(path)
-    before = rows_by_table(con, tables)
-    con.close()
+    path, tables, before = old_database_with_games(tmp_path, "0002")
     store = Store(path)
     try:
         with store.engine.connect() as conn:
