@@ -54,6 +54,10 @@ class GameSession(SQLModel, table=True):
     setup: Optional[str] = Field(default=None, nullable=True)  # added by 0003: last column
     # added by 0004: when a player marked the unfinished game abandoned (NULL: not abandoned)
     abandoned_at: Optional[datetime] = Field(default=None, nullable=True)
+    # added by 0005: the table (tablet) the game was started at, NULL when it had no name
+    table_name: Optional[str] = Field(default=None, nullable=True)
+    # added by 0005: "<store id>/<session id>" of the database a copied game came from (unique)
+    origin: Optional[str] = Field(default=None, nullable=True)
 
 
 class Seat(SQLModel, table=True):
@@ -193,10 +197,21 @@ class GameMonth(SQLModel, table=True):
     duration_n: int = Field(nullable=False)
 
 
+class StoreInfo(SQLModel, table=True):
+    """Facts about the database itself (0005): ``store_id``, its identity, given once."""
+
+    __tablename__ = "store_info"
+
+    key: str = Field(primary_key=True)
+    value: str = Field(nullable=False)
+
+
 # Indexes the statistics and the history need, on tables of migration 0001 (added by 0002).
 Index("ix_sessions_status_game", col(GameSession.status), col(GameSession.game))
 Index("ix_sessions_started_at", col(GameSession.started_at))
 Index("ix_seats_player", col(Seat.player_id))
+Index("ix_sessions_origin", col(GameSession.origin), unique=True)  # added by 0005
+Index("ix_sessions_table_started", col(GameSession.table_name), col(GameSession.started_at))  # 0005
 
-TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth)
+TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth, StoreInfo)
 metadata = SQLModel.metadata

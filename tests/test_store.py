@@ -55,7 +55,7 @@ def test_write_rolls_back_on_error(tmp_path):
 def test_new_database_is_at_head_and_matches_the_models(tmp_path):
     store = Store(tmp_path / "a.db")
     try:
-        assert store.revision() == "0004"
+        assert store.revision() == "0005"
         with store.engine.connect() as conn:
             diff = compare_metadata(MigrationContext.configure(conn), metadata)
         assert diff == [], diff
@@ -68,7 +68,8 @@ def test_migrations_are_found_inside_the_package():
     assert (location / "env.py").is_file()
     assert (location / "script.py.mako").is_file()
     assert sorted(p.name for p in (location / "versions").glob("0*.py")) == ["0001_core.py", "0002_results.py",
-                                                                                 "0003_setup.py", "0004_summaries.py"]
+                                                                                 "0003_setup.py", "0004_summaries.py",
+                                                                                 "0005_club.py"]
 
 
 def rows_by_table(con: sqlite3.Connection, tables, columns_of: dict | None = None) -> dict:
@@ -121,7 +122,7 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
 
     store = Store(path)  # what the app does on start
     try:
-        assert store.revision() == "0004"
+        assert store.revision() == "0005"
         con = sqlite3.connect(path)
         after = rows_by_table(con, ("players", "sessions", "seats", "actions"), columns_of=before)
         indexes = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
@@ -187,7 +188,7 @@ def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
 
     store = Store(path)  # what the app does on start
     try:
-        assert store.revision() == "0004"
+        assert store.revision() == "0005"
         con = sqlite3.connect(path)
         after = rows_by_table(con, tables, columns_of=before)
         column = {r[1]: r for r in con.execute("PRAGMA table_info(sessions)")}["setup"]
@@ -251,7 +252,7 @@ def test_upgrading_twice_changes_nothing(tmp_path):
     Store(path).close()
     store = Store(path)
     try:
-        assert store.revision() == "0004"
+        assert store.revision() == "0005"
     finally:
         store.close()
 
