@@ -1,4 +1,4 @@
-"""The `companion` command: the app, the headless referee, import and export."""
+"""The `companion` command: the app, the headless referee, import, export and migrate."""
 
 from __future__ import annotations
 
@@ -169,6 +169,59 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migration_target(value: str) -> Path:
+    """The destination of ``companion migrate``: a path, or a ``sqlite:///path`` URL. Raises
+    ValueError for another URL, which this version's store cannot open yet."""
+    from companion.paths import resolve_db_path
+
+    if "://" in value:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            url = make_url(value)
+        except ArgumentError:
+            raise ValueError(value) from None
+        if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+            raise ValueError(value)
+        return resolve_db_path(url.database)
+    return resolve_db_path(value)
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """`companion migrate --from TABLET.db --to CLUB`: the tablet's games copied into the club's
+    database (companion/service/migrate.py). Exit 0, 1 if a game was refused or in conflict (the
+    others are copied), 2 if nothing could be done."""
+    from companion.service.migrate import MigrationUnusable, migrate, read_source
+    from companion.store import Store, StoreUnusable
+    from models.i18n import Msg
+
+    def fail(msg: Msg) -> int:
+        sys.stderr.write(msg.render(args.lang) + "\n")
+        return 2
+
+    try:
+        target = _migration_target(args.target)
+    except ValueError:
+        return fail(Msg("migrate.target.url", {"url": args.target}))
+    source = Path(args.source).expanduser()
+    if _same_file(source, target) or source.resolve() == target.resolve():
+        return fail(Msg("migrate.same_file", {"path": str(source)}))
+    try:
+        tablet = read_source(source)  # refused before the destination is even created
+        store = Store(target)
+    except (MigrationUnusable, StoreUnusable) as err:
+        return fail(err.msg)
+    try:
+        report = migrate(tablet, store, target_label=args.target)
+    except MigrationUnusable as err:
+        return fail(err.msg)
+    finally:
+        store.close()
+    sys.stdout.write(report.render(args.lang) + "\n")
+    return 1 if report.problems else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: the referee beside your card game.")
     parser.add_argument("--db", default=None, help="database file (default: COMPANION_DB, then the user data directory)")
@@ -202,6 +255,13 @@ def build_parser() -> argparse.ArgumentParser:
     import_.add_argument("file", help="the records' path, or - for standard input")
     import_.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the messages")
     import_.set_defaults(func=cmd_import)
+
+    migrate = sub.add_parser("migrate", help="copy a tablet's games (its database file) into the club's database; "
+                                             "players matched by name, a second run copies only what is new")
+    migrate.add_argument("--from", dest="source", required=True, help="the tablet's database file (only read)")
+    migrate.add_argument("--to", dest="target", required=True, help="the club's database: a path or a URL")
+    migrate.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the report")
+    migrate.set_defaults(func=cmd_migrate)
     return parser
 
 
