@@ -188,6 +188,13 @@ def _migration_target(value: str) -> Path:
     return resolve_db_path(value)
 
 
+def _shown(target: str) -> str:
+    """The destination as the report names it: a URL without its password."""
+    import re
+
+    return re.sub(r"://([^:/@]*):[^@/]*@", r"://\1:***@", target)
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     """`companion migrate --from TABLET.db --to CLUB`: the tablet's games copied into the club's
     database (companion/service/migrate.py). Exit 0, 1 if a game was refused or in conflict (the
@@ -203,7 +210,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     try:
         target = _migration_target(args.target)
     except ValueError:
-        return fail(Msg("migrate.target.url", {"url": args.target}))
+        return fail(Msg("migrate.target.url", {"url": _shown(args.target)}))
     source = Path(args.source).expanduser()
     if _same_file(source, target) or source.resolve() == target.resolve():
         return fail(Msg("migrate.same_file", {"path": str(source)}))
@@ -213,7 +220,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     except (MigrationUnusable, StoreUnusable) as err:
         return fail(err.msg)
     try:
-        report = migrate(tablet, store, target_label=args.target)
+        report = migrate(tablet, store, target_label=_shown(args.target))
     except MigrationUnusable as err:
         return fail(err.msg)
     finally:

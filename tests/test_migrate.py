@@ -333,6 +333,30 @@ def test_the_conflict_is_reported_with_its_reason(tmp_path, club, capsys):
     assert f"Game no. {ids['playing']} (High Society) in conflict" in out and "1 game was not copied" in out
 
 
+@pytest.mark.parametrize("side", ["tablet", "club"])
+def test_an_abandoned_mark_made_on_the_tablet_comes_across_one_made_at_the_club_is_a_conflict(tmp_path, club, side):
+    tablet_path = tmp_path / "tablet.db"
+    ids = make_tablet(tablet_path)
+    store = club.store()
+    try:
+        migrate(tablet_path, store)
+        (copy,) = [sid for origin, sid in copies(store).items() if origin.endswith(f"/{ids['playing']}")]
+        marked = Store(tablet_path) if side == "tablet" else store
+        SessionService(marked).set_abandoned(ids["playing"] if side == "tablet" else copy)
+        if side == "tablet":
+            marked.close()
+        before = game_rows(store, copy)
+        report = migrate(tablet_path, store)
+        if side == "tablet":
+            assert [(s, c) for s, c, _ in report.updated] == [(ids["playing"], copy)]
+            assert game_rows(store, copy)["summary"]["status"] == "abandoned"
+        else:
+            assert [(s, r.key) for s, _, r in report.conflicts] == [(ids["playing"], "migrate.conflict.abandoned")]
+            assert game_rows(store, copy) == before
+    finally:
+        store.close()
+
+
 def test_a_game_that_does_not_replay_is_refused_and_the_others_are_copied(tmp_path, club, capsys):
     tablet_path = tmp_path / "tablet.db"
     ids = make_tablet(tablet_path)
@@ -453,8 +477,10 @@ def test_an_unusable_club_database_exits_2(tmp_path, capsys):
     (tmp_path / "club.db").write_text("not a database", encoding="utf-8")
     assert main(["migrate", "--from", str(tablet_path), "--to", str(tmp_path / "club.db"), "--lang", "en"]) == 2
     assert "is not a database of this app" in capsys.readouterr().err
-    assert main(["migrate", "--from", str(tablet_path), "--to", "mysql://club@server/club", "--lang", "en"]) == 2
-    assert "writes only to a SQLite database" in capsys.readouterr().err
+    # until the store opens other URLs (PostgreSQL), a URL it cannot open is refused, its password hidden
+    assert main(["migrate", "--from", str(tablet_path), "--to", "mysql://club:secret@server/club", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert "mysql://club:***@server/club: this version writes only to a SQLite database" in err and "secret" not in err
 
 
 @pytest.mark.parametrize("where", ["results", "summaries", "read back"])
