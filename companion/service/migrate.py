@@ -319,6 +319,7 @@ class ClubGame:
     updated_at: datetime
     abandoned_at: datetime | None
     log: list[LogRow]
+    kept: tuple[Any, ...] = ()  # what only the read back compares: assist, start time, table name
 
 
 def _naive(moment: datetime | None) -> datetime | None:
@@ -334,13 +335,14 @@ def club_game(store: Store, db: Session, session_id: int) -> ClubGame:
     """A club game's rows as they are in the database now (read again, not from the ORM's memory)."""
     s = GameSession.__table__.c
     row = db.execute(sa_select(s.game, s.variant, s.first_player, s.setup, s.status, s.finished_at, s.updated_at,
-                               s.abandoned_at).where(s.id == session_id)).one()
+                               s.abandoned_at, s.assist, s.started_at, s.table_name).where(s.id == session_id)).one()
     names = tuple(store.seat_names(db, session_id))
     a = ActionRow.__table__.c
     log = [LogRow(seq, action, _naive(created), _naive(retracted)) for seq, action, created, retracted in db.execute(
         sa_select(a.seq, a.action, a.created_at, a.retracted_at).where(a.session_id == session_id).order_by(a.seq))]
     return ClubGame(session_id, (row.game, row.variant, row.first_player, row.setup, names), row.status,
-                    _naive(row.finished_at), _naive(row.updated_at), _naive(row.abandoned_at), log)  # type: ignore
+                    _naive(row.finished_at), _naive(row.updated_at), _naive(row.abandoned_at), log,  # type: ignore
+                    (bool(row.assist), _naive(row.started_at), row.table_name))
 
 
 def compare(club: ClubGame, game: SourceGame) -> tuple[str, Msg | None]:
@@ -493,7 +495,8 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
         back = club_game(store, db, sid)
         if back.envelope != game.envelope or back.log != game.log or back.status != game.status \
                 or back.finished_at != game.finished_at or back.updated_at != game.updated_at \
-                or back.abandoned_at != game.abandoned_at:
+                or back.abandoned_at != game.abandoned_at \
+                or back.kept != (game.assist, game.started_at, game.table_name):
             raise _Rollback(Msg("migrate.not_kept", {"session": game.session_id}))
     store.refresh_game_months(db, new_ids)  # the monthly figures once per month and game copied
 
