@@ -31,13 +31,17 @@ from tests.test_store_games import hs_designed, hs_long, sv_game
 
 @dataclass
 class Club:
-    """The club's database: ``arg`` is what ``--to`` names, ``store()`` opens it."""
+    """The club's database: ``arg`` is what ``--to`` names, ``store()`` opens it, ``exists()`` says
+    whether anything was created (a PostgreSQL variant: whether its schema has tables)."""
 
     arg: str
     path: Path
 
     def store(self) -> Store:
         return Store(self.path)
+
+    def exists(self) -> bool:
+        return self.path.exists()
 
 
 @pytest.fixture(params=["path", "sqlite-url"])
@@ -458,7 +462,7 @@ def test_a_source_that_cannot_be_read_exits_2_and_writes_nothing(tmp_path, club,
     assert needle in done.stderr.decode() and "Traceback" not in done.stderr.decode()
     assert done.stdout == b""
     assert files(source.parent) == before
-    assert not club.path.exists()  # the club's database is not even created
+    assert not club.exists()  # the club's database is not even created
 
 
 def test_the_club_database_itself_or_the_same_file_is_refused(tmp_path, club, capsys):
