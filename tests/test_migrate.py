@@ -291,7 +291,7 @@ def test_a_game_continued_on_the_tablet_is_brought_up_to_date(tmp_path, club):
         store.close()
 
 
-def test_a_game_changed_at_the_club_too_is_a_conflict_and_stays_as_it_is(tmp_path, club):
+def test_a_game_changed_at_the_club_too_is_a_conflict_and_stays_as_it_is(tmp_path, club, capsys):
     tablet_path = tmp_path / "tablet.db"
     ids = make_tablet(tablet_path)
     actions = hs_designed(PLAYERS, "Chloé")["actions"]
@@ -308,7 +308,13 @@ def test_a_game_changed_at_the_club_too_is_a_conflict_and_stays_as_it_is(tmp_pat
         tablet.close()
     finally:
         store.close()
+    capsys.readouterr()
     assert main(["migrate", "--from", str(tablet_path), "--to", club.arg, "--lang", "en"]) == 1
+    out = capsys.readouterr().out
+    # seq 5 is the entry undone before the copy: both sides wrote their entry at 6
+    assert f"Game no. {ids['playing']} (High Society) in conflict, left as it is in the club's database: the " \
+           "entry kept at position 6 of the log is not the same on both sides." in out
+    assert "1 game copied." in out
     store = club.store()
     try:
         assert game_rows(store, copy) == at_club  # left as it is

@@ -356,7 +356,7 @@ def compare(club: ClubGame, game: SourceGame) -> tuple[str, Msg | None]:
         if tablet is None:
             return "conflict", Msg("migrate.conflict.club_entries")
         if (tablet.action, tablet.created_at) != (row.action, row.created_at):
-            return "conflict", Msg("migrate.conflict.differ", {"entry": row.seq})
+            return "conflict", Msg("migrate.conflict.differ", {"seq": row.seq})
         if row.retracted_at is not None and row.retracted_at != tablet.retracted_at:
             return "conflict", Msg("migrate.conflict.club_entries")
     if club.abandoned_at is not None and club.abandoned_at != game.abandoned_at:
