@@ -26,6 +26,7 @@ from companion.service.migrate import MigrationUnusable, migrate
 from companion.store import Store
 from models.tables import TABLES
 from tests.conftest import ROOT
+from tests.test_import_export import SHORT
 from tests.test_store_games import hs_designed, hs_long, sv_game
 
 
@@ -148,13 +149,17 @@ def test_a_copy_into_an_empty_club_database_keeps_every_game_whole(tmp_path, clu
     tablet_path = tmp_path / "tablet" / "companion.db"
     tablet_path.parent.mkdir()
     ids = make_tablet(tablet_path)
+    tablet = Store(tablet_path)
+    (ids["set-up"],) = SessionService(tablet).import_records(json.dumps(SHORT))  # a deal kept in the setup column
+    tablet.close()
     before = files(tablet_path.parent)
     store = club.store()
     try:
         report = migrate(tablet_path, store)
         assert files(tablet_path.parent) == before  # not a byte changed, no file created beside it
-        assert (len(report.copied), report.already, report.conflicts, report.refused) == (4, [], [], [])
-        assert report.matched == [] and sorted(report.created) == ["Bruno", "Chloé", "Dario", "Eve", "anne"]
+        assert (len(report.copied), report.already, report.conflicts, report.refused) == (5, [], [], [])
+        assert report.matched == [] and sorted(report.created) == ["A", "B", "Bruno", "C", "Chloé", "Dario", "Eve",
+                                                                   "anne"]
         tablet = Store(tablet_path, upgrade=False)
         try:
             origin = store_id(tablet)
@@ -383,6 +388,27 @@ def test_a_game_that_does_not_replay_is_refused_and_the_others_are_copied(tmp_pa
     store = club.store()
     try:
         assert not any(origin.endswith(f"/{ids['finished']}") for origin in copies(store))
+    finally:
+        store.close()
+
+
+def test_two_tablet_profiles_that_are_one_club_player_at_the_same_game_are_refused(tmp_path, club):
+    """An old tablet database may hold "anne" and "ANNE" as two profiles: at the club they are one
+    player, who cannot sit twice at one game."""
+    tablet_path = tmp_path / "tablet.db"
+    ids = make_tablet(tablet_path)
+    con = sqlite3.connect(tablet_path)
+    with con:
+        con.execute("INSERT INTO players (name, created_at) VALUES ('ANNE', '2026-01-01 00:00:00.000000')")
+        con.execute("UPDATE seats SET player_id = (SELECT id FROM players WHERE name = 'ANNE') "
+                    "WHERE session_id = ? AND name = 'Bruno'", (ids["finished"],))
+    con.close()
+    store = club.store()
+    try:
+        report = migrate(tablet_path, store)
+        assert [(sid, reason.key) for sid, _, reason in report.refused] == [(ids["finished"],
+                                                                              "migrate.game.same_player")]
+        assert len(report.copied) == 3 and "ANNE" not in player_names(store)
     finally:
         store.close()
 
