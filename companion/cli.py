@@ -63,13 +63,23 @@ def _replay_lines(args: argparse.Namespace) -> int:
     return batch_status(statuses)
 
 
+TABLE_ENV = "COMPANION_TABLE"
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     # The app's imports (Flet, the store) are paid only by `companion run`.
     from companion.app import serve
+    from companion.club import BadTableName, clean_table_name
     from companion.paths import resolve_db_path
 
+    given = args.table if args.table is not None else os.environ.get(TABLE_ENV)
+    try:
+        table = clean_table_name(given) if given is not None else None
+    except BadTableName as err:
+        print(err.msg.render("fr"), file=sys.stderr, flush=True)
+        return 2
     return serve(resolve_db_path(getattr(args, "db", None)), host=args.host, port=args.port, lan=args.lan,
-                 desktop=args.desktop, pin=args.pin)
+                 desktop=args.desktop, pin=args.pin, table=table)
 
 
 def _open_service(args: argparse.Namespace) -> SessionService:
@@ -190,6 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="with --lan: the table PIN other devices must enter (default: a new random one, printed)")
     run.add_argument("--desktop", action="store_true",
                      help="open a desktop window where a display and the Flet desktop client are available")
+    run.add_argument("--table", default=None,
+                     help=f"this tablet's table name, kept with every game started here (default: {TABLE_ENV}, "
+                          "then the name saved in the app's settings)")
     run.set_defaults(func=cmd_run)
 
     export = sub.add_parser("export", help="write table records from the database (one object with --session, else a list)")
