@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Sequence
 
-from sqlalchemy import Float, and_, case, cast, extract, func, literal, or_, select
+from sqlalchemy import Float, and_, case, cast, extract, func, literal_column, select
 from sqlalchemy.orm import Session
 
 from models.i18n import Msg
@@ -129,7 +129,7 @@ def table_names(db: Session) -> tuple[list[str], bool]:
     """(the table names present in the database, sorted; whether some games have none)."""
     names = [n for (n,) in db.execute(select(_s.c.table_name).where(_s.c.table_name.is_not(None))
                                       .distinct().order_by(_s.c.table_name))]
-    unnamed = db.execute(select(literal(1)).where(_s.c.table_name.is_(None)).limit(1)).first() is not None
+    unnamed = db.execute(select(literal_column("1")).where(_s.c.table_name.is_(None)).limit(1)).first() is not None
     return names, unnamed
 
 
@@ -153,49 +153,33 @@ def league(db: Session, game: str, period: Period = (None, None), table: str | N
            offset: int = 0, limit: int = LEAGUE_LIMIT) -> League:
     """One game's league table over the finished games started in ``period`` (at ``table``):
     per player games, wins, points (``n − place`` per game) and average place; best first
-    (points, then wins, then the better average place, then fewer games, then the name). One
-    grouped query, a page of it (``offset``, ``limit``) and the count of its players."""
+    (points, then wins, then the better average place, then fewer games; equal lines share a
+    position, and are listed by name). One grouped query with its positions and line count
+    (window functions: a later page keeps the positions), a page of it (``offset``, ``limit``),
+    and the count of the games."""
     where = _finished(game, period, table)
     games = func.count()
-    wins = _wins(_r.c.winner)
-    points = func.sum(_gs.c.players - _r.c.rank)
     place_sum = func.sum(_r.c.rank)
-    average = cast(place_sum, Float) / games
-    grouped = (select(_r.c.player_id.label("player_id"), games.label("games"), wins.label("wins"),
-                      points.label("points"), place_sum.label("place_sum"), average.label("average"))
+    grouped = (select(_r.c.player_id.label("player_id"), games.label("games"), _wins(_r.c.winner).label("wins"),
+                      func.sum(_gs.c.players - _r.c.rank).label("points"), place_sum.label("place_sum"),
+                      (cast(place_sum, Float) / games).label("average"))
                .select_from(_gs.join(_r, _r.c.session_id == _gs.c.session_id))
                .where(*where).group_by(_r.c.player_id).subquery())
     order = (grouped.c.points.desc(), grouped.c.wins.desc(), grouped.c.average.asc(), grouped.c.games.asc())
+    offset, limit = max(0, int(offset)), max(1, int(limit))
     page = db.execute(
-        select(grouped.c.player_id, _p.c.name, grouped.c.games, grouped.c.wins, grouped.c.points,
-               grouped.c.place_sum)
+        select(func.rank().over(order_by=order), func.count().over(), grouped.c.player_id, _p.c.name,
+               grouped.c.games, grouped.c.wins, grouped.c.points, grouped.c.place_sum)
         .join(_p, _p.c.id == grouped.c.player_id)
-        .order_by(*order, _p.c.name, grouped.c.player_id)
-        .offset(max(0, int(offset))).limit(max(1, int(limit)))).all()
-    total = db.execute(select(func.count()).select_from(grouped)).scalar_one()
+        .order_by(*order, _p.c.name, grouped.c.player_id).offset(offset).limit(limit)).all()
+    if page:
+        total = int(page[0][1])
+    else:  # past the last line (or none): how many there are
+        total = int(db.execute(select(func.count()).select_from(grouped)).scalar_one()) if offset else 0
     played = db.execute(select(func.count()).select_from(_gs).where(*where)).scalar_one()
-    rows: list[LeagueRow] = []
-    for pid, name, g, w, pts, place_sum in page:
-        key = (int(pts), int(w), place_sum * 1.0 / g, int(g))
-        if rows and (rows[-1].points, rows[-1].wins, rows[-1].average_place, rows[-1].games) == key:
-            position = rows[-1].position
-        elif rows or offset == 0:
-            position = int(offset) + len(rows) + 1
-        else:  # the first line of a later page: its position counts the lines above it
-            position = _position(db, grouped, key) + 1
-        rows.append(LeagueRow(position, int(pid), name, int(g), int(w), int(pts), place_sum * 1.0 / g))
-    return League(game, tuple(rows), int(total), int(played), max(0, int(offset)))
-
-
-def _position(db: Session, grouped: Any, key: tuple[int, int, float, int]) -> int:
-    """How many lines of the league are strictly ahead of a line with these figures."""
-    points, wins, average, games = key
-    ahead = or_(grouped.c.points > points,
-                and_(grouped.c.points == points, grouped.c.wins > wins),
-                and_(grouped.c.points == points, grouped.c.wins == wins, grouped.c.average < average),
-                and_(grouped.c.points == points, grouped.c.wins == wins, grouped.c.average == average,
-                     grouped.c.games < games))
-    return int(db.execute(select(func.count()).select_from(grouped).where(ahead)).scalar_one())
+    rows = tuple(LeagueRow(int(position), int(pid), name, int(g), int(w), int(pts), place_sum * 1.0 / g)
+                 for position, _, pid, name, g, w, pts, place_sum in page)
+    return League(game, rows, total, int(played), offset)
 
 
 def league_games(db: Session, period: Period = (None, None), table: str | None = None) -> list[tuple[str, int]]:
