@@ -186,6 +186,9 @@ def test_league_is_paged_and_a_later_page_keeps_the_positions(service):
     rest = service.league("high-society", offset=3, limit=3)
     assert not rest.has_more
     assert lines(first) + lines(rest) == lines(whole)  # the tie across the pages keeps position 2
+    past = service.league("high-society", offset=10)
+    assert past.rows == () and past.total == 6 and not past.has_more
+    assert service.league("stupide-vautour").total == 0
     with pytest.raises(ServiceError):
         service.league("no-such-game")
 
@@ -203,6 +206,16 @@ def test_history_pages_filter_by_table_with_the_other_filters(service):
     assert [s.session_id for s in service.history_page(table="Table 2", search="emile").items] == [two]
     page = service.history_page(table="Table 1", player=A, limit=1)
     assert page.total == 2 and page.has_more and page.items[0].table_name == "Table 1"
+
+
+def test_the_last_year_preset_is_the_previous_calendar_year():
+    from datetime import date
+
+    from companion.app.screens.history import Filters, bounds
+
+    since, until, problem = bounds(Filters(period="last_year"), date(2026, 3, 14))
+    assert (since.date(), until.date(), problem) == (date(2025, 1, 1), date(2026, 1, 1), None)
+    assert since.hour == until.hour == 0  # local midnights
 
 
 # -- the statistics of one table ------------------------------------------------------------------------
