@@ -13,15 +13,14 @@ if TYPE_CHECKING:  # the service's imports are paid only by the commands that us
     from models.i18n import Msg
 
 
-def _read_input(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    return Path(path).read_bytes()
+# What `replay` says of a file it will not read (a folder, a device, a pipe; over the size limit).
+_REPLAY_FILE_KEYS = {"too_big": "record.too_big", "not_a_file": "record.not_a_file"}
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     # Imported here so `companion replay` does not pay for the UI's imports: no Flet, no SQLAlchemy,
     # no sqlmodel on this path (tests/test_cli.py checks it), and only the game at hand's validator.
+    from companion.files import Unreadable, read_file
     from models.i18n import Msg
     from models.record import MalformedRecord
     from scoring.referee import malformed_verdict, verdict_for_text
@@ -29,34 +28,49 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.lines:
         return _replay_lines(args)
     try:
-        text = _read_input(args.file)
+        text = read_file(args.file, sys.stdin.buffer, **_REPLAY_FILE_KEYS)
     except OSError as err:
         unreadable = MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror}))
         verdict, status = malformed_verdict(unreadable, lang=args.lang), 2
+    except Unreadable as err:
+        verdict, status = malformed_verdict(MalformedRecord(err.msg), lang=args.lang), 2
     else:
         verdict, status = verdict_for_text(text, lang=args.lang)
     sys.stdout.write(verdict.model_dump_json(indent=2, exclude={"line"}) + "\n")
     return status
 
 
+def _not_a_file() -> dict[str, str]:
+    return {"not_a_file": _REPLAY_FILE_KEYS["not_a_file"]}
+
+
 def _replay_lines(args: argparse.Namespace) -> int:
     """`companion replay --lines FILE|-`: one compact verdict per record line, in order."""
+    from companion.files import Unreadable, limited_lines, open_regular
     from models.i18n import Msg
     from models.record import MalformedRecord
     from scoring.referee import batch_status, malformed_verdict, verdicts_for_lines
 
     statuses: list[int] = []
-    try:
-        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115 - closed below
-    except OSError as err:
-        unreadable = MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror}))
-        sys.stdout.write(malformed_verdict(unreadable, lang=args.lang).model_dump_json(exclude={"line"}) + "\n")
+
+    def malformed(err: MalformedRecord) -> int:
+        sys.stdout.write(malformed_verdict(err, lang=args.lang).model_dump_json(exclude={"line"}) + "\n")
         return 2
+
     try:
-        for verdict, status in verdicts_for_lines(stream, lang=args.lang):
+        stream = sys.stdin.buffer if args.file == "-" else open_regular(args.file, **_not_a_file())
+    except OSError as err:
+        return malformed(MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror})))
+    except Unreadable as err:
+        return malformed(MalformedRecord(err.msg))
+    try:
+        lines = limited_lines(stream, args.file, too_big=_REPLAY_FILE_KEYS["too_big"])
+        for verdict, status in verdicts_for_lines(lines, lang=args.lang):
             sys.stdout.write(verdict.model_dump_json() + "\n")
             sys.stdout.flush()  # a verdict as soon as its record is read, when the lines come from a pipe
             statuses.append(status)
+    except Unreadable as err:  # one line over the limit: the verdicts so far stand, the batch is malformed
+        statuses.append(malformed(MalformedRecord(err.msg)))
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
