@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -100,23 +101,39 @@ def store_id(store: Store) -> str:
         return db.execute(text("SELECT value FROM store_info WHERE key = 'store_id'")).scalar_one()
 
 
+def plain(value):
+    """A value as SQLite's driver gives it (times as the stored text, booleans as 0 or 1), so that
+    a club database on another server compares with the tablet's."""
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def plain_rows(result) -> list[tuple]:
+    return [tuple(plain(v) for v in row) for row in result]
+
+
 def game_rows(store: Store, session_id: int) -> dict:
     """A game as the history keeps it, without the ids that differ between databases."""
     with store.read() as db:
-        session = dict(db.execute(text(
-            "SELECT game, variant, first_player, assist, status, started_at, finished_at, updated_at, setup, "
-            "abandoned_at, table_name FROM sessions WHERE id = :s"), {"s": session_id}).one()._mapping)
-        seats = [tuple(r) for r in db.execute(text(
+        (session,) = [dict(zip(("game", "variant", "first_player", "assist", "status", "started_at", "finished_at",
+                                "updated_at", "setup", "abandoned_at", "table_name"), row)) for row in plain_rows(
+            db.execute(text("SELECT game, variant, first_player, assist, status, started_at, finished_at, "
+                            "updated_at, setup, abandoned_at, table_name FROM sessions WHERE id = :s"),
+                       {"s": session_id}))]
+        seats = plain_rows(db.execute(text(
             "SELECT st.position, st.name, p.name FROM seats st JOIN players p ON p.id = st.player_id "
-            "WHERE st.session_id = :s ORDER BY st.position"), {"s": session_id})]
-        log = [tuple(r) for r in db.execute(text(
+            "WHERE st.session_id = :s ORDER BY st.position"), {"s": session_id}))
+        log = plain_rows(db.execute(text(
             "SELECT seq, action, created_at, retracted_at FROM actions WHERE session_id = :s ORDER BY seq"),
-            {"s": session_id})]
-        results = sorted(tuple(r) for r in db.execute(text(
+            {"s": session_id}))
+        results = sorted(plain_rows(db.execute(text(
             "SELECT p.name, r.score, r.rank, r.winner, r.eliminated FROM results r JOIN players p ON p.id = r.player_id "
-            "WHERE r.session_id = :s"), {"s": session_id}))
-        summary = dict(db.execute(text("SELECT * FROM game_summaries WHERE session_id = :s"),
-                                  {"s": session_id}).one()._mapping)
+            "WHERE r.session_id = :s"), {"s": session_id})))
+        found = db.execute(text("SELECT * FROM game_summaries WHERE session_id = :s"), {"s": session_id}).one()
+        summary = {k: plain(v) for k, v in found._mapping.items()}
     summary.pop("session_id")
     return {"session": session, "seats": seats, "log": log, "results": results, "summary": summary}
 
@@ -135,11 +152,11 @@ def player_names(store: Store) -> list[str]:
 def month_figures(store: Store) -> list[tuple]:
     """The monthly figures with the players' names (ids differ between databases)."""
     with store.read() as db:
-        players = [tuple(r) for r in db.execute(text(
+        players = plain_rows(db.execute(text(
             "SELECT p.name, m.game, m.month, m.games, m.wins, m.score_sum, m.rank_sum FROM player_months m "
-            "JOIN players p ON p.id = m.player_id ORDER BY p.name, m.game, m.month"))]
-        games = [tuple(r) for r in db.execute(text("SELECT * FROM game_months ORDER BY game, month"))]
-    return players + games
+            "JOIN players p ON p.id = m.player_id ORDER BY p.name, m.game, m.month")))
+        games = plain_rows(db.execute(text("SELECT * FROM game_months ORDER BY game, month")))
+    return sorted(players, key=repr) + sorted(games, key=repr)  # in Python: collations differ between servers
 
 
 # --- copying --------------------------------------------------------------------------------------
