@@ -243,6 +243,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         store = Store(target)
     except (MigrationUnusable, StoreUnusable) as err:
         return fail(err.msg)
+    except OSError as err:  # e.g. the club database's folder cannot be created
+        return fail(Msg("store.unusable", {"path": str(target), "detail": err.strerror or str(err)}))
     try:
         report = migrate(tablet, store, target_label=_shown(args.target))
     except MigrationUnusable as err:

@@ -531,6 +531,10 @@ def test_an_unusable_club_database_exits_2(tmp_path, capsys):
     (tmp_path / "club.db").write_text("not a database", encoding="utf-8")
     assert main(["migrate", "--from", str(tablet_path), "--to", str(tmp_path / "club.db"), "--lang", "en"]) == 2
     assert "is not a database of this app" in capsys.readouterr().err
+    blocked = tmp_path / "file"
+    blocked.write_text("", encoding="utf-8")  # a file where the club database's folder should be
+    assert main(["migrate", "--from", str(tablet_path), "--to", str(blocked / "club.db"), "--lang", "en"]) == 2
+    assert "Cannot use the database" in capsys.readouterr().err
     # until the store opens other URLs (PostgreSQL), a URL it cannot open is refused, its password hidden
     assert main(["migrate", "--from", str(tablet_path), "--to", "mysql://club:secret@server/club", "--lang", "en"]) == 2
     err = capsys.readouterr().err
