@@ -101,6 +101,11 @@ def format_number(value: Any, lang: str = DEFAULT_LANGUAGE) -> str:
 
 
 def _render_param(value: Any, lang: str) -> str:
+    cls = value.__class__
+    if cls is str:  # the usual parameters first (names, then whole numbers): one type test each
+        return value
+    if cls is int:
+        return str(value)
     if isinstance(value, Msg):
         return render(value, lang)
     if isinstance(value, (list, tuple)):
@@ -193,6 +198,30 @@ def dialect(name: str | None) -> Iterator[None]:
         _DIALECT.reset(token)
 
 
+# A template as (literal, parameter name or None, format spec) pieces, parsed once per template (the
+# verdict and the log render the same few hundred templates over and over). None: a field this fast
+# path does not handle (positional, attribute or index, conversion, nested braces in the spec), left
+# to string.Formatter.
+_Pieces = tuple[tuple[str, str | None, str], ...]
+
+
+@lru_cache(maxsize=4096)
+def _pieces(template: str) -> _Pieces | None:
+    pieces: list[tuple[str, str | None, str]] = []
+    try:
+        parsed = list(_FORMATTER.parse(template))
+    except ValueError:
+        return None  # malformed braces: string.Formatter says why
+    for literal, name, spec, conversion in parsed:
+        if name is None:
+            pieces.append((literal, None, ""))
+            continue
+        if not name.isidentifier() or conversion or (spec and "{" in spec):
+            return None
+        pieces.append((literal, name, spec or ""))
+    return tuple(pieces)
+
+
 def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
     words = _DIALECT.get()
     try:
@@ -202,9 +231,19 @@ def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
             template = texts[message.key]
     except KeyError:
         raise MissingText(f"no {lang} text for {message.key!r}") from None
-    params = {name: _Param(_render_param(value, lang), value, lang) for name, value in message.params.items()}
+    values = message.params
+    rendered = {name: _render_param(value, lang) for name, value in values.items()}
+    pieces = _pieces(template)
     try:
-        return _FORMATTER.vformat(template, (), params)
+        if pieces is None:
+            return _FORMATTER.vformat(template, (), {name: _Param(text, values[name], lang)
+                                                     for name, text in rendered.items()})
+        out: list[str] = []
+        for literal, name, spec in pieces:
+            out.append(literal)
+            if name is not None:
+                out.append(format(_Param(rendered[name], values[name], lang), spec) if spec else rendered[name])
+        return "".join(out)
     except (KeyError, IndexError) as exc:
         raise MissingText(f"{lang} text for {message.key!r} needs parameter {exc}") from None
     except ValueError as exc:
