@@ -222,27 +222,36 @@ def _pieces(template: str) -> _Pieces | None:
     return tuple(pieces)
 
 
-def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
-    words = _DIALECT.get()
+@lru_cache(maxsize=8192)
+def _template(key: str, lang: str, words: str | None) -> tuple[str, _Pieces | None]:
+    """The template of ``key`` in ``lang`` (the ``@words`` dialect's where it has one) and its pieces."""
     try:
         texts = catalogue(lang)
-        template = texts.get(f"{message.key}@{words}") if words else None
+        template = texts.get(f"{key}@{words}") if words else None
         if template is None:
-            template = texts[message.key]
+            template = texts[key]
     except KeyError:
-        raise MissingText(f"no {lang} text for {message.key!r}") from None
+        raise MissingText(f"no {lang} text for {key!r}") from None
+    return template, _pieces(template)
+
+
+def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
+    template, pieces = _template(message.key, lang, _DIALECT.get())
     values = message.params
-    rendered = {name: _render_param(value, lang) for name, value in values.items()}
-    pieces = _pieces(template)
+    rendered: dict[str, str] = {}
+    for name, value in values.items():  # every parameter, used or not (a nested message must have its text)
+        cls = value.__class__
+        rendered[name] = value if cls is str else str(value) if cls is int else _render_param(value, lang)
     try:
         if pieces is None:
-            return _FORMATTER.vformat(template, (), {name: _Param(text, values[name], lang)
-                                                     for name, text in rendered.items()})
+            return _FORMATTER.vformat(template, (), {key: _Param(text, values[key], lang)
+                                                     for key, text in rendered.items()})
         out: list[str] = []
-        for literal, name, spec in pieces:
+        for literal, field_name, spec in pieces:
             out.append(literal)
-            if name is not None:
-                out.append(format(_Param(rendered[name], values[name], lang), spec) if spec else rendered[name])
+            if field_name is not None:
+                out.append(format(_Param(rendered[field_name], values[field_name], lang), spec) if spec
+                           else rendered[field_name])
         return "".join(out)
     except (KeyError, IndexError) as exc:
         raise MissingText(f"{lang} text for {message.key!r} needs parameter {exc}") from None
