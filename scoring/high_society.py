@@ -215,7 +215,8 @@ class HighSocietyEngine(Engine):
     def __init__(self, record: Any):
         super().__init__(record)
         variant = getattr(record, "variant", None)
-        chosen = variant.get("final_tie") if isinstance(variant, Mapping) else getattr(variant, "final_tie", None)
+        chosen = (None if variant is None  # (most records: no variant, and no ABC isinstance test to pay)
+                  else variant.get("final_tie") if isinstance(variant, Mapping) else getattr(variant, "final_tie", None))
         self.edition: str = self.game
         self.final_tie: str = chosen or FINAL_TIE_DEFAULT[self.game]
         self.state = HighSocietyState(stage=AwaitReveal(), starter=self.first_player,

@@ -148,6 +148,7 @@ def card(card_id: str) -> Card:
 _KNOWN = frozenset(MD_CARDS)
 
 
+@cache  # messages are immutable: one per card (and below, per direction and count), shared by every game
 def card_msg(c: Card) -> Msg:
     if c.colour is Colour.YELLOW:
         return Msg("md.card.y", {"value": c.value, "action": Msg(f"md.action.{c.action}")})
@@ -166,13 +167,21 @@ def direction_of(colour: Colour) -> Direction:
     return Direction.UP if colour is Colour.BLUE else Direction.DOWN
 
 
+@cache
 def _dir(direction: Direction) -> Msg:
     return Msg(f"md.dir.{direction.value}")
 
 
 def _count(key: str, n: int, **params: Any) -> Msg:
     """"1 card" / "3 cards": the catalogue has ``<key>.one`` and ``<key>.many``."""
+    if not params:
+        return _plain_count(key, n)
     return Msg(f"{key}.{'one' if n == 1 else 'many'}", {"n": n, **params})
+
+
+@cache
+def _plain_count(key: str, n: int) -> Msg:
+    return Msg(f"{key}.{'one' if n == 1 else 'many'}", {"n": n})
 
 
 # -- state -----------------------------------------------------------------------------------------
