@@ -109,7 +109,8 @@ def _render_param(value: Any, lang: str) -> str:
     if isinstance(value, Msg):
         return render(value, lang)
     if isinstance(value, (list, tuple)):
-        parts = [_render_param(v, lang) for v in value]
+        parts = [v if v.__class__ is str else str(v) if v.__class__ is int else _render_param(v, lang)
+                 for v in value]
         if not parts:
             return render(Msg("list.none"), lang)
         if len(parts) == 1:
