@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any, Callable
 
 import _setup  # noqa: F401  (puts the repository on sys.path)
 from playouts import Stuck, playout
@@ -21,7 +22,7 @@ from scoring.referee import replay, verdict_of
 from scoring.registry import refereed_games
 
 
-def records_of(game: str, count: int) -> list:
+def records_of(game: str, count: int) -> list[Any]:
     records = []
     for seed in range(count):
         try:
@@ -32,7 +33,7 @@ def records_of(game: str, count: int) -> list:
     return records
 
 
-def per_game_us(work, records: list, seconds: float) -> float:
+def per_game_us(work: Callable[[Any], Any], records: list[Any], seconds: float) -> float:
     for record in records:
         work(record)
     rounds, start = 0, time.process_time()
@@ -45,12 +46,12 @@ def per_game_us(work, records: list, seconds: float) -> float:
             return 1e6 * done / (rounds * len(records))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--game", action="append", help="only this game id (repeatable)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(f"== engine only: parsed records -> verdict ({args.games} games each; CPU time) ==")
     print(f"{'game':18s} {'actions':>7s} | {'fold µs/game':>12s} | {'verdict µs/game':>15s} {'games/s':>9s} "
           f"{'actions/s':>10s} {'µs/action':>9s}")
