@@ -448,10 +448,10 @@ class HighSocietyEngine(Engine):
 
     def _perform(self, action: Any) -> list[Event]:
         kind = action.type
+        if kind == "pass":  # the most frequent action, then bids
+            return self._pass(action.player)
         if kind == "bid":
             return self._bid(action.player, action.add)
-        if kind == "pass":
-            return self._pass(action.player)
         if kind == "reveal":
             return self._reveal(action.card)
         return self._discard(action.player, action.card)
