@@ -2,8 +2,8 @@
 
     python benchmarks/run_all.py [--quick] [--dir DIR]
 
-Replay throughput for every game of scoring/registry.py (parse + validate alone, and the whole
-`companion replay` path), the cold start of `companion replay`, the store, and the durable append
+Replay throughput for every game of scoring/registry.py (parse + validate alone, the whole
+`companion replay` path, and the engines alone on parsed records), the cold start of `companion replay`, the store, and the durable append
 latency beside the machine's own raw SQLite INSERT + COMMIT. About a minute on 2 cores (--quick:
 shorter measures on fewer generated games).
 """
@@ -19,6 +19,7 @@ import time
 
 import _setup  # noqa: F401
 import append_latency
+import engine_replay
 import history
 import replay_throughput
 import resume
@@ -35,6 +36,8 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     replay_throughput.main(["--seconds", "0.5" if args.quick else "2", "--games", "5" if args.quick else "20",
                             "--runs", "5" if args.quick else "9", *extra])
+    print()
+    engine_replay.main(["--seconds", "0.5" if args.quick else "2", "--games", "5" if args.quick else "20"])
     print()
     append_latency.main(["--count", "100" if args.quick else "400", *extra])
     print()

@@ -101,10 +101,16 @@ def format_number(value: Any, lang: str = DEFAULT_LANGUAGE) -> str:
 
 
 def _render_param(value: Any, lang: str) -> str:
+    cls = value.__class__
+    if cls is str:  # the usual parameters first (names, then whole numbers): one type test each
+        return value
+    if cls is int:
+        return str(value)
     if isinstance(value, Msg):
         return render(value, lang)
     if isinstance(value, (list, tuple)):
-        parts = [_render_param(v, lang) for v in value]
+        parts = [v if v.__class__ is str else str(v) if v.__class__ is int else _render_param(v, lang)
+                 for v in value]
         if not parts:
             return render(Msg("list.none"), lang)
         if len(parts) == 1:
@@ -193,18 +199,61 @@ def dialect(name: str | None) -> Iterator[None]:
         _DIALECT.reset(token)
 
 
-def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
-    words = _DIALECT.get()
+# A template as (literal, parameter name or None, format spec) pieces, parsed once per template (the
+# verdict and the log render the same few hundred templates over and over). None: a field this fast
+# path does not handle (positional, attribute or index, conversion, nested braces in the spec), left
+# to string.Formatter.
+_Pieces = tuple[tuple[str, str | None, str], ...]
+
+
+@lru_cache(maxsize=4096)
+def _pieces(template: str) -> _Pieces | None:
+    pieces: list[tuple[str, str | None, str]] = []
+    try:
+        parsed = list(_FORMATTER.parse(template))
+    except ValueError:
+        return None  # malformed braces: string.Formatter says why
+    for literal, name, spec, conversion in parsed:
+        if name is None:
+            pieces.append((literal, None, ""))
+            continue
+        if not name.isidentifier() or conversion or (spec and "{" in spec):
+            return None
+        pieces.append((literal, name, spec or ""))
+    return tuple(pieces)
+
+
+@lru_cache(maxsize=8192)
+def _template(key: str, lang: str, words: str | None) -> tuple[str, _Pieces | None]:
+    """The template of ``key`` in ``lang`` (the ``@words`` dialect's where it has one) and its pieces."""
     try:
         texts = catalogue(lang)
-        template = texts.get(f"{message.key}@{words}") if words else None
+        template = texts.get(f"{key}@{words}") if words else None
         if template is None:
-            template = texts[message.key]
+            template = texts[key]
     except KeyError:
-        raise MissingText(f"no {lang} text for {message.key!r}") from None
-    params = {name: _Param(_render_param(value, lang), value, lang) for name, value in message.params.items()}
+        raise MissingText(f"no {lang} text for {key!r}") from None
+    return template, _pieces(template)
+
+
+def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
+    template, pieces = _template(message.key, lang, _DIALECT.get())
+    values = message.params
+    rendered: dict[str, str] = {}
+    for name, value in values.items():  # every parameter, used or not (a nested message must have its text)
+        cls = value.__class__
+        rendered[name] = value if cls is str else str(value) if cls is int else _render_param(value, lang)
     try:
-        return _FORMATTER.vformat(template, (), params)
+        if pieces is None:
+            return _FORMATTER.vformat(template, (), {key: _Param(text, values[key], lang)
+                                                     for key, text in rendered.items()})
+        out: list[str] = []
+        for literal, field_name, spec in pieces:
+            out.append(literal)
+            if field_name is not None:
+                out.append(format(_Param(rendered[field_name], values[field_name], lang), spec) if spec
+                           else rendered[field_name])
+        return "".join(out)
     except (KeyError, IndexError) as exc:
         raise MissingText(f"{lang} text for {message.key!r} needs parameter {exc}") from None
     except ValueError as exc:

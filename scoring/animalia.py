@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 from typing import Any
 
 from models.i18n import Msg
@@ -141,6 +142,7 @@ class SeasonTally:
         return normalised(out)
 
 
+@cache  # messages are immutable: one per card name, shared (every take and draw names cards)
 def card(name: str) -> Msg:
     return Msg(f"ani.card.{name}")
 

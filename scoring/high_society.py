@@ -215,7 +215,8 @@ class HighSocietyEngine(Engine):
     def __init__(self, record: Any):
         super().__init__(record)
         variant = getattr(record, "variant", None)
-        chosen = variant.get("final_tie") if isinstance(variant, Mapping) else getattr(variant, "final_tie", None)
+        chosen = (None if variant is None  # (most records: no variant, and no ABC isinstance test to pay)
+                  else variant.get("final_tie") if isinstance(variant, Mapping) else getattr(variant, "final_tie", None))
         self.edition: str = self.game
         self.final_tie: str = chosen or FINAL_TIE_DEFAULT[self.game]
         self.state = HighSocietyState(stage=AwaitReveal(), starter=self.first_player,
@@ -356,10 +357,18 @@ class HighSocietyEngine(Engine):
     def _check(self, action: Any) -> None:
         stage = self.state.stage
         kind = action.type
-        if isinstance(stage, GameOver):
+        if type(stage) is Bidding:  # most actions: a bid or a pass in an open round
+            if kind == "bid" or kind == "pass":
+                player = action.player
+                if player != stage.turn:
+                    self._bidding(stage, player)  # raises the refusal that says why
+                if kind == "bid":
+                    self._check_bid(player, action.add)
+                return
+        elif type(stage) is GameOver:
             raise RuleViolation("HS-GAME-OVER", "hs.refuse.game_over", card=self.card_label(stage.card),
                                 red=self._red_name)
-        if isinstance(stage, AwaitDiscard):
+        elif isinstance(stage, AwaitDiscard):
             if not (kind == "discard" and action.player == stage.player):
                 raise RuleViolation("HS-DISCARD-REQUIRED", "hs.refuse.discard_required", player=stage.player,
                                     owned=self._owned_labels(stage.player))
@@ -406,7 +415,7 @@ class HighSocietyEngine(Engine):
         """The cards come from the player's hand, once each, and the new total beats every other bid."""
         if not add:
             raise RuleViolation("HS-BID-EMPTY", "hs.refuse.bid_empty", player=player)
-        if len(set(add)) != len(add):
+        if len(add) > 1 and len(set(add)) != len(add):
             seen: set[int] = set()
             for value in add:
                 if value in seen:
@@ -414,9 +423,18 @@ class HighSocietyEngine(Engine):
                                         value=value)
                 seen.add(value)
         seat = self.state.seats[player]
-        hand = seat.hand
+        if not seat.hand.issuperset(add):
+            self._refuse_money(player, seat, add)
+        total = seat.bid_total + sum(add)
+        to_beat, leader = self._to_beat(player)
+        if total <= to_beat:
+            raise RuleViolation("HS-BID-RAISE", "hs.refuse.bid_raise", player=player, total=total,
+                                to_beat=to_beat, leader=leader)
+
+    def _refuse_money(self, player: str, seat: Seat, add: list[int]) -> None:
+        """Why a card of the bid is not in the player's hand."""
         for value in add:
-            if value in hand:
+            if value in seat.hand:
                 continue
             if value in seat.bid:
                 raise RuleViolation("HS-MONEY-ON-TABLE", "hs.refuse.money_on_table", player=player, value=value,
@@ -425,20 +443,15 @@ class HighSocietyEngine(Engine):
                 raise RuleViolation("HS-MONEY-SPENT", "hs.refuse.money_spent", player=player, value=value,
                                     round=seat.spent[value])
             raise AssertionError(f"{player}'s {value} is nowhere")  # every card is in hand, on the table or spent
-        total = seat.bid_total + sum(add)
-        to_beat, leader = self._to_beat(player)
-        if total <= to_beat:
-            raise RuleViolation("HS-BID-RAISE", "hs.refuse.bid_raise", player=player, total=total,
-                                to_beat=to_beat, leader=leader)
 
     # -- the contract: perform -------------------------------------------------------------------
 
     def _perform(self, action: Any) -> list[Event]:
         kind = action.type
+        if kind == "pass":  # the most frequent action, then bids
+            return self._pass(action.player)
         if kind == "bid":
             return self._bid(action.player, action.add)
-        if kind == "pass":
-            return self._pass(action.player)
         if kind == "reveal":
             return self._reveal(action.card)
         return self._discard(action.player, action.card)
@@ -470,7 +483,7 @@ class HighSocietyEngine(Engine):
         seat.bid.extend(add)
         seat.bid_total += sum(add)
         stage.turn = self._next_active(stage, player)
-        return [event((), "hs.event.bid", player=player, cards=list(add), total=seat.bid_total)]
+        return [event((), "hs.event.bid", player=player, cards=add, total=seat.bid_total)]
 
     def _pass(self, player: str) -> list[Event]:
         state = self.state
@@ -586,7 +599,8 @@ class HighSocietyEngine(Engine):
             return None
         seats = self.state.seats
         money = {p: sum(seats[p].hand) for p in self.players}  # no round is open at the end
-        scores = self.scores()
+        steps = {p: self._score_steps(p) for p in self.players}  # computed once for scores and sentences
+        scores = {p: _num(steps[p][-1][1]) for p in self.players}
         explanation: list[Event] = [event("HS-END", "hs.explain.end", card=self._labels[stage.card],
                                           red=self._red_name)]
         if self.state.theft_pending is not None:
@@ -602,7 +616,7 @@ class HighSocietyEngine(Engine):
             explanation.append(event("HS-POOREST", "hs.explain.poorest_many", players=list(poorest), money=least))
 
         for p in self.players:
-            explanation.append(event("HS-SCORE", "hs.explain.score", player=p, calc=self.score_breakdown(p)))
+            explanation.append(event("HS-SCORE", "hs.explain.score", player=p, calc=_breakdown(steps[p])))
 
         remaining = [p for p in self.players if p not in poorest]
         winners: tuple[str, ...] = ()
@@ -689,30 +703,7 @@ class HighSocietyEngine(Engine):
 
     def score_breakdown(self, player: str) -> Msg:
         """'3 + 9 − 5 = 7, ×2 = 14, ×½ = 7' as nested catalogue messages (numbers stay localised)."""
-        calc: Msg | None = None
-        terms = 0  # terms added or subtracted since the last '='
-        before: int | Fraction = 0
-        for kind, value, added in self._score_steps(player)[1:]:
-            if kind == "plus":
-                calc = (Msg("hs.calc.num", {"n": added}) if calc is None
-                        else Msg("hs.calc.plus", {"left": calc, "n": added}))
-                terms += 1
-            elif kind == "minus5":
-                terms += 1 if calc is not None else 2
-                calc = Msg("hs.calc.minus5", {"left": calc or Msg("hs.calc.num", {"n": 0})})
-            else:
-                if calc is None:
-                    calc = Msg("hs.calc.num", {"n": 0})
-                elif terms > 1:
-                    calc = Msg("hs.calc.eq", {"left": calc, "value": _num(before)})
-                terms = 0
-                calc = Msg("hs.calc.x2" if kind == "x2" else "hs.calc.half", {"left": calc, "value": _num(value)})
-            before = value
-        if calc is None:
-            return Msg("hs.calc.num", {"n": 0})
-        if terms > 1:
-            calc = Msg("hs.calc.eq", {"left": calc, "value": _num(before)})
-        return calc
+        return _breakdown(self._score_steps(player))
 
     def _ranking(self, remaining: list[str], out: list[str], scores: Mapping[str, Score],
                  money: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
@@ -726,3 +717,31 @@ class HighSocietyEngine(Engine):
                 ranking.append((p, i + 1))
         ranking.extend((p, len(remaining) + 1) for p in out)
         return tuple(ranking)
+
+
+def _breakdown(steps: list[tuple[str, int | Fraction, int]]) -> Msg:
+    """The breakdown message of a score's steps (see ``score_breakdown``)."""
+    calc: Msg | None = None
+    terms = 0  # terms added or subtracted since the last '='
+    before: int | Fraction = 0
+    for kind, value, added in steps[1:]:
+        if kind == "plus":
+            calc = (Msg("hs.calc.num", {"n": added}) if calc is None
+                    else Msg("hs.calc.plus", {"left": calc, "n": added}))
+            terms += 1
+        elif kind == "minus5":
+            terms += 1 if calc is not None else 2
+            calc = Msg("hs.calc.minus5", {"left": calc or Msg("hs.calc.num", {"n": 0})})
+        else:
+            if calc is None:
+                calc = Msg("hs.calc.num", {"n": 0})
+            elif terms > 1:
+                calc = Msg("hs.calc.eq", {"left": calc, "value": _num(before)})
+            terms = 0
+            calc = Msg("hs.calc.x2" if kind == "x2" else "hs.calc.half", {"left": calc, "value": _num(value)})
+        before = value
+    if calc is None:
+        return Msg("hs.calc.num", {"n": 0})
+    if terms > 1:
+        calc = Msg("hs.calc.eq", {"left": calc, "value": _num(before)})
+    return calc

@@ -149,9 +149,19 @@ _KNOWN = frozenset(MD_CARDS)
 
 
 def card_msg(c: Card) -> Msg:
-    if c.colour is Colour.YELLOW:
-        return Msg("md.card.y", {"value": c.value, "action": Msg(f"md.action.{c.action}")})
-    return Msg(f"md.card.{c.colour.value}", {"value": c.value})
+    # Messages are immutable: one per card (and below, per direction and count), shared by every game.
+    # Keyed by the card's id: hashing a Card hashes its Enum colour, both in Python code.
+    found = _CARD_MSGS.get(c.id)
+    if found is None:
+        if c.colour is Colour.YELLOW:
+            found = Msg("md.card.y", {"value": c.value, "action": Msg(f"md.action.{c.action}")})
+        else:
+            found = Msg(f"md.card.{c.colour.value}", {"value": c.value})
+        _CARD_MSGS[c.id] = found
+    return found
+
+
+_CARD_MSGS: dict[str, Msg] = {}
 
 
 def cards_msg(cards: Sequence[Card]) -> tuple[Msg, ...]:
@@ -167,12 +177,23 @@ def direction_of(colour: Colour) -> Direction:
 
 
 def _dir(direction: Direction) -> Msg:
-    return Msg(f"md.dir.{direction.value}")
+    return _DIR_UP if direction is Direction.UP else _DIR_DOWN
+
+
+_DIR_UP, _DIR_DOWN = Msg("md.dir.up"), Msg("md.dir.down")
+_DIRECTIONS = {d.value: d for d in Direction}  # a record's "up"/"down" (calling Direction(...) costs more)
 
 
 def _count(key: str, n: int, **params: Any) -> Msg:
     """"1 card" / "3 cards": the catalogue has ``<key>.one`` and ``<key>.many``."""
+    if not params:
+        return _plain_count(key, n)
     return Msg(f"{key}.{'one' if n == 1 else 'many'}", {"n": n, **params})
+
+
+@cache
+def _plain_count(key: str, n: int) -> Msg:
+    return Msg(f"{key}.{'one' if n == 1 else 'many'}", {"n": n})
 
 
 # -- state -----------------------------------------------------------------------------------------
@@ -305,12 +326,12 @@ class MonteDescendEngine(Engine):
 
     @property
     def free_play(self) -> bool:
-        t = self.table
+        t = self.state.table
         return not self.state.over and t.phase is not Phase.TAKE and (t.top is None or t.top_owner == t.turn)
 
     @property
     def reshuffles_left(self) -> int:
-        return 1 - self.table.runouts
+        return 1 - self.state.table.runouts
 
     def left_of(self, player: str) -> str:
         i = self.players.index(player)
@@ -318,23 +339,23 @@ class MonteDescendEngine(Engine):
 
     def card_count(self) -> int:
         """Hands + reserve + discard pile: always 64."""
-        t = self.table
+        t = self.state.table
         return sum(t.hands.values()) + t.reserve + t.discard
 
     def allowed(self) -> Msg:
         """What may go on the pile now, as a phrase ("a red 8 or lower, a blue 8 to turn, or any yellow")."""
-        t = self.table
+        t = self.state.table
         if self.free_play or t.top is None or t.direction is None:
             return Msg("md.allowed.any")
         return Msg(f"md.allowed.{t.direction.value}", {"value": t.top.value})
 
     def _on_top(self) -> Msg:
-        t = self.table
+        t = self.state.table
         assert t.top is not None and t.direction is not None
         return Msg(f"md.on_top.{t.direction.value}", {"top": card_msg(t.top)})
 
     def player_view(self, assist: bool = False) -> Mapping[str, Any]:
-        t = self.table
+        t = self.state.table
         return {
             "deal": t.number, "starter": t.starter, "hands": dict(t.hands), "reserve": t.reserve,
             "discard": t.discard, "top": t.top.id if t.top else None, "top_owner": t.top_owner,
@@ -347,7 +368,7 @@ class MonteDescendEngine(Engine):
 
     def _first_card_problem(self, c: Card) -> RuleViolation | None:
         """Why ``c`` may not go on the top card now (None: it may)."""
-        t = self.table
+        t = self.state.table
         if self.free_play or c.colour is Colour.YELLOW:
             return None
         assert t.top is not None and t.direction is not None
@@ -367,7 +388,7 @@ class MonteDescendEngine(Engine):
 
     def _chooses(self, first: Card) -> bool:
         """Whether the player laying ``first`` chooses the direction."""
-        t = self.table
+        t = self.state.table
         if first.colour is not Colour.YELLOW:
             return False
         return self.free_play or t.top is None or t.top.colour is Colour.YELLOW or first.value == t.top.value
@@ -375,8 +396,8 @@ class MonteDescendEngine(Engine):
     def _derived(self, first: Card) -> Direction:
         """The direction after ``first`` when its player has no choice."""
         if first.colour is Colour.YELLOW:
-            assert self.table.direction is not None
-            return self.table.direction
+            assert self.state.table.direction is not None
+            return self.state.table.direction
         return direction_of(first.colour)
 
     def _series_problem(self, cards: Sequence[Card], direction: Direction) -> RuleViolation | None:
@@ -400,7 +421,7 @@ class MonteDescendEngine(Engine):
         problem = self._first_card_problem(first)
         if problem is not None:
             return problem
-        chosen = Direction(direction) if direction is not None else None
+        chosen = _DIRECTIONS[direction] if direction is not None else None
         if self._chooses(first):
             if chosen is None:
                 return RuleViolation(DIRECTION, "md.refuse.direction_needed", card=first.msg)
@@ -418,9 +439,9 @@ class MonteDescendEngine(Engine):
         if not card_ids or self.state.over:
             return False
         cards = [card(i) for i in card_ids]
-        if self.table.phase is Phase.TAKE and not self.take_stacking:
+        if self.state.table.phase is Phase.TAKE and not self.take_stacking:
             return False
-        if self.table.phase is Phase.DRAWN and len(cards) > 1:
+        if self.state.table.phase is Phase.DRAWN and len(cards) > 1:
             return False
         if direction is None and self._chooses(cards[0]):
             return any(self._play_problem(cards, d) is None for d in ("up", "down"))
@@ -434,7 +455,7 @@ class MonteDescendEngine(Engine):
 
     def legal_singles(self) -> tuple[str, ...]:
         """Every card id that could be laid alone now (whatever the hands hold)."""
-        t = self.table
+        t = self.state.table
         if self.state.over or (t.phase is Phase.TAKE and not self.take_stacking):
             return ()
         found = []
@@ -450,7 +471,7 @@ class MonteDescendEngine(Engine):
 
     def _check(self, action: Any) -> None:
         kind = getattr(action, "type", None)
-        t = self.table
+        t = self.state.table
         if self.state.over:
             raise RuleViolation(MATCH_OVER, "md.refuse.match_over", deals=_count("md.n_deals", self.deals))
         player = action.player
@@ -472,7 +493,7 @@ class MonteDescendEngine(Engine):
             raise ValueError(f"monte-descend has no action {kind!r}")
 
     def _check_play(self, action: Any) -> None:
-        t = self.table
+        t = self.state.table
         player = action.player
         cards = [card(i) for i in action.cards]
         if t.phase is Phase.TAKE:
@@ -492,7 +513,7 @@ class MonteDescendEngine(Engine):
             raise problem
 
     def _check_draw(self) -> None:
-        t = self.table
+        t = self.state.table
         if t.phase is Phase.TAKE:
             raise RuleViolation(TAKE_FIRST, "md.refuse.take_first", player=t.turn, count=self._take_each())
         if t.phase is Phase.DRAWN:
@@ -505,10 +526,10 @@ class MonteDescendEngine(Engine):
         return min(2, len(self.players) - 1)
 
     def _take_each(self) -> Msg:
-        return _count("md.n_cards", self.table.take_count)
+        return _count("md.n_cards", self.state.table.take_count)
 
     def _check_take(self, action: Any) -> None:
-        t = self.table
+        t = self.state.table
         player = action.player
         if t.phase is not Phase.TAKE:
             raise RuleViolation(TAKE, "md.refuse.no_take", player=player)
@@ -539,7 +560,7 @@ class MonteDescendEngine(Engine):
         return self._take(action)
 
     def _play(self, action: Any) -> list[Event]:
-        t = self.table
+        t = self.state.table
         player = action.player
         cards = [card(i) for i in action.cards]
         first, last = cards[0], cards[-1]
@@ -548,7 +569,7 @@ class MonteDescendEngine(Engine):
         free = self.free_play
         first_of_deal = t.top is None
         chooses = self._chooses(first)
-        going = Direction(action.direction) if chooses else self._derived(first)
+        going = _DIRECTIONS[action.direction] if chooses else self._derived(first)
         turned = t.direction is not None and not free and first.colour is not Colour.YELLOW \
             and t.direction is not going
         rules: list[str] = []
@@ -616,7 +637,7 @@ class MonteDescendEngine(Engine):
         return events
 
     def _draw(self, player: str) -> list[Event]:
-        t = self.table
+        t = self.state.table
         t.hands[player] += 1
         t.reserve -= 1
         t.phase = Phase.DRAWN
@@ -635,13 +656,13 @@ class MonteDescendEngine(Engine):
         return events
 
     def _pass(self, player: str) -> list[Event]:
-        t = self.table
+        t = self.state.table
         t.phase = Phase.PLAY
         t.turn = self.left_of(player)
         return [event(DRAW_ONE, "md.event.pass", player=player, turn=t.turn)]
 
     def _take(self, action: Any) -> list[Event]:
-        t = self.table
+        t = self.state.table
         player = action.player
         each = t.take_count
         events: list[Event] = []
@@ -660,7 +681,7 @@ class MonteDescendEngine(Engine):
         return events
 
     def _end_deal(self, went_out: str | None, rule: str, key: str, **params: Any) -> list[Event]:
-        t = self.table
+        t = self.state.table
         events = [event(rule, key, **params)]
         points = {p: (OUT_BONUS if p == went_out else -t.hands[p]) for p in self.players}
         self.state.sheet.append(DealScore(t.number, t.starter, went_out, dict(t.hands), points))
@@ -692,7 +713,7 @@ class MonteDescendEngine(Engine):
     # -- what next, and the end ------------------------------------------------------------------
 
     def expected(self) -> Expectation:
-        t = self.table
+        t = self.state.table
         if self.state.over:
             return Expectation((), (), Msg("md.prompt.over", {"deals": _count("md.n_deals", self.deals)}))
         who = (t.turn,)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from importlib import import_module
 
 from scoring.base import Engine
@@ -21,6 +22,11 @@ def engine_class(game: str) -> type[Engine] | None:
     target = _ENGINES.get(game)
     if target is None:
         return None
+    return _load(target)
+
+
+@lru_cache(maxsize=None)  # every replay asks: import_module's lookup costs more than setting up an engine
+def _load(target: str) -> type[Engine]:
     module, _, name = target.partition(":")
     return getattr(import_module(module), name)
 

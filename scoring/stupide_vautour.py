@@ -142,6 +142,14 @@ def decide(cards: Mapping[str, int], seating: Sequence[str], high: bool, ties: s
     return Decision(high, None, None, tuple((p, v) for v in values for p in holders[v]))
 
 
+# Keys and rule tuples every round uses, by side (True: the pending sum is >= 0, the highest card takes)
+# and by whether carried-over cards are in the points.
+_REVEAL_KEY = {True: "sv.reveal.suricate", False: "sv.reveal.vulture"}
+_JOINS_KEY = {True: "sv.reveal.joins.suricate", False: "sv.reveal.joins.vulture"}
+_TOP_KEY = {True: "sv.award.top.high", False: "sv.award.top.low"}
+_AWARD_RULES = {False: (AWARD_RULE,), True: (AWARD_RULE, CARRY_RULE)}
+
+
 def decision_msgs(decision: Decision, ties: str, points: Msg, carried: bool = False) -> tuple[Event, ...]:
     """The sentences saying how ``decision`` was reached (not the carry-over or the loss), each
     naming its rules (``carried``: the points include cards carried over, whose sum set the side)."""
@@ -172,6 +180,11 @@ class Phase(Enum):
     REVEAL = "reveal"  # the round's point card is to be turned over
     PLAY = "play"      # the point card is up: every player's card, all at once
     OVER = "over"      # fifteen rounds played
+
+
+# The phases as module constants: reading ``Phase.X`` goes through the Enum metaclass, several times
+# the cost of a global, and every action tests the phase.
+_REVEAL, _PLAY, _OVER = Phase.REVEAL, Phase.PLAY, Phase.OVER
 
 
 @dataclass(slots=True)
@@ -256,7 +269,7 @@ class StupideVautourEngine(Engine):
 
     @property
     def round_open(self) -> bool:
-        return self.state.phase is Phase.PLAY
+        return self.state.phase is _PLAY
 
     @property
     def round(self) -> int:
@@ -264,11 +277,11 @@ class StupideVautourEngine(Engine):
 
     @property
     def over(self) -> bool:
-        return self.state.phase is Phase.OVER
+        return self.state.phase is _OVER
 
     @property
     def finished(self) -> bool:
-        return self.state.phase is Phase.OVER
+        return self.state.phase is _OVER
 
     @property
     def revealed(self) -> tuple[int, ...]:
@@ -343,12 +356,15 @@ class StupideVautourEngine(Engine):
 
     def _check(self, action: Any) -> None:
         state = self.state
-        kind = getattr(action, "type", None)
-        if state.phase is Phase.OVER:
+        phase = state.phase
+        kind = action.type
+        if phase is _OVER:
             raise RuleViolation(GAME_OVER, "sv.refuse.game_over", rounds=ROUNDS)
-        if kind == "reveal":
+        if kind == "play":
+            self._check_play(action.cards)
+        elif kind == "reveal":
             card = action.card
-            if state.phase is Phase.PLAY:
+            if phase is _PLAY:
                 raise RuleViolation(REVEAL_OPEN, "sv.refuse.reveal_open", round=self.round,
                                     points=points_msg(state.pending))
             if card not in _POINT_SET:
@@ -356,22 +372,19 @@ class StupideVautourEngine(Engine):
             if card in state.revealed_in:
                 raise RuleViolation(REVEAL_REPEAT, "sv.refuse.revealed_already", card=card,
                                     round=state.revealed_in[card])
-        elif kind == "play":
-            self._check_play(action.cards)
         else:
             raise ValueError(f"stupide-vautour has no action {kind!r}")
 
     def _check_play(self, cards: Mapping[str, int]) -> None:
         state = self.state
-        number = state.rounds_played + 1
-        if state.phase is not Phase.PLAY:
-            raise RuleViolation(PLAY_NO_REVEAL, "sv.refuse.no_reveal", round=number)
+        if state.phase is not _PLAY:
+            raise RuleViolation(PLAY_NO_REVEAL, "sv.refuse.no_reveal", round=state.rounds_played + 1)
         seats = state.seats
         if cards.keys() != seats.keys():  # (key views compare as sets)
             strangers = [p for p in cards if p not in seats]
             if strangers:
                 raise RuleViolation(PLAY_PLAYERS, "sv.refuse.stranger", players=tuple(strangers))
-            raise RuleViolation(PLAY_PLAYERS, "sv.refuse.missing", round=number,
+            raise RuleViolation(PLAY_PLAYERS, "sv.refuse.missing", round=state.rounds_played + 1,
                                 players=tuple(p for p in self.players if p not in cards))
         for player, seat in seats.items():
             card = cards[player]
@@ -384,45 +397,56 @@ class StupideVautourEngine(Engine):
     # -- the contract: perform --------------------------------------------------------------
 
     def _perform(self, action: Any) -> list[Event]:
-        if action.type == "reveal":
-            return self._reveal(action.card)
-        return self._play(action.cards)
+        if action.type == "play":
+            return self._play(action.cards)
+        return self._reveal(action.card)
 
     def _reveal(self, card: int) -> list[Event]:
         state = self.state
         number = state.rounds_played + 1
         state.revealed.append(card)
         state.revealed_in[card] = number
-        state.phase = Phase.PLAY
-        if not state.pending:
-            state.pending.append(card)
+        state.phase = _PLAY
+        pending = state.pending
+        if not pending:
+            pending.append(card)
             state.pending_sum = card
-            return [event((), f"sv.reveal.{_sign_mode(card)}", round=number, card=card)]
-        carried = tuple(state.pending)
-        state.pending.append(card)
+            return [event((), _REVEAL_KEY[card >= 0], round=number, card=card)]
+        carried = tuple(pending)
+        pending.append(card)
         state.pending_sum += card
-        return [event(CARRY_RULE, f"sv.reveal.joins.{_sign_mode(state.pending_sum)}", round=number, card=card,
+        return [event(CARRY_RULE, _JOINS_KEY[state.pending_sum >= 0], round=number, card=card,
                       pending=carried, total=state.pending_sum)]
 
     def _play(self, cards: Mapping[str, int]) -> list[Event]:
         state = self.state
         number = state.rounds_played + 1
-        for player, seat in state.seats.items():
+        seats = state.seats
+        for player, seat in seats.items():
             card = cards[player]
             seat.played_in[card] = number
             seat.last_played = card
         state.rounds_played = number
         last = number == ROUNDS
-        state.phase = Phase.OVER if last else Phase.REVEAL
+        state.phase = _OVER if last else _REVEAL
 
         pending = state.pending
         total = state.pending_sum
         points = points_msg(pending)
         carried = len(pending) > 1
-        decision = decide(cards, self.players, total >= 0, self.ties)
-        award = list(decision_msgs(decision, self.ties, points, carried))
-        if decision.winner is not None:
-            seat = state.seats[decision.winner]
+        high = total >= 0
+        values = list(cards.values())
+        top = max(values) if high else min(values)
+        winner: str | None
+        if values.count(top) == 1:  # the usual round: one best card, no tie to settle in either reading
+            winner = list(cards)[values.index(top)]
+            award = [event(_AWARD_RULES[carried], _TOP_KEY[high], player=winner, card=top, points=points)]
+        else:
+            decision = decide(cards, self.players, high, self.ties)
+            winner = decision.winner
+            award = list(decision_msgs(decision, self.ties, points, carried))
+        if winner is not None:
+            seat = seats[winner]
             seat.taken.extend(pending)
             seat.score += total
             state.pending = []
@@ -437,7 +461,7 @@ class StupideVautourEngine(Engine):
             award.append(lost_msg(state.lost))
         state.last_award = tuple(award)
 
-        events = [event((), "sv.played", round=number, cards=tuple(_played_by(p, cards[p]) for p in self.players))]
+        events = [event((), "sv.played", round=number, cards=tuple([_played_by(p, cards[p]) for p in self.players]))]
         events.extend(award)
         if last:
             events.append(event(GAME_OVER, "sv.game_over", rounds=ROUNDS))
@@ -447,9 +471,9 @@ class StupideVautourEngine(Engine):
 
     def expected(self) -> Expectation:
         state = self.state
-        if state.phase is Phase.OVER:
+        if state.phase is _OVER:
             return Expectation((), (), _m("prompt.over", rounds=ROUNDS))
-        if state.phase is Phase.REVEAL:
+        if state.phase is _REVEAL:
             if state.pending:
                 prompt = _m("prompt.reveal_pending", round=self.round, left=self.deck_left,
                             pending=points_msg(state.pending))
@@ -460,7 +484,7 @@ class StupideVautourEngine(Engine):
         return Expectation(self.players, ("play",), _m(key, round=self.round, points=points_msg(state.pending)))
 
     def outcome(self) -> Outcome | None:
-        if self.state.phase is not Phase.OVER:
+        if self.state.phase is not _OVER:
             return None
         scores = self.scores
         winners, ranking, verdict = settle(self.players, scores)
