@@ -332,14 +332,19 @@ def _refusal(data: Any) -> MalformedRecord:
     return refusal(data)
 
 
-def parse_record_data(data: Any) -> Record:
-    """Validate already-decoded JSON data as a table record."""
+def check_outline(data: Any) -> None:
+    """What is said before the types are: not an object, another format, a game the spec does not name."""
     if not isinstance(data, dict):
         raise _bad("not_object")
     if data.get("format") != RECORD_FORMAT and "format" in data:
         raise _bad("format", expected=repr(RECORD_FORMAT), got=repr(data.get("format")))
     if "game" in data and data["game"] not in GAMES:
         raise _bad("unknown_game", game=repr(data["game"]), games=", ".join(GAMES))
+
+
+def parse_record_data(data: Any) -> Record:
+    """Validate already-decoded JSON data as a table record."""
+    check_outline(data)
     if "game" not in data:
         raise _refusal(data)
     try:

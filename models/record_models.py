@@ -44,6 +44,7 @@ from models.record import (
     _check_action,
     _check_people,
     _one_of,
+    check_outline,
 )
 
 if TYPE_CHECKING:
@@ -632,8 +633,9 @@ def action_refusal(game: str, data: Any, players: list[str]) -> MalformedRecord:
 
 
 def reference_record(data: Any) -> "TableRecord":
-    """The record as pydantic validates it (the envelope checks of ``parse_record_data`` done, the
-    game known): what the fast path is proven against, and where its refusals get their reasons."""
+    """The record as pydantic validates it, with the same checks after the types: what the fast path
+    is proven against (tests/test_parse_paths.py), and where its refusals get their reasons."""
+    check_outline(data)
     model = RECORD_MODELS.get(data["game"]) if "game" in data else None
     try:
         record = model.model_validate(data) if model is not None else _record_union().validate_python(data)
