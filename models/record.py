@@ -152,7 +152,7 @@ def _people(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
         else:  # a pydantic model (the reference path, or an action a test built)
             from models.record_models import people_fields
 
-            found = people_fields(cls)
+            found = people_fields(cls)  # type: ignore[arg-type]
         _PEOPLE[cls] = found
     return found
 
@@ -472,13 +472,13 @@ def parse_action(game: str, data: Any, players: list[str]) -> Any:
 def action_to_data(action: Any) -> dict[str, Any]:
     """An action as JSON data (a struct, or a pydantic model an engine test built)."""
     if isinstance(action, msgspec.Struct):
-        return msgspec.to_builtins(action)  # type: ignore[no-any-return]
-    return action.model_dump(mode="json")  # type: ignore[no-any-return]
+        return msgspec.to_builtins(action)
+    return action.model_dump(mode="json")
 
 
 def record_to_data(record: Any) -> dict[str, Any]:
     """A record as JSON data, the optional fields it leaves out left out."""
-    return record.model_dump(mode="json", exclude_none=True)  # type: ignore[no-any-return]
+    return record.model_dump(mode="json", exclude_none=True)
 
 
 def verdict_json(verdict: Verdict, *, indent: bool = False, line: bool = True) -> str:

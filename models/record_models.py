@@ -12,7 +12,6 @@ the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model). The models 
 
 # No `from __future__ import annotations` here: pydantic would evaluate every string annotation
 # again when each model class is created, a cost paid at import.
-import re
 from functools import cache
 from types import UnionType
 from typing import (

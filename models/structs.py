@@ -12,25 +12,25 @@ from models.structs_base import Action, ActionWithoutNones, Output, Record, Vari
 PlayerName = Annotated[str, msgspec.Meta(min_length=1)]
 
 
-class HSReveal(Action, tag='reveal', kw_only=True):
+class HSReveal(Action, tag='reveal', kw_only=True, frozen=True):
     type: ClassVar[str] = 'reveal'
     card: Literal['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p10', 'x2', 'half', 'minus5', 'theft']
 
 
-class HSBid(Action, tag='bid', kw_only=True):
+class HSBid(Action, tag='bid', kw_only=True, frozen=True):
     type: ClassVar[str] = 'bid'
     named_one = ('player',)
     player: PlayerName
     add: list[Literal[1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25]]
 
 
-class HSPass(Action, tag='pass', kw_only=True):
+class HSPass(Action, tag='pass', kw_only=True, frozen=True):
     type: ClassVar[str] = 'pass'
     named_one = ('player',)
     player: PlayerName
 
 
-class HSDiscard(Action, tag='discard', kw_only=True):
+class HSDiscard(Action, tag='discard', kw_only=True, frozen=True):
     type: ClassVar[str] = 'discard'
     named_one = ('player',)
     player: PlayerName
@@ -40,12 +40,12 @@ class HSDiscard(Action, tag='discard', kw_only=True):
 HSAction = HSReveal | HSBid | HSPass | HSDiscard
 
 
-class SVReveal(Action, tag='reveal', kw_only=True):
+class SVReveal(Action, tag='reveal', kw_only=True, frozen=True):
     type: ClassVar[str] = 'reveal'
     card: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, -2, -3, -4, -5]
 
 
-class SVPlay(Action, tag='play', kw_only=True):
+class SVPlay(Action, tag='play', kw_only=True, frozen=True):
     type: ClassVar[str] = 'play'
     named_many = ('cards',)
     cards: dict[PlayerName, Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]
@@ -54,37 +54,37 @@ class SVPlay(Action, tag='play', kw_only=True):
 SVAction = SVReveal | SVPlay
 
 
-class BCDraw(Action, tag='draw', kw_only=True):
+class BCDraw(Action, tag='draw', kw_only=True, frozen=True):
     type: ClassVar[str] = 'draw'
     card: Literal['hen', 'goose', 'cat', 'dog', 'sheep', 'goat', 'donkey', 'pig', 'cow', 'horse']
 
 
-class BCBid(Action, tag='bid', kw_only=True):
+class BCBid(Action, tag='bid', kw_only=True, frozen=True):
     type: ClassVar[str] = 'bid'
     named_one = ('player',)
     player: PlayerName
     amount: int
 
 
-class BCClose(Action, tag='close', kw_only=True):
+class BCClose(Action, tag='close', kw_only=True, frozen=True):
     type: ClassVar[str] = 'close'
     buy_back: bool
 
 
-class BCPay(Action, tag='pay', kw_only=True):
+class BCPay(Action, tag='pay', kw_only=True, frozen=True):
     type: ClassVar[str] = 'pay'
     named_one = ('player',)
     player: PlayerName
     cards: list[Literal[0, 10, 50, 100, 200, 500]]
 
 
-class BCCannotPay(Action, tag='cannot_pay', kw_only=True):
+class BCCannotPay(Action, tag='cannot_pay', kw_only=True, frozen=True):
     type: ClassVar[str] = 'cannot_pay'
     named_one = ('player',)
     player: PlayerName
 
 
-class BCChallenge(Action, tag='challenge', kw_only=True):
+class BCChallenge(Action, tag='challenge', kw_only=True, frozen=True):
     type: ClassVar[str] = 'challenge'
     named_one = ('player', 'target')
     player: PlayerName
@@ -93,13 +93,13 @@ class BCChallenge(Action, tag='challenge', kw_only=True):
     cards: list[Literal[0, 10, 50, 100, 200, 500]]
 
 
-class BCAccept(Action, tag='accept', kw_only=True):
+class BCAccept(Action, tag='accept', kw_only=True, frozen=True):
     type: ClassVar[str] = 'accept'
     named_one = ('player',)
     player: PlayerName
 
 
-class BCCounter(Action, tag='counter', kw_only=True):
+class BCCounter(Action, tag='counter', kw_only=True, frozen=True):
     type: ClassVar[str] = 'counter'
     named_one = ('player',)
     player: PlayerName
@@ -109,7 +109,7 @@ class BCCounter(Action, tag='counter', kw_only=True):
 BCAction = BCDraw | BCBid | BCClose | BCPay | BCCannotPay | BCChallenge | BCAccept | BCCounter
 
 
-class MDPlay(Action, tag='play', kw_only=True):
+class MDPlay(Action, tag='play', kw_only=True, frozen=True):
     type: ClassVar[str] = 'play'
     named_one = ('player',)
     player: PlayerName
@@ -117,19 +117,19 @@ class MDPlay(Action, tag='play', kw_only=True):
     direction: Literal['up', 'down'] | None = None
 
 
-class MDDraw(Action, tag='draw', kw_only=True):
+class MDDraw(Action, tag='draw', kw_only=True, frozen=True):
     type: ClassVar[str] = 'draw'
     named_one = ('player',)
     player: PlayerName
 
 
-class MDPass(Action, tag='pass', kw_only=True):
+class MDPass(Action, tag='pass', kw_only=True, frozen=True):
     type: ClassVar[str] = 'pass'
     named_one = ('player',)
     player: PlayerName
 
 
-class MDTake(Action, tag='take', kw_only=True):
+class MDTake(Action, tag='take', kw_only=True, frozen=True):
     type: ClassVar[str] = 'take'
     named_one = ('player',)
     named_many = ('from_',)
@@ -141,25 +141,25 @@ class MDTake(Action, tag='take', kw_only=True):
 MDAction = MDPlay | MDDraw | MDPass | MDTake
 
 
-class ANIDraw(ActionWithoutNones, tag='draw', kw_only=True):
+class ANIDraw(ActionWithoutNones, tag='draw', kw_only=True, frozen=True):
     type: ClassVar[str] = 'draw'
     card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
 
 
-class ANITake(ActionWithoutNones, tag='take', kw_only=True):
+class ANITake(ActionWithoutNones, tag='take', kw_only=True, frozen=True):
     type: ClassVar[str] = 'take'
     named_one = ('player',)
     player: PlayerName
     row: Literal[0, 1] | None = None
 
 
-class ANIPass(ActionWithoutNones, tag='pass', kw_only=True):
+class ANIPass(ActionWithoutNones, tag='pass', kw_only=True, frozen=True):
     type: ClassVar[str] = 'pass'
     named_one = ('player',)
     player: PlayerName
 
 
-class ANIPowerUse(ActionWithoutNones, tag='power', kw_only=True):
+class ANIPowerUse(ActionWithoutNones, tag='power', kw_only=True, frozen=True):
     type: ClassVar[str] = 'power'
     named_one = ('player', 'from_', 'to')
     player: PlayerName
@@ -172,21 +172,21 @@ class ANIPowerUse(ActionWithoutNones, tag='power', kw_only=True):
     row: Literal[0, 1] | None = None
 
 
-class ANIRenounce(ActionWithoutNones, tag='renounce', kw_only=True):
+class ANIRenounce(ActionWithoutNones, tag='renounce', kw_only=True, frozen=True):
     type: ClassVar[str] = 'renounce'
     named_one = ('player',)
     player: PlayerName
     power: Literal['thief', 'spy', 'prankster']
 
 
-class ANIBonus(ActionWithoutNones, tag='bonus', kw_only=True):
+class ANIBonus(ActionWithoutNones, tag='bonus', kw_only=True, frozen=True):
     type: ClassVar[str] = 'bonus'
     named_one = ('player',)
     player: PlayerName
     card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
 
 
-class ANICover(ActionWithoutNones, tag='cover', kw_only=True):
+class ANICover(ActionWithoutNones, tag='cover', kw_only=True, frozen=True):
     type: ClassVar[str] = 'cover'
     named_one = ('player',)
     player: PlayerName
@@ -195,7 +195,7 @@ class ANICover(ActionWithoutNones, tag='cover', kw_only=True):
     row: Literal[0, 1] | None = None
 
 
-class ANIMedals(ActionWithoutNones, tag='medals', kw_only=True):
+class ANIMedals(ActionWithoutNones, tag='medals', kw_only=True, frozen=True):
     type: ClassVar[str] = 'medals'
     named_one = ('player',)
     player: PlayerName
@@ -206,7 +206,7 @@ class ANIMedals(ActionWithoutNones, tag='medals', kw_only=True):
 ANIAction = ANIDraw | ANITake | ANIPass | ANIPowerUse | ANIRenounce | ANIBonus | ANICover | ANIMedals
 
 
-class HighSocietyRecord(Record, kw_only=True):
+class HighSocietyRecord(Record, kw_only=True, frozen=True):
     format: Literal['table-record/1']
     players: list[PlayerName]
     first_player: PlayerName | None = None
@@ -216,7 +216,7 @@ class HighSocietyRecord(Record, kw_only=True):
     actions: list[HSAction]
 
 
-class StupideVautourRecord(Record, kw_only=True):
+class StupideVautourRecord(Record, kw_only=True, frozen=True):
     format: Literal['table-record/1']
     players: list[PlayerName]
     first_player: PlayerName | None = None
@@ -226,7 +226,7 @@ class StupideVautourRecord(Record, kw_only=True):
     actions: list[SVAction]
 
 
-class AnimaliaRecord(Record, kw_only=True):
+class AnimaliaRecord(Record, kw_only=True, frozen=True):
     format: Literal['table-record/1']
     players: list[PlayerName]
     first_player: PlayerName | None = None
@@ -236,7 +236,7 @@ class AnimaliaRecord(Record, kw_only=True):
     actions: list[ANIAction]
 
 
-class BoursicocotteRecord(Record, kw_only=True):
+class BoursicocotteRecord(Record, kw_only=True, frozen=True):
     format: Literal['table-record/1']
     players: list[PlayerName]
     first_player: PlayerName | None = None
@@ -247,7 +247,7 @@ class BoursicocotteRecord(Record, kw_only=True):
     actions: list[BCAction]
 
 
-class MonteDescendRecord(Record, kw_only=True):
+class MonteDescendRecord(Record, kw_only=True, frozen=True):
     format: Literal['table-record/1']
     players: list[PlayerName]
     first_player: PlayerName | None = None

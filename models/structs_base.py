@@ -8,8 +8,8 @@ the callers that treat a record or an action as a model (the service's copies, i
 
 from __future__ import annotations
 
-from functools import cache
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, cast
 
 import msgspec
@@ -40,7 +40,7 @@ class Struct(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=Tr
         return iter(zip(self.__struct_fields__, msgspec.structs.astuple(self)))
 
 
-class Action(Struct, tag_field="type"):
+class Action(Struct, tag_field="type", frozen=True):
     """An action: its ``type`` is the struct's tag (``action.type`` reads it, as on the models)."""
 
     type: ClassVar[str]
@@ -49,15 +49,15 @@ class Action(Struct, tag_field="type"):
     named_many: ClassVar[tuple[str, ...]] = ()
 
 
-class ActionWithoutNones(Action, omit_defaults=True):
+class ActionWithoutNones(Action, omit_defaults=True, frozen=True):
     """An action whose optional fields left out are not written back (Animalia's ``row``)."""
 
 
-class Variant(Struct):
+class Variant(Struct, frozen=True):
     """Base of every game's variant struct; the fields come from the engine's declaration."""
 
 
-class Record(Struct):
+class Record(Struct, frozen=True):
     """A table record's envelope; each game's struct adds its fields."""
 
     named_one: ClassVar[tuple[str, ...]] = ()
@@ -97,8 +97,8 @@ def choice_type(spec: VariantSpec) -> Any:
 def variant_struct(game: str, name: str) -> type[Variant]:
     """The variant struct of ``game`` (one optional field per declared key), or NoReferee when the
     game has no engine to declare them."""
-    from models.record import NoReferee
     from models.i18n import Msg
+    from models.record import NoReferee
     from scoring.registry import engine_class
 
     engine = engine_class(game)

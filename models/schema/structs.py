@@ -102,7 +102,8 @@ def _struct(model: type[BaseModel], unions: dict[tuple[type, ...], str]) -> str:
             lines.append(f"    {name}: {annotation} = msgspec.field({', '.join(options)})")
         else:
             lines.append(f"    {name}: {annotation}")
-    return f"\nclass {model.__name__}({base}, kw_only=True):\n" + "\n".join(lines or ["    pass"]) + "\n"
+    frozen = "" if base == "Output" else ", frozen=True"  # said again for type checkers (msgspec inherits it)
+    return f"\nclass {model.__name__}({base}, kw_only=True{frozen}):\n" + "\n".join(lines or ["    pass"]) + "\n"
 
 
 def _render(tp: Any, metadata: list[Any], unions: dict[tuple[type, ...], str]) -> str:
