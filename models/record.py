@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any, Callable, Final
+from typing import Any, Callable, Final, get_args
 
 import msgspec
 
@@ -454,14 +454,22 @@ def parse_record(text: str | bytes) -> Record:
     return record
 
 
-def parse_action(game: str, data: Any, players: list[str]) -> Any:
-    """Validate one action (as the app receives it: decoded JSON) for a game with these players."""
+@cache
+def _action_kinds(game: str) -> dict[Any, type[Action]]:
+    """Action type → struct, for the game's vocabulary (a game with none: record.no_vocabulary)."""
     union = ACTION_STRUCTS.get(game)
     if union is None:
         raise _bad("no_vocabulary", game=repr(game))
+    return {member.type: member for member in get_args(union)}
+
+
+def parse_action(game: str, data: Any, players: list[str]) -> Any:
+    """Validate one action (as the app receives it: decoded JSON) for a game with these players."""
+    kinds = _action_kinds(game)
     try:
-        action = msgspec.convert(data, union, strict=True)
-    except msgspec.ValidationError:
+        # the struct of the action's type (msgspec keeps what it learnt of a struct type, not of a union)
+        action = msgspec.convert(data, kinds[data["type"]], strict=True)
+    except (msgspec.ValidationError, KeyError, TypeError):
         from models.record_models import action_refusal
 
         raise action_refusal(game, data, players) from None

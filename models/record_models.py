@@ -13,13 +13,11 @@ the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model). The models 
 # No `from __future__ import annotations` here: pydantic would evaluate every string annotation
 # again when each model class is created, a cost paid at import.
 from functools import cache
-from types import UnionType
 from typing import (
     TYPE_CHECKING,
     Annotated,
     Any,
     Literal,
-    NamedTuple,
     Union,
     cast,
     get_args,
@@ -543,7 +541,7 @@ def _from_validation_error(err: ValidationError) -> MalformedRecord:
     return MalformedRecord(message, index)
 
 
-# --- Who is named where: the player checks, and the keys each part of a record was given -------
+# --- Who is named where: the fields the player checks read ----------------------------------------
 
 def _names_a_player(tp: Any) -> bool:
     return _PLAYER in getattr(tp, "__metadata__", ())
@@ -564,51 +562,18 @@ def _player_kind(annotation: Any, metadata: list[Any]) -> str | None:
     return None
 
 
-def _flat_object(tp: Any) -> bool:
-    """A JSON object whose values are plain (``dict[str, int]``), possibly optional."""
-    if get_origin(tp) is dict:
-        return not any(_may_hold_objects(arg) for arg in get_args(tp))
-    arms = [arm for arm in get_args(tp) if arm is not type(None)] if get_origin(tp) in (Union, UnionType) else []
-    return len(arms) == 1 and _flat_object(arms[0])
-
-
-def _may_hold_objects(tp: Any) -> bool:
-    if isinstance(tp, type) and issubclass(tp, BaseModel) or tp is dict or get_origin(tp) is dict:
-        return True
-    return any(_may_hold_objects(arg) for arg in get_args(tp))
-
-
-class _Plan(NamedTuple):
-    """What the checks read in a model's fields, worked out once per model class."""
-
-    ones: tuple[str, ...]    # fields naming one player (or None)
-    manys: tuple[str, ...]   # lists of players, dicts keyed by player
-    nested: tuple[str, ...]  # fields whose value may hold JSON objects (their keys count too)
-    flat: tuple[str, ...]    # those of them that are one object of plain values: their keys are len()
-
-
-_PLANS: dict[type, _Plan] = {}
-
-
-def _plan(cls: type[BaseModel]) -> _Plan:
-    found = _PLANS.get(cls)
-    if found is None:
-        fields = cls.model_fields
-        kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in fields.items()}
-        nested = tuple(name for name, info in fields.items() if _may_hold_objects(info.annotation))
-        found = _PLANS[cls] = _Plan(
-            tuple(name for name, kind in kinds.items() if kind == "one"),
-            tuple(name for name, kind in kinds.items() if kind == "many"),
-            tuple(name for name in nested if not _flat_object(fields[name].annotation)),
-            tuple(name for name in nested if _flat_object(fields[name].annotation)))
-    return found
+_PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 def people_fields(cls: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The fields of a model naming one player each, and those naming several (the checks of
-    ``models.record`` read them)."""
-    plan = _plan(cls)
-    return plan.ones, plan.manys
+    """The fields of a model naming one player each, and those naming several (a list of names, a
+    dict keyed by name): what the checks of ``models.record`` read, and the generated structs say."""
+    found = _PLANS.get(cls)
+    if found is None:
+        kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in cls.model_fields.items()}
+        found = _PLANS[cls] = (tuple(name for name, kind in kinds.items() if kind == "one"),
+                               tuple(name for name, kind in kinds.items() if kind == "many"))
+    return found
 
 
 # --- Why a record or an action is malformed: what models.record asks when msgspec refused it ----
