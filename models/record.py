@@ -29,12 +29,12 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any, Callable, Final, get_args
+from typing import Any, Callable, Final, NamedTuple, get_args
 
 import msgspec
 
 from models.i18n import Msg
-from models.names import BadName, clean_name, find_same
+from models.names import BadName, clean_name, name_key
 from models.structs import ACTION_STRUCTS, RECORD_STRUCTS, RankEntry, Verdict, VerdictError, VerdictResult
 from models.structs_base import Action, Record, with_variant
 
@@ -140,21 +140,39 @@ def _at(index: int | None, name: str) -> str:
 
 # --- the checks after the types: names, who is at the table, variant limits -------------------
 
-_PEOPLE: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+class _Plan(NamedTuple):
+    """What the checks read in an action type's fields, worked out once per type."""
+
+    ones: tuple[str, ...]      # fields naming one player (or None)
+    manys: tuple[str, ...]     # lists of players, dicts keyed by player
+    fixed: int                 # keys every value was given: the tag and the required fields
+    optional: tuple[str, ...]  # one key more each when not None (None is their default)
+    objects: tuple[str, ...]   # objects of plain values: as many keys more as they hold
 
 
-def _people(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The fields of an action type naming one player each, and those naming several."""
-    found = _PEOPLE.get(cls)
+_PLANS: dict[type, _Plan] = {}
+
+
+def _plan(cls: type) -> _Plan:
+    found = _PLANS.get(cls)
     if found is None:
         if issubclass(cls, Action):
-            found = (cls.named_one, cls.named_many)
-        else:  # a pydantic model (the reference path, or an action a test built)
+            fields = msgspec.structs.fields(cls)
+            found = _Plan(cls.named_one, cls.named_many, 1 + sum(1 for field in fields if field.required),
+                          tuple(field.name for field in fields if not field.required),
+                          tuple(field.name for field in fields if _holds_object(field.type)))
+        else:  # a pydantic model (the reference path, or an action a test built): its keys are not counted
             from models.record_models import people_fields
 
-            found = people_fields(cls)  # type: ignore[arg-type]
-        _PEOPLE[cls] = found
+            found = _Plan(*people_fields(cls), 0, (), ())  # type: ignore[arg-type]
+        _PLANS[cls] = found
     return found
+
+
+def _holds_object(tp: Any) -> bool:
+    info = msgspec.inspect.type_info(tp)
+    arms = info.types if isinstance(info, msgspec.inspect.UnionType) else (info,)
+    return any(isinstance(arm, msgspec.inspect.DictType) for arm in arms)
 
 
 def _check_variant(record: Any) -> None:
@@ -183,6 +201,7 @@ def _check_envelope(record: Any) -> set[str]:
     if not low <= len(players) <= high:
         raise _bad("player_count", game=record.game, low=low, high=high, count=len(players))
     seen: set[str] = set()
+    keys: dict[str, str] = {}  # name_key → the name (find_same, without comparing every pair)
     for name in players:
         if not name.strip():
             raise _bad("blank_player")
@@ -192,9 +211,11 @@ def _check_envelope(record: Any) -> set[str]:
             raise _bad("player_name", problem=err.msg) from None
         if clean != name:
             raise _bad("player_untrimmed", name=repr(name), clean=repr(clean))
-        same = find_same(name, seen)
+        key = name_key(name)
+        same = keys.get(key)
         if same is not None:
             raise _bad("player_twice", name=repr(name) if same == name else f"{same!r} / {name!r}")
+        keys[key] = name
         seen.add(name)
     if record.first_player is not None and record.first_player not in seen:
         raise _bad("first_player", name=repr(record.first_player))
@@ -223,7 +244,8 @@ def _check_envelope(record: Any) -> set[str]:
 
 def _check_action(game: str, action: Any, players: list[str]) -> None:
     """The checks of one action parsed on its own (the app's entries)."""
-    ones, manys = _people(type(action))
+    plan = _plan(type(action))
+    ones, manys = plan.ones, plan.manys
     for attr in ones:
         name = getattr(action, attr)
         if name is not None and name not in players:
@@ -236,58 +258,38 @@ def _check_action(game: str, action: Any, players: list[str]) -> None:
         _check_animalia_rows(action, len(players), None)
 
 
-def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int, int], None] | None) -> None:
-    """Every player an action names is at the table (one pass: this is the loop every record pays for)."""
-    people = _PEOPLE
+def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int, int], None] | None) -> int:
+    """Every player an action names is at the table; returns how many keys the actions were given
+    (one pass: this is the loop every record pays for)."""
+    keys = 0
+    plans = _PLANS
     for i, action in enumerate(actions):
-        ones, manys = people.get(type(action)) or _people(type(action))
-        for attr in ones:
+        plan = plans.get(action.__class__) or _plan(action.__class__)
+        for attr in plan.ones:
             name = getattr(action, attr)
             if name is not None and name not in seen:
                 raise _bad("action_player", i, i=i, name=repr(name))
-        for attr in manys:
+        for attr in plan.manys:
             names = getattr(action, attr)
             if names and not seen.issuperset(names):
                 stranger = next(name for name in names if name not in seen)
                 raise _bad("action_player", i, i=i, name=repr(stranger))
         if extra is not None:  # a game's own check of each action (Animalia's rows)
             extra(action, len(seen), i)
+        keys += plan.fixed
+        for attr in plan.optional:
+            if getattr(action, attr) is not None:
+                keys += 1
+        for attr in plan.objects:
+            keys += len(getattr(action, attr) or ())
+    return keys
 
 
-def _check_people(record: Any) -> None:
-    """All the checks after the types, on a struct or a pydantic record alike."""
+def _check_people(record: Any) -> int:
+    """All the checks after the types, on a struct or a pydantic record alike. Returns, for a struct,
+    a lower bound of the JSON keys it was decoded from, exact unless a key was repeated (it reaches
+    the struct once) or an optional field was written as null."""
     seen = _check_envelope(record)
-    _check_actions(record.actions, seen, _check_animalia_rows if record.game == "animalia" else None)
-
-
-# --- how many keys a struct was given: the guard against a repeated key ---------------------------
-
-_KEYS: dict[type, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
-
-
-def _key_plan(cls: type[msgspec.Struct]) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
-    """Keys every value of ``cls`` was given (its tag, its required fields), its optional fields (one
-    key each when not None: None is their default), its fields holding objects of plain values."""
-    fields = msgspec.structs.fields(cls)
-    required = sum(1 for field in fields if field.required) + (1 if cls.__struct_config__.tag_field else 0)
-    optional = tuple(field.name for field in fields if not field.required)
-    objects = tuple(field.name for field in fields if msgspec.inspect.type_info(field.type).__class__.__name__
-                    in ("DictType", "UnionType") and _holds_dict(field.type))
-    found = _KEYS[cls] = (required, optional, objects)
-    return found
-
-
-def _holds_dict(tp: Any) -> bool:
-    info = msgspec.inspect.type_info(tp)
-    if isinstance(info, msgspec.inspect.DictType):
-        return True
-    return isinstance(info, msgspec.inspect.UnionType) and any(
-        isinstance(arm, msgspec.inspect.DictType) for arm in info.types)
-
-
-def _keys_given(record: Record) -> int:
-    """A lower bound of the JSON keys ``record`` was decoded from, exact unless a key was repeated
-    (it reaches the struct once) or an optional field was written as null."""
     keys = 4  # format, game, players, actions
     if record.first_player is not None:
         keys += 1
@@ -295,21 +297,10 @@ def _keys_given(record: Record) -> int:
     if start is not None:
         keys += 1 + len(start)
     variant = record.variant
-    chosen = sum(1 for value in msgspec.structs.astuple(variant) if value is not None)
-    if chosen:
-        keys += 1 + chosen
-    plans = _KEYS
-    for action in record.actions:
-        required, optional, objects = plans.get(type(action)) or _key_plan(type(action))
-        keys += required
-        for name in optional:
-            if getattr(action, name) is not None:
-                keys += 1
-        for name in objects:
-            value = getattr(action, name)
-            if value is not None:
-                keys += len(value)
-    return keys
+    if isinstance(variant, msgspec.Struct):
+        chosen = sum(1 for value in msgspec.structs.astuple(variant) if value is not None)
+        keys += 1 + chosen if chosen else 0
+    return keys + _check_actions(record.actions, seen, _check_animalia_rows if record.game == "animalia" else None)
 
 
 # --- Parsing -----------------------------------------------------------------------------------
@@ -438,12 +429,12 @@ def _parse_fast(text: str | bytes) -> Record | None:
         return None
     try:
         record = _decoder(game).decode(text)
-        _check_people(record)
+        keys = _check_people(record)
     except (msgspec.DecodeError, UnicodeDecodeError, MalformedRecord):
         return None
     # every key of a JSON object is followed by a ':' (outside strings); a repeated key reaches the
     # structs once, so equal counts mean no key was repeated
-    return record if _keys_given(record) == colons else None
+    return record if keys == colons else None
 
 
 def parse_record(text: str | bytes) -> Record:
