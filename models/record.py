@@ -333,8 +333,26 @@ def check_outline(data: Any) -> None:
         raise _bad("unknown_game", game=repr(data["game"]), games=", ".join(GAMES))
 
 
+def _plain(value: Any) -> bool:
+    """Only what JSON decodes to: dicts with str keys, lists, str, int, float, bool, None. msgspec
+    converts more (a tuple into a list…) than pydantic's strict mode accepts."""
+    kind = value.__class__
+    if kind is dict:
+        return all(key.__class__ is str and _plain(inner) for key, inner in value.items())
+    if kind is list:
+        return all(_plain(inner) for inner in value)
+    return kind is str or kind is int or kind is float or kind is bool or value is None
+
+
 def parse_record_data(data: Any) -> Record:
     """Validate already-decoded JSON data as a table record."""
+    if not _plain(data):
+        raise _refusal(data)
+    return _record_of(data)
+
+
+def _record_of(data: Any) -> Record:
+    """:func:`parse_record_data` for data known to be plain (json.loads made it)."""
     check_outline(data)
     if "game" not in data:
         raise _refusal(data)
@@ -441,7 +459,7 @@ def parse_record(text: str | bytes) -> Record:
     """Parse the text of a table record (JSON)."""
     record = _parse_fast(text)
     if record is None:
-        record = parse_record_data(load_json(text))
+        record = _record_of(load_json(text))
     return record
 
 
@@ -460,6 +478,8 @@ def parse_action(game: str, data: Any, players: list[str]) -> Any:
     try:
         # the struct of the action's type (msgspec keeps what it learnt of a struct type, not of a union)
         action = msgspec.convert(data, kinds[data["type"]], strict=True)
+        if not _plain(data):
+            raise TypeError("not what JSON decodes to")
     except (msgspec.ValidationError, KeyError, TypeError):
         from models.record_models import action_refusal
 

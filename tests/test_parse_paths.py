@@ -253,7 +253,7 @@ def test_mutated_actions_get_the_same_answer_from_both_parsers(game, data):
         if data.draw(st.booleans()) and key in action:
             del action[key]
         else:
-            action[key] = data.draw(values)
+            action[key] = data.draw(st.one_of(values, st.tuples(values), st.lists(values).map(tuple)))
     if data.draw(st.integers(0, 4)) == 0:
         players = players[:-1]
     fast = outcome(parse_action, game, action, players)
@@ -286,3 +286,14 @@ def test_replay_of_a_valid_record_imports_no_pydantic_and_a_malformed_one_does(t
     assert status == 0 and "pydantic" not in imports
     status, imports = _imported([], tmp_path, good.replace('"type": "reveal"', '"type": "shout"', 1))
     assert status == 2 and "pydantic" in imports  # the reason comes from the models
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_python_data_json_would_not_give_is_refused_by_both(game):
+    data = copy.deepcopy(legal_records(game)[0])
+    assert outcome(parse_record_data, data) == outcome(record_models.reference_record, data)
+    for change in ({"players": tuple(data["players"])}, {"actions": tuple(data["actions"])},
+                   {"variant": {1: 2}}, {"first_player": data["players"][0].encode()}):
+        bent = {**data, **change}
+        answer = outcome(parse_record_data, bent)
+        assert answer[0] == "malformed" and answer == outcome(record_models.reference_record, bent), change
