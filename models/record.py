@@ -336,17 +336,28 @@ def check_outline(data: Any) -> None:
 def _plain(value: Any) -> bool:
     """Only what JSON decodes to: dicts with str keys, lists, str, int, float, bool, None. msgspec
     converts more (a tuple into a list…) than pydantic's strict mode accepts."""
-    kind = value.__class__
-    if kind is dict:
-        return all(key.__class__ is str and _plain(inner) for key, inner in value.items())
-    if kind is list:
-        return all(_plain(inner) for inner in value)
-    return kind is str or kind is int or kind is float or kind is bool or value is None
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = item.__class__
+        if kind is dict:
+            for key in item:
+                if key.__class__ is not str:
+                    return False
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        elif not (kind is str or kind is int or kind is bool or kind is float or item is None):
+            return False
+    return True
 
 
-def parse_record_data(data: Any) -> Record:
-    """Validate already-decoded JSON data as a table record."""
-    if not _plain(data):
+def parse_record_data(data: Any, *, decoded: bool = False) -> Record:
+    """Validate already-decoded JSON data as a table record. ``decoded``: the caller vouches that
+    the data holds nothing JSON cannot (what json.loads returned, strings from the database), so it
+    is not walked to make sure."""
+    if not decoded and not _plain(data):
         raise _refusal(data)
     return _record_of(data)
 
