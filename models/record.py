@@ -38,6 +38,7 @@ from models.names import BadName, clean_name, name_key
 from models.structs import ACTION_STRUCTS, RECORD_STRUCTS, RankEntry, Verdict, VerdictError, VerdictResult
 from models.structs_base import Action, Record, with_variant
 
+# the verdict (§3) is written as these structs (scoring.referee builds them; no pydantic on that path)
 __all__ = ["RankEntry", "Verdict", "VerdictError", "VerdictResult"]
 
 RECORD_FORMAT: Final = "table-record/1"
@@ -113,7 +114,6 @@ def _one_of(expected: str) -> Msg | str:
     return Msg("list.or", {"head": ", ".join(items[:-1]), "last": items[-1]})
 
 
-
 def _check_animalia_rows(action: Any, players: int, index: int | None) -> None:
     """With 2 players every ``row`` field the spec shows is required; with more it is refused."""
     kind = action.type
@@ -134,8 +134,6 @@ def _check_animalia_rows(action: Any, players: int, index: int | None) -> None:
 
 def _at(index: int | None, name: str) -> str:
     return name if index is None else f"actions[{index}].{name}"
-
-
 
 
 # --- the checks after the types: names, who is at the table, variant limits -------------------
