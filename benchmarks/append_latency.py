@@ -80,6 +80,21 @@ def tap_latencies(path: Path, script: list[dict], count: int) -> tuple[list[floa
         store.close()
 
 
+def validation_us(script: list[dict], rounds: int = 20) -> float:
+    """CPU µs a tap spends validating its action and writing it back as data (what the service does
+    with the screen's dict before the engine sees it), per action of ``script``."""
+    from models.record import action_to_data, parse_action
+
+    players = list(PLAYERS)
+    for action in script:  # warm
+        action_to_data(parse_action("high-society", action, players))
+    start = time.process_time()
+    for _ in range(rounds):
+        for action in script:
+            action_to_data(parse_action("high-society", action, players))
+    return (time.process_time() - start) / (rounds * len(script)) * 1e6
+
+
 def ms(values: list[float], q: float) -> float:
     return percentile([v * 1000 for v in values], q)
 
@@ -108,6 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"ratio tap/raw  p50 {ratio50:5.2f}x  p95 {ratio95:5.2f}x   goal <= {GOAL_RATIO}x: "
           f"{'met' if ratio50 <= GOAL_RATIO else 'NOT met'} at p50")
     print(f"tap CPU time in this process  p50 {ms(cpu, 50):7.3f} ms  p95 {ms(cpu, 95):7.3f} ms")
+    print(f"of which validating the action (parse_action + action_to_data): {validation_us(script):.1f} µs CPU")
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     if early and late:
         print(f"tap p50 in a {len(script)}-action game: first {EDGE} taps {ms(early, 50):7.3f} ms, "

@@ -22,7 +22,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     # no sqlmodel on this path (tests/test_cli.py checks it), and only the game at hand's validator.
     from companion.files import Unreadable, read_file
     from models.i18n import Msg
-    from models.record import MalformedRecord
+    from models.record import MalformedRecord, verdict_json
     from scoring.referee import malformed_verdict, verdict_for_text
 
     if args.lines:
@@ -36,7 +36,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         verdict, status = malformed_verdict(MalformedRecord(err.msg), lang=args.lang), 2
     else:
         verdict, status = verdict_for_text(text, lang=args.lang)
-    sys.stdout.write(verdict.model_dump_json(indent=2, exclude={"line"}) + "\n")
+    sys.stdout.write(verdict_json(verdict, indent=True, line=False) + "\n")
     return status
 
 
@@ -48,13 +48,13 @@ def _replay_lines(args: argparse.Namespace) -> int:
     """`companion replay --lines FILE|-`: one compact verdict per record line, in order."""
     from companion.files import Unreadable, limited_lines, open_regular
     from models.i18n import Msg
-    from models.record import MalformedRecord
+    from models.record import MalformedRecord, verdict_json
     from scoring.referee import batch_status, malformed_verdict, verdicts_for_lines
 
     statuses: list[int] = []
 
     def malformed(err: MalformedRecord) -> int:
-        sys.stdout.write(malformed_verdict(err, lang=args.lang).model_dump_json(exclude={"line"}) + "\n")
+        sys.stdout.write(verdict_json(malformed_verdict(err, lang=args.lang), line=False) + "\n")
         return 2
 
     try:
@@ -66,7 +66,7 @@ def _replay_lines(args: argparse.Namespace) -> int:
     try:
         lines = limited_lines(stream, args.file, too_big=_REPLAY_FILE_KEYS["too_big"])
         for verdict, status in verdicts_for_lines(lines, lang=args.lang):
-            sys.stdout.write(verdict.model_dump_json() + "\n")
+            sys.stdout.write(verdict_json(verdict) + "\n")
             sys.stdout.flush()  # a verdict as soon as its record is read, when the lines come from a pipe
             statuses.append(status)
     except Unreadable as err:  # one line over the limit: the verdicts so far stand, the batch is malformed

@@ -30,6 +30,10 @@ def clean_name(name: object) -> str:
     not text, empty, holds a control character or is longer than MAX_LENGTH."""
     if not isinstance(name, str):
         raise BadName(Msg("name.not_text"))
+    if name.isascii() and name.isprintable() and 0 < len(name) <= MAX_LENGTH:
+        clean = " ".join(name.split())  # plain ASCII without controls: already NFC, nothing forbidden in it
+        if clean:
+            return clean
     for char in name:
         if char in _ALLOWED_FORMAT or char in " \t":
             continue

@@ -5,50 +5,41 @@ that is not a card of the game, unknown player name or player count the game doe
 the record *malformed* (:class:`MalformedRecord`). Whether a real card can be used *now* is the
 engine's business, not the parser's.
 
-One section per game: its card catalogues, its action models and its record model (an envelope
-whose ``variant`` field reads the keys the game's engine declares, see :class:`DeclaredVariant`);
-then the table ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model). Nothing is built at import:
-the models defer their validators (``defer_build``), and a game's validator is built the first
-time a record of that game is parsed, so ``companion replay`` pays only for the game at hand.
+The record is declared once, by the pydantic models of ``models/record_models.py``; the msgspec
+structs of ``models/structs.py`` are generated from them (``python -m models.schema``), and each
+game's variant struct is built from its engine's ``variants`` on first use. A valid record or
+action is parsed by msgspec alone, into those structs: this module imports no pydantic, so
+``companion replay`` does not pay for it. When msgspec refuses, pydantic is asked why
+(``record_models.refusal``): the reasons, translated, are pydantic's, as they always were. The
+checks msgspec's types cannot say (player names, who is at the table, Animalia's rows, variant
+limits) are the functions below, run on whichever a record is.
 
-:func:`parse_record` reads the JSON text with pydantic's own parser (``model_validate_json`` of the
-game's record model, the game read from the text), then guards against repeated keys cheaply: the
-number of keys the models received must equal the number of ``:`` in the text. When it does not
-(a repeated key, or a ``:`` inside a name) or anything fails, the record takes the careful path —
-``json.loads`` refusing repeated keys, then ``validate_python`` — which names the problem and its place.
+:func:`parse_record` decodes the JSON text straight into the game's struct (the game read from the
+text), then guards against repeated keys cheaply: the number of keys the structs received must
+equal the number of ``:`` in the text. When it does not (a repeated key, an explicit null, a ``:``
+inside a name) or anything fails, the record takes the careful path — ``json.loads`` refusing
+repeated keys, then :func:`parse_record_data` — which names the problem and its place.
+
+The pydantic names (``TableRecord``, ``HSBid``, ``RECORD_MODELS``, ``record_json_schema`` …) are
+still read from here: importing one imports ``models.record_models`` then.
 """
 
-# No `from __future__ import annotations` here: pydantic would evaluate every string annotation
-# again when each model class is created, a cost paid at import.
+from __future__ import annotations
+
 import json
 import re
 from functools import cache
-from types import UnionType
-from typing import (
-    TYPE_CHECKING,
-    Annotated,
-    Any,
-    Callable,
-    Final,
-    Literal,
-    NamedTuple,
-    Union,
-    cast,
-    get_args,
-    get_origin,
-)
+from typing import Any, Callable, Final, NamedTuple, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_serializer
-from pydantic_core import core_schema
+import msgspec
 
 from models.i18n import Msg
-from models.names import BadName, clean_name, find_same
+from models.names import BadName, clean_name, name_key
+from models.structs import ACTION_STRUCTS, RECORD_STRUCTS, RankEntry, Verdict, VerdictError, VerdictResult
+from models.structs_base import Action, Record, with_variant
 
-if TYPE_CHECKING:
-    from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
-    from pydantic.json_schema import JsonSchemaValue
-
-    from scoring.base import VariantSpec
+# the verdict (§3) is written as these structs (scoring.referee builds them; no pydantic on that path)
+__all__ = ["RankEntry", "Verdict", "VerdictError", "VerdictResult"]
 
 RECORD_FORMAT: Final = "table-record/1"
 VERDICT_FORMAT: Final = "table-verdict/1"
@@ -65,223 +56,17 @@ PLAYER_COUNTS: dict[str, tuple[int, int]] = {
 }
 
 
-class _Strict(BaseModel):
-    # defer_build: a model's validator is built when it first validates, not at import
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
-
-
-class _PlayerMark:
-    """Annotated marker: this field names a player (checked against ``players`` after validation)."""
-
-    def __repr__(self) -> str:
-        return "PlayerName"
-
-
-_PLAYER = _PlayerMark()
-PlayerName = Annotated[str, Field(min_length=1), _PLAYER]
-
-
-class WholeNumbers:
-    """Annotated marker for integer cards and values: a JSON integer among ``values``.
-
-    ``Literal[1, 2, …]`` compares with ==, so true and 1.0 would pass as 1: the value goes through
-    a strict integer check first, then the literal check (both inside pydantic-core)."""
-
-    def __init__(self, values: tuple[int, ...]):
-        self.values = values
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: "GetCoreSchemaHandler") -> core_schema.CoreSchema:
-        return core_schema.chain_schema([core_schema.int_schema(strict=True),
-                                         core_schema.literal_schema(list(self.values))])
-
-    def __get_pydantic_json_schema__(self, schema: Any, handler: "GetJsonSchemaHandler") -> "JsonSchemaValue":
-        return {"enum": list(self.values), "type": "integer"}
-
-
-class Variant(_Strict):
-    """Base of every game's variant model; the fields come from the engine's declaration."""
-
-
-@cache
-def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
-    """The variant model of ``game``, built from its engine's ``variants`` (:class:`VariantSpec`)
-    on first use: one optional field per key (absent or null = the game's default). A game with no
-    engine has no declaration: its records are malformed (``record.no_referee``)."""
-    from scoring.registry import engine_class
-
-    engine = engine_class(game)
-    if engine is None:  # no declaration to read (nothing is cached: the model is built once there is one)
-        raise NoReferee(Msg("record.no_referee", {"game": repr(game)}))
-    fields: dict[str, Any] = {}
-    for spec in engine.variants:
-        fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, engine.games)))
-    return cast("type[Variant]", create_model(name, __base__=Variant, __module__=__name__, **fields))
-
-
-def _choice_type(spec: "VariantSpec") -> Any:
-    choices = spec.choices
-    if choices is None:  # a whole number
-        return Annotated[int, Field(strict=True, ge=spec.minimum)]
-    if all(type(c) is bool for c in choices) and set(choices) == {False, True}:
-        return bool
-    if all(type(c) is int for c in choices):
-        return Annotated[int, WholeNumbers(tuple(choices))]
-    return cast(Any, Literal)[tuple(choices)]
-
-
-def _describe(spec: "VariantSpec", games: tuple[str, ...]) -> str:
-    """The declaration in the JSON Schema: the default (per game where they differ), the rule
-    behind each choice, the player counts it is allowed with."""
-    if spec.default is None and not spec.game_defaults:
-        said = "derived by the engine"
-    else:
-        defaults = {game: spec.game_defaults.get(game, spec.default) if spec.game_defaults else spec.default
-                    for game in spec.games or games}
-        if len(set(map(repr, defaults.values()))) == 1:
-            said = repr(next(iter(defaults.values())))
-        else:
-            said = ", ".join(f"{value!r} ({game})" for game, value in defaults.items())
-    rules = ", ".join(f"{choice!r}: {rule}" for choice, rule in spec.rules.items())
-    limits = f"; players: {', '.join(map(str, spec.players))}" if spec.players else ""
-    return f"default: {said}; rules: {rules}{limits}"
-
-
-class DeclaredVariant:
-    """Annotated marker for a record model's ``variant`` field: validates the keys the engine of
-    ``game`` declares (:func:`variant_model`), looked up when the record model is first built.
-
-    ``variant: Annotated[Variant, DeclaredVariant("my-game", "MYVariant")] = DeclaredVariant.field("my-game", "MYVariant")``"""
-
-    def __init__(self, game: str, name: str):
-        self.game, self.name = game, name
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: "GetCoreSchemaHandler") -> core_schema.CoreSchema:
-        return handler.generate_schema(variant_model(self.game, self.name))
-
-    @staticmethod
-    def field(game: str, name: str) -> Any:
-        return Field(default_factory=lambda: variant_model(game, name)())
-
-
-# --- High Society / Animalement Vôtre (§4.1) -------------------------------------------------
+# --- the card catalogues of each game (spec §4) ----------------------------------------------
 
 HS_STATUS_CARDS = tuple(f"p{n}" for n in range(1, 11)) + ("x2", "half", "minus5", "theft")
 HS_MONEY = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
-HSCard = Literal["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "x2", "half", "minus5", "theft"]
-HSMoney = Annotated[int, WholeNumbers(HS_MONEY)]
-
-
-class HSReveal(_Strict):
-    type: Literal["reveal"]
-    card: HSCard
-
-
-class HSBid(_Strict):
-    type: Literal["bid"]
-    player: PlayerName
-    add: list[HSMoney]
-
-
-class HSPass(_Strict):
-    type: Literal["pass"]
-    player: PlayerName
-
-
-class HSDiscard(_Strict):
-    type: Literal["discard"]
-    player: PlayerName
-    card: HSCard
-
-
-HSAction = Annotated[Union[HSReveal, HSBid, HSPass, HSDiscard], Field(discriminator="type")]
-
-
-# --- Stupide Vautour (§4.2) ------------------------------------------------------------------
-
 SV_POINT_CARDS = tuple(range(1, 11)) + tuple(range(-1, -6, -1))
 SV_HAND = tuple(range(1, 16))
-SVPointCard = Annotated[int, WholeNumbers(SV_POINT_CARDS)]
-SVHandCard = Annotated[int, WholeNumbers(SV_HAND)]
-
-
-class SVReveal(_Strict):
-    type: Literal["reveal"]
-    card: SVPointCard
-
-
-class SVPlay(_Strict):
-    type: Literal["play"]
-    cards: dict[PlayerName, SVHandCard]
-
-
-SVAction = Annotated[Union[SVReveal, SVPlay], Field(discriminator="type")]
-
-
-# --- Boursicocotte (§4.3) --------------------------------------------------------------------
-
 BC_ANIMAL_VALUES = {
     "hen": 10, "goose": 40, "cat": 90, "dog": 160, "sheep": 250,
     "goat": 350, "donkey": 500, "pig": 650, "cow": 800, "horse": 1000,
 }
 BC_MONEY = (0, 10, 50, 100, 200, 500)
-BCAnimal = Literal["hen", "goose", "cat", "dog", "sheep", "goat", "donkey", "pig", "cow", "horse"]
-BCMoney = Annotated[int, WholeNumbers(BC_MONEY)]
-
-
-class BCDraw(_Strict):
-    type: Literal["draw"]
-    card: BCAnimal
-
-
-class BCBid(_Strict):
-    type: Literal["bid"]
-    player: PlayerName
-    amount: int
-
-
-class BCClose(_Strict):
-    type: Literal["close"]
-    buy_back: bool
-
-
-class BCPay(_Strict):
-    type: Literal["pay"]
-    player: PlayerName
-    cards: list[BCMoney]
-
-
-class BCCannotPay(_Strict):
-    type: Literal["cannot_pay"]
-    player: PlayerName
-
-
-class BCChallenge(_Strict):
-    type: Literal["challenge"]
-    player: PlayerName
-    target: PlayerName
-    animal: BCAnimal
-    cards: list[BCMoney]
-
-
-class BCAccept(_Strict):
-    type: Literal["accept"]
-    player: PlayerName
-
-
-class BCCounter(_Strict):
-    type: Literal["counter"]
-    player: PlayerName
-    cards: list[BCMoney]
-
-
-BCAction = Annotated[
-    Union[BCDraw, BCBid, BCClose, BCPay, BCCannotPay, BCChallenge, BCAccept, BCCounter],
-    Field(discriminator="type"),
-]
-
-
-# --- Monte & descend (§4.5) ------------------------------------------------------------------
-
 MD_VALUES = tuple(range(1, 21))
 MD_ACTIONS = ("skip", "take", "pass", "chaos")
 MD_CARDS: tuple[str, ...] = (tuple(f"b{v}" for v in MD_VALUES) + tuple(f"r{v}" for v in MD_VALUES)
@@ -289,252 +74,9 @@ MD_CARDS: tuple[str, ...] = (tuple(f"b{v}" for v in MD_VALUES) + tuple(f"r{v}" f
 MD_DECK = 64      # cards in the game (how many of each kind is unknown: nothing depends on it)
 MD_HAND = 7       # cards dealt to each player at the start of a deal
 
-
-def _card_ids(*ids: str) -> Any:
-    return Literal[ids]
-
-
-if TYPE_CHECKING:  # a card id is a str to a type checker; pydantic validates the Literal
-    MDCard = str
-else:
-    MDCard = _card_ids(*MD_CARDS)
-
-
-class MDPlay(_Strict):
-    type: Literal["play"]
-    player: PlayerName
-    cards: Annotated[list[MDCard], Field(min_length=1)]
-    direction: Literal["up", "down"] | None = None
-
-
-class MDDraw(_Strict):
-    type: Literal["draw"]
-    player: PlayerName
-
-
-class MDPass(_Strict):
-    type: Literal["pass"]
-    player: PlayerName
-
-
-class MDTake(_Strict):
-    # "from" is a Python keyword: the field is ``from_`` in code, ``from`` in JSON both ways.
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, serialize_by_alias=True)
-
-    type: Literal["take"]
-    player: PlayerName
-    from_: list[PlayerName] = Field(alias="from")
-    count: Annotated[int, Field(ge=1)]
-
-
-MDAction = Annotated[MDPlay | MDDraw | MDPass | MDTake, Field(discriminator="type")]
-
-
-# --- Animalia (§4.4) ------------------------------------------------------------------------
-
 ANI_FAMILIES = ("cat", "horse", "dog", "rabbit", "parrot")
 ANI_MEMBERS = ("champion", "dandy", "cute", "scruffy", "thief", "spy", "prankster")
 ANI_CARDS = tuple(f"{f}-{m}" for f in ANI_FAMILIES for m in ANI_MEMBERS) + ("owl",)
-ANICard = Literal[
-    "cat-champion", "cat-dandy", "cat-cute", "cat-scruffy", "cat-thief", "cat-spy", "cat-prankster",
-    "horse-champion", "horse-dandy", "horse-cute", "horse-scruffy", "horse-thief", "horse-spy", "horse-prankster",
-    "dog-champion", "dog-dandy", "dog-cute", "dog-scruffy", "dog-thief", "dog-spy", "dog-prankster",
-    "rabbit-champion", "rabbit-dandy", "rabbit-cute", "rabbit-scruffy", "rabbit-thief", "rabbit-spy",
-    "rabbit-prankster",
-    "parrot-champion", "parrot-dandy", "parrot-cute", "parrot-scruffy", "parrot-thief", "parrot-spy",
-    "parrot-prankster",
-    "owl",
-]
-ANIFamily = Literal["cat", "horse", "dog", "rabbit", "parrot"]
-ANIPower = Literal["thief", "spy", "prankster"]
-ANIRow = Annotated[int, WholeNumbers((0, 1))]
-
-
-class _ANIAction(_Strict):
-    """Optional fields left out are not written back (``row`` exists only with 2 players)."""
-
-    @model_serializer(mode="wrap")
-    def _without_nones(self, handler: Any) -> dict[str, Any]:
-        data = handler(self)
-        return {("from" if k == "from_" else k): v for k, v in data.items() if v is not None}
-
-
-class ANIDraw(_ANIAction):
-    type: Literal["draw"]
-    card: ANICard
-
-
-class ANITake(_ANIAction):
-    type: Literal["take"]
-    player: PlayerName
-    row: ANIRow | None = None
-
-
-class ANIPass(_ANIAction):
-    type: Literal["pass"]
-    player: PlayerName
-
-
-class ANIPowerUse(_ANIAction):
-    type: Literal["power"]
-    player: PlayerName
-    power: ANIPower
-    card: ANICard | None = None
-    from_: PlayerName | None = Field(default=None, alias="from")
-    from_row: ANIRow | None = None
-    to: PlayerName | None = None
-    to_row: ANIRow | None = None
-    row: ANIRow | None = None
-
-
-class ANIRenounce(_ANIAction):
-    type: Literal["renounce"]
-    player: PlayerName
-    power: ANIPower
-
-
-class ANIBonus(_ANIAction):
-    type: Literal["bonus"]
-    player: PlayerName
-    card: ANICard
-
-
-class ANICover(_ANIAction):
-    type: Literal["cover"]
-    player: PlayerName
-    bonus: ANICard
-    card: ANICard
-    row: ANIRow | None = None
-
-
-class ANIMedals(_ANIAction):
-    type: Literal["medals"]
-    player: PlayerName
-    medals: dict[ANIFamily, Annotated[int, Field(ge=0)]]
-    row: ANIRow | None = None
-
-
-ANIAction = Annotated[
-    ANIDraw | ANITake | ANIPass | ANIPowerUse | ANIRenounce | ANIBonus | ANICover | ANIMedals,
-    Field(discriminator="type"),
-]
-
-
-def _check_animalia_rows(action: BaseModel, players: int, index: int | None) -> None:
-    """With 2 players every ``row`` field the spec shows is required; with more it is refused."""
-    fields: tuple[str, ...] = {"take": ("row",), "cover": ("row",), "medals": ("row",)}.get(
-        getattr(action, "type", ""), ())
-    if isinstance(action, ANIPowerUse):
-        fields = ("row",) + (("from_row",) if action.from_ is not None else ()) + (
-            ("to_row",) if action.to is not None else ())
-        for name in ("row", "from_row", "to_row"):
-            if name not in fields and getattr(action, name) is not None:
-                raise _bad("ani_row_stray", index, where=_at(index, name))
-    for name in fields:
-        given = getattr(action, name) is not None
-        if players == 2 and not given:
-            raise _bad("ani_row_required", index, where=_at(index, name))
-        if players != 2 and given:
-            raise _bad("ani_row_refused", index, where=_at(index, name), count=players)
-
-
-def _at(index: int | None, name: str) -> str:
-    return name if index is None else f"actions[{index}].{name}"
-
-
-# --- Envelopes -------------------------------------------------------------------------------
-
-
-class TableRecord(_Strict):
-    """The envelope every game's record model shares (the subclasses add ``game``, ``variant``,
-    ``actions`` and any optional envelope field of their game)."""
-
-    format: Literal["table-record/1"]
-    players: list[PlayerName]
-    first_player: PlayerName | None = None
-
-    if TYPE_CHECKING:  # declared by every subclass, with the game's own types
-        game: str
-        variant: Any
-        actions: list[Any]
-
-    @property
-    def starting_player(self) -> str:
-        return self.first_player if self.first_player is not None else self.players[0]
-
-
-class HighSocietyRecord(TableRecord):
-    game: Literal["high-society", "animalement-votre"]
-    variant: Annotated[Variant, DeclaredVariant("high-society", "HSVariant")] = DeclaredVariant.field(
-        "high-society", "HSVariant")
-    actions: list[HSAction]
-
-
-class StupideVautourRecord(TableRecord):
-    game: Literal["stupide-vautour"]
-    variant: Annotated[Variant, DeclaredVariant("stupide-vautour", "SVVariant")] = DeclaredVariant.field(
-        "stupide-vautour", "SVVariant")
-    actions: list[SVAction]
-
-
-class BoursicocotteRecord(TableRecord):
-    game: Literal["boursicocotte"]
-    variant: Annotated[Variant, DeclaredVariant("boursicocotte", "BCVariant")] = DeclaredVariant.field(
-        "boursicocotte", "BCVariant")
-    start_animals: dict[PlayerName, list[BCAnimal]] | None = None
-    actions: list[BCAction]
-
-
-class MonteDescendRecord(TableRecord):
-    game: Literal["monte-descend"]
-    variant: Annotated[Variant, DeclaredVariant("monte-descend", "MDVariant")] = DeclaredVariant.field(
-        "monte-descend", "MDVariant")
-    actions: list[MDAction]
-
-
-class AnimaliaRecord(TableRecord):
-    game: Literal["animalia"]
-    variant: Annotated[Variant, DeclaredVariant("animalia", "ANIVariant")] = DeclaredVariant.field(
-        "animalia", "ANIVariant")
-    actions: list[ANIAction]
-
-
-# game id -> its record model and its action union (one line per game; nothing is built until used)
-RECORD_MODELS: dict[str, type[TableRecord]] = {
-    "high-society": HighSocietyRecord,
-    "animalement-votre": HighSocietyRecord,
-    "stupide-vautour": StupideVautourRecord,
-    "animalia": AnimaliaRecord,
-    "boursicocotte": BoursicocotteRecord,
-    "monte-descend": MonteDescendRecord,
-}
-ACTION_TYPES: dict[str, Any] = {
-    "high-society": HSAction,
-    "animalement-votre": HSAction,
-    "stupide-vautour": SVAction,
-    "boursicocotte": BCAction,
-    "monte-descend": MDAction,
-    "animalia": ANIAction,
-}
-AnyAction = Union[HSAction, SVAction, BCAction, MDAction, ANIAction]
-
-
-def record_model(game: str) -> type[TableRecord] | None:
-    return RECORD_MODELS.get(game)
-
-
-@cache
-def _record_union() -> TypeAdapter[Any]:
-    """Every record model in one discriminated union: for the JSON Schema, and for the message of
-    a record that names no game."""
-    models = tuple(dict.fromkeys(RECORD_MODELS.values()))
-    annotated: Any = Annotated  # a union built at run time, from the table
-    return TypeAdapter(annotated[Union[models], Field(discriminator="game")])
-
-
-@cache
-def _action_adapter(game: str) -> TypeAdapter[Any]:
-    return TypeAdapter(ACTION_TYPES[game])
 
 
 class MalformedRecord(ValueError):
@@ -572,164 +114,74 @@ def _one_of(expected: str) -> Msg | str:
     return Msg("list.or", {"head": ", ".join(items[:-1]), "last": items[-1]})
 
 
-@cache
-def _action_tags() -> frozenset[str]:
-    """Every action ``type`` of every game (the union tags pydantic puts in error locations)."""
-    tags: set[str] = set()
-    for union in ACTION_TYPES.values():
-        for member in get_args(get_args(union)[0]):
-            tags.update(get_args(member.model_fields["type"].annotation))
-    return frozenset(tags)
+def _check_animalia_rows(action: Any, players: int, index: int | None) -> None:
+    """With 2 players every ``row`` field the spec shows is required; with more it is refused."""
+    kind = action.type
+    fields: tuple[str, ...] = {"take": ("row",), "cover": ("row",), "medals": ("row",)}.get(kind, ())
+    if kind == "power":
+        fields = ("row",) + (("from_row",) if action.from_ is not None else ()) + (
+            ("to_row",) if action.to is not None else ())
+        for name in ("row", "from_row", "to_row"):
+            if name not in fields and getattr(action, name) is not None:
+                raise _bad("ani_row_stray", index, where=_at(index, name))
+    for name in fields:
+        given = getattr(action, name) is not None
+        if players == 2 and not given:
+            raise _bad("ani_row_required", index, where=_at(index, name))
+        if players != 2 and given:
+            raise _bad("ani_row_refused", index, where=_at(index, name), count=players)
 
 
-def _where(location: tuple) -> tuple[str, int | None]:
-    """A readable path ("actions[3].add[0]") and the action index from a pydantic error location,
-    without the union tags pydantic inserts (the game id, the action type)."""
-    parts = list(location)
-    if parts and parts[0] in GAMES:
-        parts = parts[1:]
-    index = None
-    tags = _action_tags()
-    if len(parts) > 1 and parts[0] == "actions" and isinstance(parts[1], int):
-        index = parts[1]
-        if len(parts) > 2 and parts[2] in tags:
-            del parts[2]
-    elif parts and parts[0] in tags:  # a single action, parsed on its own
-        parts = parts[1:]
-    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in parts)
-    return path.lstrip(".") or "record", index
+def _at(index: int | None, name: str) -> str:
+    return name if index is None else f"actions[{index}].{name}"
 
 
-# pydantic error types a player may meet, said in the table's language; others keep pydantic's text
-_TYPE_PROBLEMS = {
-    "extra_forbidden": "unknown_field", "missing": "missing", "int_type": "whole_number",
-    "int_parsing": "whole_number", "int_from_float": "whole_number", "bool_type": "boolean",
-    "bool_parsing": "boolean", "string_type": "text", "list_type": "list", "dict_type": "object",
-    "model_type": "object", "model_attributes_type": "object", "string_too_short": "empty",
-}
-
-
-def _from_validation_error(err: ValidationError) -> MalformedRecord:
-    first = err.errors(include_url=False)[0]
-    where, index = _where(tuple(first["loc"]))
-    kind, ctx = first["type"], first.get("ctx", {})
-    if kind in _TYPE_PROBLEMS:
-        problem = Msg(f"record.problem.{_TYPE_PROBLEMS[kind]}")
-    elif kind == "union_tag_invalid":
-        tag, field_name = ctx.get("tag"), str(ctx.get("discriminator", "")).strip("'")
-        expected = _one_of(str(ctx.get("expected_tags", "")))
-        if field_name == "type":
-            problem = Msg("record.problem.action_type", {"tag": repr(tag), "expected": expected})
-        else:
-            problem = Msg("record.problem.unknown_value", {"tag": repr(tag), "field": field_name,
-                                                            "expected": expected})
-    elif kind == "literal_error":
-        value = first.get("input")
-        key = "not_a_card" if isinstance(value, (int, str)) and not isinstance(value, bool) else "not_this_kind"
-        problem = Msg(f"record.problem.{key}", {"value": repr(value), "expected": _one_of(str(ctx["expected"]))})
-    else:
-        problem = Msg("record.problem.other", {"detail": first["msg"]})
-    message = Msg("record.at", {"where": where, "problem": problem})
-    more = err.error_count() - 1
-    if more:
-        message = Msg("record.more", {"message": message, "count": more})
-    return MalformedRecord(message, index)
-
-
-# --- Who is named where: the player checks, and the keys each part of a record was given -------
-
-def _names_a_player(tp: Any) -> bool:
-    return _PLAYER in getattr(tp, "__metadata__", ())
-
-
-def _player_kind(annotation: Any, metadata: list[Any]) -> str | None:
-    """"one" (a name or None), "many" (a list of names, or a dict keyed by name) or None."""
-    if _PLAYER in metadata or _names_a_player(annotation):
-        return "one"
-    args = get_args(annotation)
-    if get_origin(annotation) in (list, tuple, set, frozenset, dict) and args and _names_a_player(args[0]):
-        return "many"
-    for arm in args:  # X | None
-        if arm is not type(None) and (get_origin(arm) is not None or _names_a_player(arm)):
-            kind = _player_kind(arm, [])
-            if kind is not None:
-                return kind
-    return None
-
-
-def _flat_object(tp: Any) -> bool:
-    """A JSON object whose values are plain (``dict[str, int]``), possibly optional."""
-    if get_origin(tp) is dict:
-        return not any(_may_hold_objects(arg) for arg in get_args(tp))
-    arms = [arm for arm in get_args(tp) if arm is not type(None)] if get_origin(tp) in (Union, UnionType) else []
-    return len(arms) == 1 and _flat_object(arms[0])
-
-
-def _may_hold_objects(tp: Any) -> bool:
-    if isinstance(tp, type) and issubclass(tp, BaseModel) or tp is dict or get_origin(tp) is dict:
-        return True
-    return any(_may_hold_objects(arg) for arg in get_args(tp))
-
+# --- the checks after the types: names, who is at the table, variant limits -------------------
 
 class _Plan(NamedTuple):
-    """What the checks read in a model's fields, worked out once per model class."""
+    """What the checks read in an action type's fields, worked out once per type."""
 
-    ones: tuple[str, ...]    # fields naming one player (or None)
-    manys: tuple[str, ...]   # lists of players, dicts keyed by player
-    nested: tuple[str, ...]  # fields whose value may hold JSON objects (their keys count too)
-    flat: tuple[str, ...]    # those of them that are one object of plain values: their keys are len()
+    ones: tuple[str, ...]      # fields naming one player (or None)
+    manys: tuple[str, ...]     # lists of players, dicts keyed by player
+    fixed: int                 # keys every value was given: the tag and the required fields
+    optional: tuple[str, ...]  # one key more each when not None (None is their default)
+    objects: tuple[str, ...]   # objects of plain values: as many keys more as they hold
 
 
 _PLANS: dict[type, _Plan] = {}
 
 
-def _plan(cls: type[BaseModel]) -> _Plan:
+def _plan(cls: type) -> _Plan:
     found = _PLANS.get(cls)
     if found is None:
-        fields = cls.model_fields
-        kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in fields.items()}
-        nested = tuple(name for name, info in fields.items() if _may_hold_objects(info.annotation))
-        found = _PLANS[cls] = _Plan(
-            tuple(name for name, kind in kinds.items() if kind == "one"),
-            tuple(name for name, kind in kinds.items() if kind == "many"),
-            tuple(name for name in nested if not _flat_object(fields[name].annotation)),
-            tuple(name for name in nested if _flat_object(fields[name].annotation)))
+        if issubclass(cls, Action):
+            fields = msgspec.structs.fields(cls)
+            found = _Plan(cls.named_one, cls.named_many, 1 + sum(1 for field in fields if field.required),
+                          tuple(field.name for field in fields if not field.required),
+                          tuple(field.name for field in fields if _holds_object(field.type)))
+        else:  # a pydantic model (the reference path, or an action a test built): its keys are not counted
+            from models.record_models import people_fields
+
+            found = _Plan(*people_fields(cls), 0, (), ())  # type: ignore[arg-type]
+        _PLANS[cls] = found
     return found
 
 
-def _action_players(action: BaseModel) -> list[str]:
-    plan = _plan(type(action))
-    names = [name for name in (getattr(action, attr) for attr in plan.ones) if name is not None]
-    for attr in plan.manys:
-        names.extend(getattr(action, attr) or ())
-    return names
+def _holds_object(tp: Any) -> bool:
+    info = msgspec.inspect.type_info(tp)
+    arms = info.types if isinstance(info, msgspec.inspect.UnionType) else (info,)
+    return any(isinstance(arm, msgspec.inspect.DictType) for arm in arms)
 
 
-def _keys_given(value: Any) -> int:
-    """How many JSON object keys a validated value was built from (model fields given, dict keys)."""
-    if isinstance(value, BaseModel):
-        given = value.__pydantic_fields_set__
-        plan = _plan(type(value))
-        return len(given) + sum(_keys_given(getattr(value, name)) for name in plan.nested + plan.flat
-                                if name in given)
-    if isinstance(value, dict):
-        return len(value) + sum(_keys_given(v) for v in value.values() if isinstance(v, (dict, list, BaseModel)))
-    if isinstance(value, list):
-        return sum(_keys_given(v) for v in value if isinstance(v, (dict, list, BaseModel)))
-    return 0
-
-
-def _check_variant(record: "TableRecord") -> None:
+def _check_variant(record: Any) -> None:
     """The declared limits a field type cannot say: keys of one game only, player counts (a key
     allowed with some player counts only may still name its default with the others)."""
-    variant = record.variant
-    if not isinstance(variant, Variant) or not variant.__pydantic_fields_set__:
-        return
     from scoring.registry import engine_class
 
+    variant = record.variant
     engine = engine_class(record.game)
     for spec in engine.variants if engine is not None else ():
-        if getattr(variant, spec.key) is None:
+        if getattr(variant, spec.key, None) is None:
             continue
         if spec.games is not None and record.game not in spec.games:
             raise MalformedRecord(Msg("record.at", {"where": f"variant.{spec.key}",
@@ -740,13 +192,14 @@ def _check_variant(record: "TableRecord") -> None:
                        count=len(record.players))
 
 
-def _check_envelope(record: TableRecord) -> set[str]:
+def _check_envelope(record: Any) -> set[str]:
     """Player count, names, first player, dealt start, variant limits; the names at the table."""
     players = record.players
     low, high = PLAYER_COUNTS[record.game]
     if not low <= len(players) <= high:
         raise _bad("player_count", game=record.game, low=low, high=high, count=len(players))
     seen: set[str] = set()
+    keys: dict[str, str] = {}  # name_key → the name (find_same, without comparing every pair)
     for name in players:
         if not name.strip():
             raise _bad("blank_player")
@@ -756,9 +209,11 @@ def _check_envelope(record: TableRecord) -> set[str]:
             raise _bad("player_name", problem=err.msg) from None
         if clean != name:
             raise _bad("player_untrimmed", name=repr(name), clean=repr(clean))
-        same = find_same(name, seen)
+        key = name_key(name)
+        same = keys.get(key)
         if same is not None:
             raise _bad("player_twice", name=repr(name) if same == name else f"{same!r} / {name!r}")
+        keys[key] = name
         seen.add(name)
     if record.first_player is not None and record.first_player not in seen:
         raise _bad("first_player", name=repr(record.first_player))
@@ -778,25 +233,36 @@ def _check_envelope(record: TableRecord) -> set[str]:
                 dealt[animal] = dealt.get(animal, 0) + 1
                 if dealt[animal] > 4:
                     raise _bad("start_too_many", animal=animal)
-    if isinstance(record, AnimaliaRecord) and getattr(record.variant, "elegance", None) == "player" \
+    if record.game == "animalia" and getattr(record.variant, "elegance", None) == "player" \
             and len(players) != 2:
         raise _bad("ani_elegance_player", count=len(players))
     _check_variant(record)
     return seen
 
 
-def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int, int], None] | None = None) -> int:
+def _check_action(game: str, action: Any, players: list[str]) -> None:
+    """The checks of one action parsed on its own (the app's entries)."""
+    plan = _plan(type(action))
+    ones, manys = plan.ones, plan.manys
+    for attr in ones:
+        name = getattr(action, attr)
+        if name is not None and name not in players:
+            raise _bad("unknown_player", name=repr(name))
+    for attr in manys:
+        for name in getattr(action, attr) or ():
+            if name not in players:
+                raise _bad("unknown_player", name=repr(name))
+    if game == "animalia":
+        _check_animalia_rows(action, len(players), None)
+
+
+def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int, int], None] | None) -> int:
     """Every player an action names is at the table; returns how many keys the actions were given
     (one pass: this is the loop every record pays for)."""
     keys = 0
     plans = _PLANS
     for i, action in enumerate(actions):
-        if not isinstance(action, BaseModel):  # a game whose actions are not modelled yet
-            keys += _keys_given(action)
-            continue
-        given = action.__pydantic_fields_set__
-        keys += len(given)
-        plan = plans.get(type(action)) or _plan(type(action))
+        plan = plans.get(action.__class__) or _plan(action.__class__)
         for attr in plan.ones:
             name = getattr(action, attr)
             if name is not None and name not in seen:
@@ -808,41 +274,101 @@ def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int
                 raise _bad("action_player", i, i=i, name=repr(stranger))
         if extra is not None:  # a game's own check of each action (Animalia's rows)
             extra(action, len(seen), i)
-        for attr in plan.flat:
-            if attr in given:
-                keys += len(getattr(action, attr))
-        for attr in plan.nested:
-            if attr in given:
-                keys += _keys_given(getattr(action, attr))
+        keys += plan.fixed
+        for attr in plan.optional:
+            if getattr(action, attr) is not None:
+                keys += 1
+        for attr in plan.objects:
+            keys += len(getattr(action, attr) or ())
     return keys
 
 
-def _check_people(record: TableRecord) -> int:
-    """All the checks after validation; returns how many keys the record was given."""
+def _check_people(record: Any) -> int:
+    """All the checks after the types, on a struct or a pydantic record alike. Returns, for a struct,
+    a lower bound of the JSON keys it was decoded from, exact unless a key was repeated (it reaches
+    the struct once) or an optional field was written as null."""
     seen = _check_envelope(record)
-    given = record.__pydantic_fields_set__
-    plan = _plan(type(record))
-    keys = len(given) + sum(_keys_given(getattr(record, name)) for name in plan.nested + plan.flat
-                            if name in given and name != "actions")
-    extra = _check_animalia_rows if isinstance(record, AnimaliaRecord) else None
-    return keys + _check_actions(record.actions, seen, extra)
+    keys = 4  # format, game, players, actions
+    if record.first_player is not None:
+        keys += 1
+    start = getattr(record, "start_animals", None)
+    if start is not None:
+        keys += 1 + len(start)
+    variant = record.variant
+    if isinstance(variant, msgspec.Struct):
+        chosen = sum(1 for value in msgspec.structs.astuple(variant) if value is not None)
+        keys += 1 + chosen if chosen else 0
+    return keys + _check_actions(record.actions, seen, _check_animalia_rows if record.game == "animalia" else None)
 
 
 # --- Parsing -----------------------------------------------------------------------------------
 
-def parse_record_data(data: Any) -> TableRecord:
-    """Validate already-decoded JSON data as a table record."""
+@cache
+def record_struct(game: str) -> type[Record]:
+    """The struct a record of ``game`` is parsed into, its variant read from the engine's declaration
+    (NoReferee for a game with no engine)."""
+    return with_variant(RECORD_STRUCTS[game])
+
+
+@cache
+def _decoder(game: str) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(record_struct(game))
+
+
+def _refusal(data: Any) -> MalformedRecord:
+    from models.record_models import refusal
+
+    return refusal(data)
+
+
+def check_outline(data: Any) -> None:
+    """What is said before the types are: not an object, another format, a game the spec does not name."""
     if not isinstance(data, dict):
         raise _bad("not_object")
     if data.get("format") != RECORD_FORMAT and "format" in data:
         raise _bad("format", expected=repr(RECORD_FORMAT), got=repr(data.get("format")))
     if "game" in data and data["game"] not in GAMES:
         raise _bad("unknown_game", game=repr(data["game"]), games=", ".join(GAMES))
-    model = RECORD_MODELS.get(data["game"]) if "game" in data else None
+
+
+def _plain(value: Any) -> bool:
+    """Only what JSON decodes to: dicts with str keys, lists, str, int, float, bool, None. msgspec
+    converts more (a tuple into a list…) than pydantic's strict mode accepts."""
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = item.__class__
+        if kind is dict:
+            for key in item:
+                if key.__class__ is not str:
+                    return False
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        elif not (kind is str or kind is int or kind is bool or kind is float or item is None):
+            return False
+    return True
+
+
+def parse_record_data(data: Any, *, decoded: bool = False) -> Record:
+    """Validate already-decoded JSON data as a table record. ``decoded``: the caller vouches that
+    the data holds nothing JSON cannot (what json.loads returned, strings from the database), so it
+    is not walked to make sure."""
+    if not decoded and not _plain(data):
+        raise _refusal(data)
+    return _record_of(data)
+
+
+def _record_of(data: Any) -> Record:
+    """:func:`parse_record_data` for data known to be plain (json.loads made it)."""
+    check_outline(data)
+    if "game" not in data:
+        raise _refusal(data)
     try:
-        record = model.model_validate(data) if model is not None else _record_union().validate_python(data)
-    except ValidationError as err:
-        raise _from_validation_error(err) from None
+        record = msgspec.convert(data, record_struct(data["game"]), strict=True)
+    except msgspec.ValidationError:
+        raise _refusal(data) from None
     _check_people(record)
     return record
 
@@ -914,9 +440,9 @@ _GAME_IN_TEXT = re.compile(r'"game"\s*:\s*"([a-z-]{1,40})"')
 _GAME_IN_BYTES = re.compile(rb'"game"\s*:\s*"([a-z-]{1,40})"')
 
 
-def _parse_fast(text: str | bytes) -> TableRecord | None:
-    """The record, validated from its text by pydantic's JSON parser and checked, or None when the
-    careful path must decide and name the problem: no game found in the text, anything invalid,
+def _parse_fast(text: str | bytes) -> Record | None:
+    """The record, decoded from its text by msgspec into the game's struct and checked, or None when
+    the careful path must decide and name the problem: no game found in the text, anything invalid,
     or a key count that does not rule out a repeated key."""
     if isinstance(text, bytes):
         found = _GAME_IN_BYTES.search(text)
@@ -926,101 +452,80 @@ def _parse_fast(text: str | bytes) -> TableRecord | None:
         found_text = _GAME_IN_TEXT.search(text)
         game = found_text.group(1) if found_text is not None else None
         colons = text.count(":")
-    model = RECORD_MODELS.get(game) if game is not None else None
-    if model is None:
+    if game not in RECORD_STRUCTS:
         return None
     try:
-        record = model.model_validate_json(text)
+        record = _decoder(game).decode(text)
         keys = _check_people(record)
-    except (ValidationError, MalformedRecord):
+    except (msgspec.DecodeError, UnicodeDecodeError, MalformedRecord):
         return None
     # every key of a JSON object is followed by a ':' (outside strings); a repeated key reaches the
-    # models once, so equal counts mean no key was repeated
+    # structs once, so equal counts mean no key was repeated
     return record if keys == colons else None
 
 
-def parse_record(text: str | bytes) -> TableRecord:
+def parse_record(text: str | bytes) -> Record:
     """Parse the text of a table record (JSON)."""
     record = _parse_fast(text)
     if record is None:
-        record = parse_record_data(load_json(text))
+        record = _record_of(load_json(text))
     return record
 
 
-def parse_action(game: str, data: Any, players: list[str]) -> Any:
-    """Validate one action (as the app receives it) for a game with these players."""
-    if game not in ACTION_TYPES:
+@cache
+def _action_kinds(game: str) -> dict[Any, type[Action]]:
+    """Action type → struct, for the game's vocabulary (a game with none: record.no_vocabulary)."""
+    union = ACTION_STRUCTS.get(game)
+    if union is None:
         raise _bad("no_vocabulary", game=repr(game))
+    return {member.type: member for member in get_args(union)}
+
+
+def parse_action(game: str, data: Any, players: list[str]) -> Any:
+    """Validate one action (as the app receives it: decoded JSON) for a game with these players."""
+    kinds = _action_kinds(game)
     try:
-        action = _action_adapter(game).validate_python(data)
-    except ValidationError as err:
-        raise _from_validation_error(err) from None
-    for name in _action_players(action):
-        if name not in players:
-            raise _bad("unknown_player", name=repr(name))
-    if game == "animalia":
-        _check_animalia_rows(action, len(players), None)
+        # the struct of the action's type (msgspec keeps what it learnt of a struct type, not of a union)
+        action = msgspec.convert(data, kinds[data["type"]], strict=True)
+        if not _plain(data):
+            raise TypeError("not what JSON decodes to")
+    except (msgspec.ValidationError, KeyError, TypeError):
+        from models.record_models import action_refusal
+
+        raise action_refusal(game, data, players) from None
+    _check_action(game, action, players)
     return action
 
 
-def action_to_data(action: BaseModel) -> dict[str, Any]:
+def action_to_data(action: Any) -> dict[str, Any]:
+    """An action as JSON data (a struct, or a pydantic model an engine test built)."""
+    if isinstance(action, msgspec.Struct):
+        return msgspec.to_builtins(action)
     return action.model_dump(mode="json")
 
 
-def record_to_data(record: BaseModel) -> dict[str, Any]:
-    return record.model_dump(mode="json", exclude_none=True, exclude_defaults=False)
+def record_to_data(record: Any) -> dict[str, Any]:
+    """A record as JSON data, the optional fields it leaves out left out."""
+    return record.model_dump(mode="json", exclude_none=True)
 
 
-# --- Verdict (§3) ----------------------------------------------------------------------------
-
-Number = Union[int, float]
-
-
-class _Deferred(BaseModel):
-    model_config = ConfigDict(defer_build=True)
-
-
-class VerdictError(_Deferred):
-    index: int | None
-    rule: str
-    message: str
+def verdict_json(verdict: Verdict, *, indent: bool = False, line: bool = True) -> str:
+    """The verdict's JSON text: compact (``--lines``), or indented by 2 (one record, without ``line``)."""
+    data = msgspec.to_builtins(verdict)
+    if not line:
+        del data["line"]
+    if indent:
+        return json.dumps(data, indent=2, ensure_ascii=False)
+    return msgspec.json.encode(data).decode()
 
 
-class RankEntry(_Deferred):
-    player: str
-    rank: int
+def __getattr__(name: str) -> Any:
+    """The pydantic side (models, adapters, JSON Schemas), imported when first asked for."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from models import record_models
 
-
-class VerdictResult(_Deferred):
-    scores: dict[str, Number]
-    eliminated: list[str]
-    winners: list[str]
-    replay_required: bool
-    ranking: list[RankEntry]
-    explanation: list[str]
-
-
-class Verdict(_Deferred):
-    format: Literal["table-verdict/1"] = VERDICT_FORMAT
-    game: str | None
-    status: Literal["finished", "in_progress", "illegal"]
-    applied: int
-    error: VerdictError | None
-    result: VerdictResult | None
-    # optional (added to table-verdict/1): with `companion replay --lines`, the input line it answers
-    line: int | None = Field(default=None, ge=1, description="companion replay --lines: the 1-based line of the "
-                             "input this verdict answers (absent for a single record)")
-
-
-def record_json_schema() -> dict[str, Any]:
-    schema = _record_union().json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "table-record/1"
-    return schema
-
-
-def verdict_json_schema() -> dict[str, Any]:
-    schema = Verdict.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "table-verdict/1"
-    return schema
+    try:
+        return getattr(record_models, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

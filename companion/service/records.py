@@ -78,7 +78,8 @@ def columns_record(game: str, variant: str, first_player: str, setup: str | None
     if extra is not None and not isinstance(extra, dict):
         raise ValueError(f"setup: {setup!r} is not a JSON object")
     envelope = _envelope(game, json.loads(variant), names, first_player, extra)
-    return parse_record_data({**envelope, "actions": list(actions)})
+    # every part is JSON the store wrote, decoded, or text from its columns: nothing else to rule out
+    return parse_record_data({**envelope, "actions": list(actions)}, decoded=True)
 
 
 def lost(record: TableRecord, kept: Kept) -> list[str]:

@@ -128,7 +128,7 @@ class SessionState:
 
     @cached_property
     def record(self) -> TableRecord:
-        """The pydantic table record (models.record), made on first use."""
+        """The table record (a struct of models.record), made on first use."""
         return self.base.model_copy(update={"actions": list(self.actions)})
 
 

@@ -74,7 +74,7 @@ class Transfer(ServiceCore):
             known = [p.name for p in self.store.players(db)]
         for number, item in enumerate(items):
             try:
-                record = parse_record_data(item)
+                record = parse_record_data(item, decoded=True)  # from load_json
                 folded = fold(record, refereed_actions(record))
             except NoReferee:
                 raise Malformed(Msg("service.import.no_referee", {"record": number + 1, "game": item.get("game")}),

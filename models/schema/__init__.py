@@ -1,6 +1,7 @@
 """The JSON Schemas of table-record/1 and table-verdict/1, generated from the models.
 
-`python -m models.schema` rewrites the files; a test fails when they are stale.
+`python -m models.schema` rewrites the files (and the msgspec structs derived from the same models,
+`models/structs.py`); a test fails when they are stale.
 """
 
 from __future__ import annotations
@@ -22,8 +23,14 @@ def generated() -> dict[str, str]:
             for name, fn in FILES.items()}
 
 
+STRUCTS = HERE.parent / "structs.py"
+
+
 def write() -> list[Path]:
-    paths = []
+    from models.schema.structs import source
+
+    STRUCTS.write_text(source(), encoding="utf-8")
+    paths = [STRUCTS]
     for name, text in generated().items():
         path = HERE / name
         path.write_text(text, encoding="utf-8")

@@ -1,0 +1,673 @@
+"""The pydantic models of table-record/1 and table-verdict/1: the declaration every other form is
+derived from. They say *why* a record is malformed (pydantic's errors, translated), generate the
+JSON Schemas (``models/schema``) and the msgspec structs of the fast path (``models/structs.py``,
+``python -m models.schema``). Imported only when one of those is needed: ``models.record`` parses
+valid records without pydantic, and asks this module for the reason when it refuses one.
+
+One section per game: its card types and its action models; then the record models (an envelope
+whose ``variant`` field reads the keys the game's engine declares, see :class:`DeclaredVariant`) and
+the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model). The models defer their validators
+(``defer_build``): a game's validator is built the first time a record of that game needs it.
+"""
+
+# No `from __future__ import annotations` here: pydantic would evaluate every string annotation
+# again when each model class is created, a cost paid at import.
+from functools import cache
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+)
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_serializer
+from pydantic_core import core_schema
+
+from models.i18n import Msg
+from models.record import (
+    BC_MONEY,
+    GAMES,
+    HS_MONEY,
+    MD_CARDS,
+    SV_HAND,
+    SV_POINT_CARDS,
+    VERDICT_FORMAT,
+    MalformedRecord,
+    NoReferee,
+    _check_action,
+    _check_people,
+    _one_of,
+    check_outline,
+)
+
+if TYPE_CHECKING:
+    from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+    from pydantic.json_schema import JsonSchemaValue
+
+    from scoring.base import VariantSpec
+
+class _Strict(BaseModel):
+    # defer_build: a model's validator is built when it first validates, not at import
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
+
+
+class _PlayerMark:
+    """Annotated marker: this field names a player (checked against ``players`` after validation)."""
+
+    def __repr__(self) -> str:
+        return "PlayerName"
+
+
+_PLAYER = _PlayerMark()
+PlayerName = Annotated[str, Field(min_length=1), _PLAYER]
+
+
+class WholeNumbers:
+    """Annotated marker for integer cards and values: a JSON integer among ``values``.
+
+    ``Literal[1, 2, …]`` compares with ==, so true and 1.0 would pass as 1: the value goes through
+    a strict integer check first, then the literal check (both inside pydantic-core)."""
+
+    def __init__(self, values: tuple[int, ...]):
+        self.values = values
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: "GetCoreSchemaHandler") -> core_schema.CoreSchema:
+        return core_schema.chain_schema([core_schema.int_schema(strict=True),
+                                         core_schema.literal_schema(list(self.values))])
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: "GetJsonSchemaHandler") -> "JsonSchemaValue":
+        return {"enum": list(self.values), "type": "integer"}
+
+
+class Variant(_Strict):
+    """Base of every game's variant model; the fields come from the engine's declaration."""
+
+
+@cache
+def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
+    """The variant model of ``game``, built from its engine's ``variants`` (:class:`VariantSpec`)
+    on first use: one optional field per key (absent or null = the game's default). A game with no
+    engine has no declaration: its records are malformed (``record.no_referee``)."""
+    from scoring.registry import engine_class
+
+    engine = engine_class(game)
+    if engine is None:  # no declaration to read (nothing is cached: the model is built once there is one)
+        raise NoReferee(Msg("record.no_referee", {"game": repr(game)}))
+    fields: dict[str, Any] = {}
+    for spec in engine.variants:
+        fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, engine.games)))
+    return cast("type[Variant]", create_model(name, __base__=Variant, __module__=__name__, **fields))
+
+
+def _choice_type(spec: "VariantSpec") -> Any:
+    choices = spec.choices
+    if choices is None:  # a whole number
+        return Annotated[int, Field(strict=True, ge=spec.minimum)]
+    if all(type(c) is bool for c in choices) and set(choices) == {False, True}:
+        return bool
+    if all(type(c) is int for c in choices):
+        return Annotated[int, WholeNumbers(tuple(choices))]
+    return cast(Any, Literal)[tuple(choices)]
+
+
+def _describe(spec: "VariantSpec", games: tuple[str, ...]) -> str:
+    """The declaration in the JSON Schema: the default (per game where they differ), the rule
+    behind each choice, the player counts it is allowed with."""
+    if spec.default is None and not spec.game_defaults:
+        said = "derived by the engine"
+    else:
+        defaults = {game: spec.game_defaults.get(game, spec.default) if spec.game_defaults else spec.default
+                    for game in spec.games or games}
+        if len(set(map(repr, defaults.values()))) == 1:
+            said = repr(next(iter(defaults.values())))
+        else:
+            said = ", ".join(f"{value!r} ({game})" for game, value in defaults.items())
+    rules = ", ".join(f"{choice!r}: {rule}" for choice, rule in spec.rules.items())
+    limits = f"; players: {', '.join(map(str, spec.players))}" if spec.players else ""
+    return f"default: {said}; rules: {rules}{limits}"
+
+
+class DeclaredVariant:
+    """Annotated marker for a record model's ``variant`` field: validates the keys the engine of
+    ``game`` declares (:func:`variant_model`), looked up when the record model is first built.
+
+    ``variant: Annotated[Variant, DeclaredVariant("my-game", "MYVariant")] = DeclaredVariant.field("my-game", "MYVariant")``"""
+
+    def __init__(self, game: str, name: str):
+        self.game, self.name = game, name
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: "GetCoreSchemaHandler") -> core_schema.CoreSchema:
+        return handler.generate_schema(variant_model(self.game, self.name))
+
+    @staticmethod
+    def field(game: str, name: str) -> Any:
+        return Field(default_factory=lambda: variant_model(game, name)())
+
+
+# --- High Society / Animalement Vôtre (§4.1) -------------------------------------------------
+
+HSCard = Literal["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "x2", "half", "minus5", "theft"]
+HSMoney = Annotated[int, WholeNumbers(HS_MONEY)]
+
+
+class HSReveal(_Strict):
+    type: Literal["reveal"]
+    card: HSCard
+
+
+class HSBid(_Strict):
+    type: Literal["bid"]
+    player: PlayerName
+    add: list[HSMoney]
+
+
+class HSPass(_Strict):
+    type: Literal["pass"]
+    player: PlayerName
+
+
+class HSDiscard(_Strict):
+    type: Literal["discard"]
+    player: PlayerName
+    card: HSCard
+
+
+HSAction = Annotated[Union[HSReveal, HSBid, HSPass, HSDiscard], Field(discriminator="type")]
+
+# --- Stupide Vautour (§4.2) ------------------------------------------------------------------
+
+SVPointCard = Annotated[int, WholeNumbers(SV_POINT_CARDS)]
+SVHandCard = Annotated[int, WholeNumbers(SV_HAND)]
+
+
+class SVReveal(_Strict):
+    type: Literal["reveal"]
+    card: SVPointCard
+
+
+class SVPlay(_Strict):
+    type: Literal["play"]
+    cards: dict[PlayerName, SVHandCard]
+
+
+SVAction = Annotated[Union[SVReveal, SVPlay], Field(discriminator="type")]
+
+# --- Boursicocotte (§4.3) --------------------------------------------------------------------
+
+BCAnimal = Literal["hen", "goose", "cat", "dog", "sheep", "goat", "donkey", "pig", "cow", "horse"]
+BCMoney = Annotated[int, WholeNumbers(BC_MONEY)]
+
+
+class BCDraw(_Strict):
+    type: Literal["draw"]
+    card: BCAnimal
+
+
+class BCBid(_Strict):
+    type: Literal["bid"]
+    player: PlayerName
+    amount: int
+
+
+class BCClose(_Strict):
+    type: Literal["close"]
+    buy_back: bool
+
+
+class BCPay(_Strict):
+    type: Literal["pay"]
+    player: PlayerName
+    cards: list[BCMoney]
+
+
+class BCCannotPay(_Strict):
+    type: Literal["cannot_pay"]
+    player: PlayerName
+
+
+class BCChallenge(_Strict):
+    type: Literal["challenge"]
+    player: PlayerName
+    target: PlayerName
+    animal: BCAnimal
+    cards: list[BCMoney]
+
+
+class BCAccept(_Strict):
+    type: Literal["accept"]
+    player: PlayerName
+
+
+class BCCounter(_Strict):
+    type: Literal["counter"]
+    player: PlayerName
+    cards: list[BCMoney]
+
+
+BCAction = Annotated[
+    Union[BCDraw, BCBid, BCClose, BCPay, BCCannotPay, BCChallenge, BCAccept, BCCounter],
+    Field(discriminator="type"),
+]
+
+
+# --- Monte & descend (§4.5) ------------------------------------------------------------------
+
+def _card_ids(*ids: str) -> Any:
+    return Literal[ids]
+
+
+if TYPE_CHECKING:  # a card id is a str to a type checker; pydantic validates the Literal
+    MDCard = str
+else:
+    MDCard = _card_ids(*MD_CARDS)
+
+
+class MDPlay(_Strict):
+    type: Literal["play"]
+    player: PlayerName
+    cards: Annotated[list[MDCard], Field(min_length=1)]
+    direction: Literal["up", "down"] | None = None
+
+
+class MDDraw(_Strict):
+    type: Literal["draw"]
+    player: PlayerName
+
+
+class MDPass(_Strict):
+    type: Literal["pass"]
+    player: PlayerName
+
+
+class MDTake(_Strict):
+    # "from" is a Python keyword: the field is ``from_`` in code, ``from`` in JSON both ways.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, serialize_by_alias=True)
+
+    type: Literal["take"]
+    player: PlayerName
+    from_: list[PlayerName] = Field(alias="from")
+    count: Annotated[int, Field(ge=1)]
+
+
+MDAction = Annotated[MDPlay | MDDraw | MDPass | MDTake, Field(discriminator="type")]
+
+
+# --- Animalia (§4.4) ------------------------------------------------------------------------
+
+ANICard = Literal[
+    "cat-champion", "cat-dandy", "cat-cute", "cat-scruffy", "cat-thief", "cat-spy", "cat-prankster",
+    "horse-champion", "horse-dandy", "horse-cute", "horse-scruffy", "horse-thief", "horse-spy", "horse-prankster",
+    "dog-champion", "dog-dandy", "dog-cute", "dog-scruffy", "dog-thief", "dog-spy", "dog-prankster",
+    "rabbit-champion", "rabbit-dandy", "rabbit-cute", "rabbit-scruffy", "rabbit-thief", "rabbit-spy",
+    "rabbit-prankster",
+    "parrot-champion", "parrot-dandy", "parrot-cute", "parrot-scruffy", "parrot-thief", "parrot-spy",
+    "parrot-prankster",
+    "owl",
+]
+ANIFamily = Literal["cat", "horse", "dog", "rabbit", "parrot"]
+ANIPower = Literal["thief", "spy", "prankster"]
+ANIRow = Annotated[int, WholeNumbers((0, 1))]
+
+
+class _ANIAction(_Strict):
+    """Optional fields left out are not written back (``row`` exists only with 2 players)."""
+
+    @model_serializer(mode="wrap")
+    def _without_nones(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        return {("from" if k == "from_" else k): v for k, v in data.items() if v is not None}
+
+
+class ANIDraw(_ANIAction):
+    type: Literal["draw"]
+    card: ANICard
+
+
+class ANITake(_ANIAction):
+    type: Literal["take"]
+    player: PlayerName
+    row: ANIRow | None = None
+
+
+class ANIPass(_ANIAction):
+    type: Literal["pass"]
+    player: PlayerName
+
+
+class ANIPowerUse(_ANIAction):
+    type: Literal["power"]
+    player: PlayerName
+    power: ANIPower
+    card: ANICard | None = None
+    from_: PlayerName | None = Field(default=None, alias="from")
+    from_row: ANIRow | None = None
+    to: PlayerName | None = None
+    to_row: ANIRow | None = None
+    row: ANIRow | None = None
+
+
+class ANIRenounce(_ANIAction):
+    type: Literal["renounce"]
+    player: PlayerName
+    power: ANIPower
+
+
+class ANIBonus(_ANIAction):
+    type: Literal["bonus"]
+    player: PlayerName
+    card: ANICard
+
+
+class ANICover(_ANIAction):
+    type: Literal["cover"]
+    player: PlayerName
+    bonus: ANICard
+    card: ANICard
+    row: ANIRow | None = None
+
+
+class ANIMedals(_ANIAction):
+    type: Literal["medals"]
+    player: PlayerName
+    medals: dict[ANIFamily, Annotated[int, Field(ge=0)]]
+    row: ANIRow | None = None
+
+
+ANIAction = Annotated[
+    ANIDraw | ANITake | ANIPass | ANIPowerUse | ANIRenounce | ANIBonus | ANICover | ANIMedals,
+    Field(discriminator="type"),
+]
+
+
+# --- Envelopes -------------------------------------------------------------------------------
+
+class TableRecord(_Strict):
+    """The envelope every game's record model shares (the subclasses add ``game``, ``variant``,
+    ``actions`` and any optional envelope field of their game)."""
+
+    format: Literal["table-record/1"]
+    players: list[PlayerName]
+    first_player: PlayerName | None = None
+
+    if TYPE_CHECKING:  # declared by every subclass, with the game's own types
+        game: str
+        variant: Any
+        actions: list[Any]
+
+    @property
+    def starting_player(self) -> str:
+        return self.first_player if self.first_player is not None else self.players[0]
+
+
+class HighSocietyRecord(TableRecord):
+    game: Literal["high-society", "animalement-votre"]
+    variant: Annotated[Variant, DeclaredVariant("high-society", "HSVariant")] = DeclaredVariant.field(
+        "high-society", "HSVariant")
+    actions: list[HSAction]
+
+
+class StupideVautourRecord(TableRecord):
+    game: Literal["stupide-vautour"]
+    variant: Annotated[Variant, DeclaredVariant("stupide-vautour", "SVVariant")] = DeclaredVariant.field(
+        "stupide-vautour", "SVVariant")
+    actions: list[SVAction]
+
+
+class BoursicocotteRecord(TableRecord):
+    game: Literal["boursicocotte"]
+    variant: Annotated[Variant, DeclaredVariant("boursicocotte", "BCVariant")] = DeclaredVariant.field(
+        "boursicocotte", "BCVariant")
+    start_animals: dict[PlayerName, list[BCAnimal]] | None = None
+    actions: list[BCAction]
+
+
+class MonteDescendRecord(TableRecord):
+    game: Literal["monte-descend"]
+    variant: Annotated[Variant, DeclaredVariant("monte-descend", "MDVariant")] = DeclaredVariant.field(
+        "monte-descend", "MDVariant")
+    actions: list[MDAction]
+
+
+class AnimaliaRecord(TableRecord):
+    game: Literal["animalia"]
+    variant: Annotated[Variant, DeclaredVariant("animalia", "ANIVariant")] = DeclaredVariant.field(
+        "animalia", "ANIVariant")
+    actions: list[ANIAction]
+
+
+# game id -> its record model and its action union (one line per game; nothing is built until used)
+RECORD_MODELS: dict[str, type[TableRecord]] = {
+    "high-society": HighSocietyRecord,
+    "animalement-votre": HighSocietyRecord,
+    "stupide-vautour": StupideVautourRecord,
+    "animalia": AnimaliaRecord,
+    "boursicocotte": BoursicocotteRecord,
+    "monte-descend": MonteDescendRecord,
+}
+ACTION_TYPES: dict[str, Any] = {
+    "high-society": HSAction,
+    "animalement-votre": HSAction,
+    "stupide-vautour": SVAction,
+    "boursicocotte": BCAction,
+    "monte-descend": MDAction,
+    "animalia": ANIAction,
+}
+AnyAction = Union[HSAction, SVAction, BCAction, MDAction, ANIAction]
+
+
+def record_model(game: str) -> type[TableRecord] | None:
+    return RECORD_MODELS.get(game)
+
+
+@cache
+def _record_union() -> TypeAdapter[Any]:
+    """Every record model in one discriminated union: for the JSON Schema, and for the message of
+    a record that names no game."""
+    models = tuple(dict.fromkeys(RECORD_MODELS.values()))
+    annotated: Any = Annotated  # a union built at run time, from the table
+    return TypeAdapter(annotated[Union[models], Field(discriminator="game")])
+
+
+@cache
+def _action_adapter(game: str) -> TypeAdapter[Any]:
+    return TypeAdapter(ACTION_TYPES[game])
+
+
+@cache
+def _action_tags() -> frozenset[str]:
+    """Every action ``type`` of every game (the union tags pydantic puts in error locations)."""
+    tags: set[str] = set()
+    for union in ACTION_TYPES.values():
+        for member in get_args(get_args(union)[0]):
+            tags.update(get_args(member.model_fields["type"].annotation))
+    return frozenset(tags)
+
+
+def _where(location: tuple) -> tuple[str, int | None]:
+    """A readable path ("actions[3].add[0]") and the action index from a pydantic error location,
+    without the union tags pydantic inserts (the game id, the action type)."""
+    parts = list(location)
+    if parts and parts[0] in GAMES:
+        parts = parts[1:]
+    index = None
+    tags = _action_tags()
+    if len(parts) > 1 and parts[0] == "actions" and isinstance(parts[1], int):
+        index = parts[1]
+        if len(parts) > 2 and parts[2] in tags:
+            del parts[2]
+    elif parts and parts[0] in tags:  # a single action, parsed on its own
+        parts = parts[1:]
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in parts)
+    return path.lstrip(".") or "record", index
+
+
+# pydantic error types a player may meet, said in the table's language; others keep pydantic's text
+_TYPE_PROBLEMS = {
+    "extra_forbidden": "unknown_field", "missing": "missing", "int_type": "whole_number",
+    "int_parsing": "whole_number", "int_from_float": "whole_number", "bool_type": "boolean",
+    "bool_parsing": "boolean", "string_type": "text", "list_type": "list", "dict_type": "object",
+    "model_type": "object", "model_attributes_type": "object", "string_too_short": "empty",
+}
+
+
+def _from_validation_error(err: ValidationError) -> MalformedRecord:
+    first = err.errors(include_url=False)[0]
+    where, index = _where(tuple(first["loc"]))
+    kind, ctx = first["type"], first.get("ctx", {})
+    if kind in _TYPE_PROBLEMS:
+        problem = Msg(f"record.problem.{_TYPE_PROBLEMS[kind]}")
+    elif kind == "union_tag_invalid":
+        tag, field_name = ctx.get("tag"), str(ctx.get("discriminator", "")).strip("'")
+        expected = _one_of(str(ctx.get("expected_tags", "")))
+        if field_name == "type":
+            problem = Msg("record.problem.action_type", {"tag": repr(tag), "expected": expected})
+        else:
+            problem = Msg("record.problem.unknown_value", {"tag": repr(tag), "field": field_name,
+                                                            "expected": expected})
+    elif kind == "literal_error":
+        value = first.get("input")
+        key = "not_a_card" if isinstance(value, (int, str)) and not isinstance(value, bool) else "not_this_kind"
+        problem = Msg(f"record.problem.{key}", {"value": repr(value), "expected": _one_of(str(ctx["expected"]))})
+    else:
+        problem = Msg("record.problem.other", {"detail": first["msg"]})
+    message = Msg("record.at", {"where": where, "problem": problem})
+    more = err.error_count() - 1
+    if more:
+        message = Msg("record.more", {"message": message, "count": more})
+    return MalformedRecord(message, index)
+
+
+# --- Who is named where: the fields the player checks read ----------------------------------------
+
+def _names_a_player(tp: Any) -> bool:
+    return _PLAYER in getattr(tp, "__metadata__", ())
+
+
+def _player_kind(annotation: Any, metadata: list[Any]) -> str | None:
+    """"one" (a name or None), "many" (a list of names, or a dict keyed by name) or None."""
+    if _PLAYER in metadata or _names_a_player(annotation):
+        return "one"
+    args = get_args(annotation)
+    if get_origin(annotation) in (list, tuple, set, frozenset, dict) and args and _names_a_player(args[0]):
+        return "many"
+    for arm in args:  # X | None
+        if arm is not type(None) and (get_origin(arm) is not None or _names_a_player(arm)):
+            kind = _player_kind(arm, [])
+            if kind is not None:
+                return kind
+    return None
+
+
+_PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def people_fields(cls: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The fields of a model naming one player each, and those naming several (a list of names, a
+    dict keyed by name): what the checks of ``models.record`` read, and the generated structs say."""
+    found = _PLANS.get(cls)
+    if found is None:
+        kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in cls.model_fields.items()}
+        found = _PLANS[cls] = (tuple(name for name, kind in kinds.items() if kind == "one"),
+                               tuple(name for name, kind in kinds.items() if kind == "many"))
+    return found
+
+
+# --- Why a record or an action is malformed: what models.record asks when msgspec refused it ----
+
+def refusal(data: Any) -> MalformedRecord:
+    """The reason ``data`` (decoded JSON, no repeated key) is not a valid record, as pydantic and the
+    checks after it say. Only asked for data the fast path refused: data accepted here is a defect."""
+    try:
+        record = reference_record(data)
+    except MalformedRecord as err:
+        return err
+    raise AssertionError(f"msgspec refused a record pydantic accepts: {record!r}")
+
+
+def action_refusal(game: str, data: Any, players: list[str]) -> MalformedRecord:
+    try:
+        action = reference_action(game, data, players)
+    except MalformedRecord as err:
+        return err
+    raise AssertionError(f"msgspec refused an action pydantic accepts: {action!r}")
+
+
+def reference_record(data: Any) -> "TableRecord":
+    """The record as pydantic validates it, with the same checks after the types: what the fast path
+    is proven against (tests/test_parse_paths.py), and where its refusals get their reasons."""
+    check_outline(data)
+    model = RECORD_MODELS.get(data["game"]) if "game" in data else None
+    try:
+        record = model.model_validate(data) if model is not None else _record_union().validate_python(data)
+    except ValidationError as err:
+        raise _from_validation_error(err) from None
+    _check_people(record)
+    return record
+
+
+def reference_action(game: str, data: Any, players: list[str]) -> Any:
+    try:
+        action = _action_adapter(game).validate_python(data)
+    except ValidationError as err:
+        raise _from_validation_error(err) from None
+    _check_action(game, action, players)
+    return action
+
+
+# --- Verdict (§3) ----------------------------------------------------------------------------
+
+Number = Union[int, float]
+
+
+class _Deferred(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
+
+class VerdictError(_Deferred):
+    index: int | None
+    rule: str
+    message: str
+
+
+class RankEntry(_Deferred):
+    player: str
+    rank: int
+
+
+class VerdictResult(_Deferred):
+    scores: dict[str, Number]
+    eliminated: list[str]
+    winners: list[str]
+    replay_required: bool
+    ranking: list[RankEntry]
+    explanation: list[str]
+
+
+class Verdict(_Deferred):
+    format: Literal["table-verdict/1"] = VERDICT_FORMAT
+    game: str | None
+    status: Literal["finished", "in_progress", "illegal"]
+    applied: int
+    error: VerdictError | None
+    result: VerdictResult | None
+    # optional (added to table-verdict/1): with `companion replay --lines`, the input line it answers
+    line: int | None = Field(default=None, ge=1, description="companion replay --lines: the 1-based line of the "
+                             "input this verdict answers (absent for a single record)")
+
+
+def record_json_schema() -> dict[str, Any]:
+    schema = _record_union().json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "table-record/1"
+    return schema
+
+
+def verdict_json_schema() -> dict[str, Any]:
+    schema = Verdict.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "table-verdict/1"
+    return schema

@@ -1,0 +1,127 @@
+"""The bases of the msgspec structs of table-record/1 and table-verdict/1 (``models/structs.py``,
+generated from the pydantic models of ``models/record_models.py`` by ``python -m models.schema``),
+and the variant structs, built from each engine's ``variants`` declaration on first use.
+
+A struct is what ``models.record`` parses a valid record into: typed, frozen, read by attribute as
+the engines read the pydantic models. ``model_dump`` and ``model_copy`` do what pydantic's do for
+the callers that treat a record or an action as a model (the service's copies, its exports)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, cast
+
+import msgspec
+
+if TYPE_CHECKING:
+    from scoring.base import VariantSpec
+
+
+def _without_nones(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {key: _without_nones(value) for key, value in data.items() if value is not None}
+    if isinstance(data, list):
+        return [_without_nones(value) for value in data]
+    return data
+
+
+class Struct(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """A validated part of a record: unknown fields refused, frozen, built by keyword."""
+
+    def model_dump(self, mode: str = "json", exclude_none: bool = False) -> dict[str, Any]:
+        data = msgspec.to_builtins(self)
+        return cast(dict[str, Any], _without_nones(data) if exclude_none else data)
+
+    def model_copy(self, update: dict[str, Any] | None = None) -> Any:
+        return msgspec.structs.replace(self, **(update or {}))
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:  # (field, value) pairs, as a pydantic model
+        return iter(zip(self.__struct_fields__, msgspec.structs.astuple(self)))
+
+
+class Action(Struct, tag_field="type", frozen=True):
+    """An action: its ``type`` is the struct's tag (``action.type`` reads it, as on the models)."""
+
+    type: ClassVar[str]
+    # the fields naming one player each, and those naming several (a list, a dict keyed by name)
+    named_one: ClassVar[tuple[str, ...]] = ()
+    named_many: ClassVar[tuple[str, ...]] = ()
+
+
+class ActionWithoutNones(Action, omit_defaults=True, frozen=True):
+    """An action whose optional fields left out are not written back (Animalia's ``row``)."""
+
+
+class Variant(Struct, frozen=True):
+    """Base of every game's variant struct; the fields come from the engine's declaration."""
+
+
+class Record(Struct, frozen=True):
+    """A table record's envelope; each game's struct adds its fields."""
+
+    named_one: ClassVar[tuple[str, ...]] = ()
+    named_many: ClassVar[tuple[str, ...]] = ()
+    variant_of: ClassVar[tuple[str, str]]  # the engine's game id and the variant model's name
+    if TYPE_CHECKING:  # declared by every game's struct, with the game's own types
+        variant: Variant
+        game: str
+        players: list[str]
+        first_player: str | None
+        actions: list[Any]
+
+    @property
+    def starting_player(self) -> str:
+        return self.first_player if self.first_player is not None else self.players[0]
+
+
+class Output(msgspec.Struct, kw_only=True):
+    """A part of a verdict (written, never parsed: mutable, like the pydantic models it mirrors)."""
+
+    def model_dump(self, mode: str = "json", exclude_none: bool = False) -> dict[str, Any]:
+        data = msgspec.to_builtins(self)
+        return cast(dict[str, Any], _without_nones(data) if exclude_none else data)
+
+
+def choice_type(spec: VariantSpec) -> Any:
+    """The msgspec type of a declared variant key's value (as ``record_models._choice_type``)."""
+    choices = spec.choices
+    if choices is None:  # a whole number
+        return int if spec.minimum is None else Annotated[int, msgspec.Meta(ge=spec.minimum)]
+    if all(type(c) is bool for c in choices) and set(choices) == {False, True}:
+        return bool
+    return cast(Any, Literal)[tuple(choices)]  # msgspec's int literals refuse true and 1.0
+
+
+@cache
+def variant_struct(game: str, name: str) -> type[Variant]:
+    """The variant struct of ``game`` (one optional field per declared key), or NoReferee when the
+    game has no engine to declare them."""
+    from models.i18n import Msg
+    from models.record import NoReferee
+    from scoring.registry import engine_class
+
+    engine = engine_class(game)
+    if engine is None:
+        raise NoReferee(Msg("record.no_referee", {"game": repr(game)}))
+    fields = [(spec.key, choice_type(spec) | None, None) for spec in engine.variants]
+    return cast(type[Variant], msgspec.defstruct(name, fields, bases=(Variant,), module="models.structs", kw_only=True))
+
+
+@cache
+def with_variant(record: type[Record]) -> type[Record]:
+    """``record`` with its ``variant`` field typed by its engine's declaration (built on first use,
+    as the pydantic models are: an engine is imported only for the game at hand)."""
+    variant = variant_struct(*record.variant_of)
+    fields: list[Any] = []  # every field again, so that they keep their order (a record's JSON keeps it)
+    for field in msgspec.structs.fields(record):
+        if field.name == "variant":
+            fields.append((field.name, variant, msgspec.field(default_factory=variant)))
+        elif field.required:
+            fields.append((field.name, field.type))
+        elif field.default_factory is not msgspec.NODEFAULT:
+            fields.append((field.name, field.type, msgspec.field(default_factory=field.default_factory)))
+        else:
+            fields.append((field.name, field.type, field.default))
+    return cast(type[Record], msgspec.defstruct(record.__name__, fields, bases=(record,), module=record.__module__,
+                                                        kw_only=True))
