@@ -41,7 +41,7 @@ from companion.service.errors import (
 from companion.service.live import Live, ServiceCore, broken
 from companion.service.replay import Fold, fold, result_rows
 from companion.service.states import LogEntry, SessionState
-from companion.store import Tx, dumps
+from companion.store import Tx, dumps, is_seq_race
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
 from scoring.base import Outcome, RuleViolation
@@ -78,6 +78,8 @@ class Play(ServiceCore):
                 raise Refused(violation.rule, violation.msg, index) from None
             except STORAGE_ERRORS as err:
                 self._forget(session_id)
+                if is_seq_race(err):  # another device's entry took the seq: nothing of ours was written
+                    raise self._changed(session_id, live, seen) from None
                 raise storage_error(err) from err
             except BaseException:
                 if applied:
@@ -164,6 +166,8 @@ class Play(ServiceCore):
             raise self._changed(live.session_id, live, seen) from None
         except STORAGE_ERRORS as err:
             self._forget(live.session_id)
+            if is_seq_race(err):  # see submit
+                raise self._changed(live.session_id, live, seen) from None
             raise storage_error(err) from err
 
     def _corrected(self, live: Live, index: int, action: dict[str, Any]) -> tuple[list[AnyAction], Fold]:
@@ -213,11 +217,12 @@ class Play(ServiceCore):
     # -- inside a write transaction -------------------------------------------------------------
 
     def _check_fresh(self, db: Session | Tx, live: Live) -> None:
-        """Inside a write transaction: the session still exists and its active entries are still
+        """At the start of a write transaction: the session still exists and its active entries are still
         the cache's (the same last active seq means the same entries: a seq is never reused and a
         retracted entry never comes back). Entries made and undone elsewhere since leave the game as
         it was but use seqs: the cache takes the last seq used, and the change goes ahead."""
-        exists, last_seq, last_active = self.store.log_position(db, live.session_id)
+        # lock: on a server, the game's row is locked until the commit (Store.log_position)
+        exists, last_seq, last_active = self.store.log_position(db, live.session_id, lock=True)
         if not exists:
             self._forget(live.session_id)
             raise unknown_session(live.session_id)
