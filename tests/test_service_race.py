@@ -59,8 +59,9 @@ class Interleaved(Store):
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "table.db"
+def db_path(database: Path | str) -> Path | str:
+    """Two devices on one SQLite file, then on one PostgreSQL database (tests/conftest.py)."""
+    return database
 
 
 @pytest.fixture

@@ -40,8 +40,8 @@ def test_every_connection_is_durable_and_checks_foreign_keys(tmp_path):
         store.close()
 
 
-def test_write_rolls_back_on_error(tmp_path):
-    store = Store(tmp_path / "a.db")
+def test_write_rolls_back_on_error(database):
+    store = Store(database)
     try:
         with pytest.raises(RuntimeError):
             with store.write() as db:
@@ -52,8 +52,8 @@ def test_write_rolls_back_on_error(tmp_path):
         store.close()
 
 
-def test_new_database_is_at_head_and_matches_the_models(tmp_path):
-    store = Store(tmp_path / "a.db")
+def test_new_database_is_at_head_and_matches_the_models(empty_database):
+    store = Store(empty_database)  # every migration from nothing, on SQLite and on PostgreSQL
     try:
         assert store.revision() == "0005"
         with store.engine.connect() as conn:
@@ -247,8 +247,8 @@ def test_downgrading_0003_keeps_every_game(tmp_path):
         store.close()
 
 
-def test_upgrading_twice_changes_nothing(tmp_path):
-    path = tmp_path / "a.db"
+def test_upgrading_twice_changes_nothing(empty_database):
+    path = empty_database
     Store(path).close()
     store = Store(path)
     try:
@@ -257,8 +257,8 @@ def test_upgrading_twice_changes_nothing(tmp_path):
         store.close()
 
 
-def test_the_log_keeps_every_row_in_seq_order(tmp_path):
-    store = Store(tmp_path / "a.db")
+def test_the_log_keeps_every_row_in_seq_order(database):
+    store = Store(database)
     try:
         service = SessionService(store)
         state = service.start("high-society", PLAYERS)
