@@ -20,7 +20,7 @@ command line) the game must still be the one this service last saw."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -46,11 +46,39 @@ from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
 from scoring.base import Outcome, RuleViolation
 
+ATTEMPTS = 3  # a change whose game came back to what its device showed is made again, at most this often
+
+
+class _Again(Exception):
+    """The change found the game changed, but the game read again is the very one its device showed
+    (``state.version == seen``: an entry made and undone on another device while this change
+    waited for it): nothing was written, and the change may be made again on that game."""
+
+    def __init__(self, state: SessionState, seen: int):
+        self.state = state
+        self.seen = seen
+
+
+def _again(change: Callable[[], SessionState]) -> SessionState:
+    """``change()``, made again while it meets the game it was shown (see :class:`_Again`)."""
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return change()
+        except _Again:
+            continue
+    try:
+        return change()
+    except _Again as again:  # still unsettled: say so, with the game as it is
+        raise GameChanged(again.state, again.seen) from None
+
 
 class Play(ServiceCore):
     def submit(self, session_id: int, action: dict[str, Any], *, seen: int | None = None) -> SessionState:
         """Accept an entry and return the new state (the entry is on disk), or raise: Refused
         (a rule), Malformed, GameChanged (``seen`` is not the game's version any more)."""
+        return _again(lambda: self._submit(session_id, action, seen))
+
+    def _submit(self, session_id: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
             parsed = self._parse_action(live, action)
@@ -98,6 +126,9 @@ class Play(ServiceCore):
         game: its results rows go. With ``seen``, only the last entry of the state the device
         showed: if another device changed the game since, GameChanged and nothing is retracted.
         The engine has no inverse of an entry: an undo replays the entries before it."""
+        return _again(lambda: self._undo(session_id, seen))
+
+    def _undo(self, session_id: int, seen: int | None) -> SessionState:
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
             if not live.actions:
@@ -131,6 +162,9 @@ class Play(ServiceCore):
                 seen: int | None = None) -> SessionState:
         """Replace entry ``index``: in one transaction the entries from ``index`` on are retracted
         and the corrected one and the later ones appended again."""
+        return _again(lambda: self._correct(session_id, index, action, seen))
+
+    def _correct(self, session_id: int, index: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
             actions, folded = self._corrected(live, index, action)
@@ -205,14 +239,21 @@ class Play(ServiceCore):
         """Before a refusal: if the database moved on behind the cache, the entry was judged on a
         game that is no longer the table's, so say that instead (GameChanged)."""
         fresh = self._current(live)
-        if fresh is not live:
-            raise GameChanged(self._state(fresh), live.version if seen is None else seen)
+        shown = live.version if seen is None else seen
+        if fresh is not live and fresh.version != shown:  # the same version: the same entries, judged right
+            raise GameChanged(self._state(fresh), shown)
 
     def _changed(self, session_id: int, live: Live, seen: int | None) -> GameChanged:
         """Another process wrote between the cache and our write transaction: read the game again
-        and refuse with it. Nothing was written."""
+        and refuse with it. Nothing was written. If the game read again is the one the device
+        showed after all (changed and changed back in between: another device's entry undone),
+        :class:`_Again` instead: the change is made again on it."""
         self._forget(session_id)
-        return GameChanged(self._state(self._live(session_id)), live.version if seen is None else seen)
+        state = self._state(self._live(session_id))
+        shown = live.version if seen is None else seen
+        if state.version == shown:
+            raise _Again(state, shown)
+        return GameChanged(state, shown)
 
     # -- inside a write transaction -------------------------------------------------------------
 
