@@ -317,3 +317,86 @@ def test_odd_characters_in_the_path(tmp_path):
         assert path.exists()
     finally:
         store.close()
+
+
+def _table_rows(store: Store, columns_of: dict[str, list[str]]) -> dict:
+    with store.read() as db:
+        return {t: [tuple(r) for r in db.execute(text(f"SELECT {', '.join(cols)} FROM {t} ORDER BY 1, 2"))]
+                for t, cols in columns_of.items()}
+
+
+OLD_COLUMNS = {  # the tables and columns of migration 0001
+    "players": ["id", "name", "created_at"],
+    "sessions": ["id", "game", "variant", "first_player", "assist", "status", "started_at", "finished_at", "updated_at"],
+    "seats": ["session_id", "position", "player_id"],
+    "actions": ["session_id", "seq", "action", "created_at", "retracted_at"],
+}
+
+
+def test_migrations_with_data_on_any_database(empty_database):
+    """Migrations 0001 → head with an old app's rows, down to 0003 and up again, on SQLite and on
+    PostgreSQL: every old row kept, and 0004 fills the summaries and the monthly figures (months
+    and durations computed by each database's own SQL) as the store keeps them."""
+    from alembic import command
+    from sqlalchemy import bindparam
+
+    from companion.store import alembic_config
+    from models.tables import GameSession
+
+    old = Store(empty_database, upgrade=False)
+    old.upgrade("0001")
+    start = datetime(2025, 12, 24, 19, tzinfo=timezone.utc)
+    later = datetime(2025, 12, 24, 19, 30, tzinfo=timezone.utc)
+    moment = GameSession.__table__.c.started_at.type  # times bound as the app writes them
+    record, going = hs_designed(PLAYERS, "Anne"), hs_long(PLAYERS, final=False)
+    with old.engine.begin() as conn:
+        def insert(sql: str, **params):
+            times = [bindparam(k, type_=moment) for k in params if k.startswith("t")]
+            return conn.execute(text(sql).bindparams(*times), params)
+
+        ids = [insert("INSERT INTO players (name, created_at) VALUES (:n, :t) RETURNING id", n=n, t=start).scalar_one()
+               for n in PLAYERS]
+        for game, status, actions, when in (("high-society", "finished", record["actions"], later),
+                                            ("high-society", "in_progress", going["actions"], start)):
+            sid = insert("INSERT INTO sessions (game, variant, first_player, assist, status, started_at, finished_at, "
+                         "updated_at) VALUES (:g, '{}', 'Anne', :a, :s, :t0, :t1, :t0) RETURNING id", g=game, a=False,
+                         s=status, t0=start, t1=later if status == "finished" else None).scalar_one()
+            for position, pid in enumerate(ids):
+                insert("INSERT INTO seats (session_id, position, player_id) VALUES (:s, :p, :i)",
+                       s=sid, p=position, i=pid)
+            for seq, action in enumerate(actions, 1):
+                insert("INSERT INTO actions (session_id, seq, action, created_at) VALUES (:s, :q, :a, :t)",
+                       s=sid, q=seq, a=json.dumps(action), t=when)
+        insert("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
+               "(:s, 999, '{\"type\": \"pass\", \"player\": \"Anne\"}', :t, :t2)", s=sid, t=later, t2=later)
+    before = _table_rows(old, OLD_COLUMNS)
+    old.close()
+
+    store = Store(empty_database)  # what the app does on start
+    try:
+        assert store.revision() == "0005"
+        assert _table_rows(store, OLD_COLUMNS) == before
+        with store.read() as db:
+            summaries = [tuple(r) for r in db.execute(text(
+                "SELECT status, actions, players, winners, duration_s FROM game_summaries ORDER BY session_id"))]
+            months = [tuple(r) for r in db.execute(text("SELECT game, month, games, actions_sum FROM game_months"))]
+        assert summaries == [("finished", len(record["actions"]), 3, 0, 1800.0),
+                             ("in_progress", len(going["actions"]), 3, 0, 0.0)]  # the undone entry not counted
+        assert months == [("high-society", "2025-12", 1, len(record["actions"]))]
+        service = SessionService(store)  # writes the results the 0001-era game lacks
+        assert {s.name: (s.games, s.wins) for s in service.player_stats()} == {
+            "Anne": (1, 1), "Bruno": (1, 0), "Chloé": (1, 0)}
+        with store.engine.connect() as conn:
+            command.downgrade(alembic_config(conn), "0003")
+            conn.commit()
+        assert store.revision() == "0003"
+        assert _table_rows(store, OLD_COLUMNS) == before
+        store.upgrade()  # 0004 fills again, now with results rows: the players' months too
+        with store.read() as db:
+            places = [tuple(r) for r in db.execute(text(
+                "SELECT p.name, m.month, m.games, m.wins, m.place1 FROM player_months m "
+                "JOIN players p ON p.id = m.player_id ORDER BY p.name"))]
+        assert places == [("Anne", "2025-12", 1, 1, 1), ("Bruno", "2025-12", 1, 0, 0), ("Chloé", "2025-12", 1, 0, 0)]
+        assert SessionService(store).open(2).log[-1].action == going["actions"][-1]
+    finally:
+        store.close()
