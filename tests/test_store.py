@@ -400,3 +400,52 @@ def test_migrations_with_data_on_any_database(empty_database):
         assert SessionService(store).open(2).log[-1].action == going["actions"][-1]
     finally:
         store.close()
+
+
+def test_a_url_names_a_server_or_a_sqlite_file(tmp_path, monkeypatch):
+    """COMPANION_DB and --db take a SQLAlchemy URL as well as a path: it is kept as it is (never a
+    folder named "postgresql+psycopg:"), and a sqlite: URL opens its file."""
+    from companion.paths import is_url, local_dir
+    from companion.store import StoreUnusable
+
+    monkeypatch.chdir(tmp_path)
+    club = "postgresql+psycopg://anne@club.local/club"
+    assert resolve_db_path(None, {ENV_VAR: f" {club} "}) == club
+    assert resolve_db_path(club, {}) == club
+    assert resolve_db_path("sqlite:///games.db", {}) == "sqlite:///games.db"
+    assert not is_url("C:\\games.db") and not is_url("games.db") and not is_url(tmp_path / "a.db")
+    assert local_dir(club) == default_db_path().parent and local_dir(tmp_path / "a.db") == tmp_path
+    store = Store("sqlite:///games.db")  # relative to the working directory, like a path
+    try:
+        assert store.path == tmp_path / "games.db" and store.dialect == "sqlite"
+        SessionService(store).add_player("Anne")
+    finally:
+        store.close()
+    assert (tmp_path / "games.db").is_file()
+    with pytest.raises(StoreUnusable) as kind:
+        Store("mysql://anne@club.local/club")
+    assert kind.value.msg.key == "store.kind" and kind.value.msg.params["kind"] == "mysql"
+    with pytest.raises(StoreUnusable) as unreachable:  # no server there: said, nothing created
+        Store(f"postgresql://anne:secret@/club?host={tmp_path}/nowhere")
+    assert unreachable.value.msg.key == "store.unusable" and "secret" not in str(unreachable.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]
+
+
+def test_a_server_database_of_another_program_or_a_newer_version_is_refused(pg_url, pg_empty_url):
+    """Like a SQLite file's check: nothing is written to a database this version cannot use."""
+    import psycopg
+
+    from companion.store import StoreUnusable
+
+    def run(url: str, sql: str) -> None:
+        with psycopg.connect(url.replace("postgresql+psycopg", "postgresql"), autocommit=True) as conn:
+            conn.execute(sql)
+
+    run(pg_url, "UPDATE alembic_version SET version_num = '9999'")
+    with pytest.raises(StoreUnusable) as newer:
+        Store(pg_url)
+    assert newer.value.msg.key == "store.newer" and newer.value.msg.params["revision"] == "9999"
+    run(pg_empty_url, "CREATE TABLE invoices (id integer)")
+    with pytest.raises(StoreUnusable) as foreign:
+        Store(pg_empty_url)
+    assert foreign.value.msg.key == "store.foreign"
