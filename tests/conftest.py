@@ -42,13 +42,13 @@ def example_table() -> dict[str, dict[str, str]]:
 
 
 # PostgreSQL: a throwaway server per test session (tests/pg.py)
-from tests.pg import pg_empty_url, pg_server, pg_url  # noqa: E402,F401
+from tests.pg import pg_empty_url, pg_own_url, pg_server, pg_url  # noqa: E402,F401
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request, tmp_path):
     """Where a store test's database lives, once per kind: a SQLite file in the test's folder (not
-    created yet), or the URL of a fresh PostgreSQL database at the newest schema. ``Store(database)``
+    created yet), or the URL of an empty PostgreSQL database at the newest schema. ``Store(database)``
     opens either."""
     if request.param == "sqlite":
         return tmp_path / "companion.db"

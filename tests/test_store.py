@@ -431,7 +431,7 @@ def test_a_url_names_a_server_or_a_sqlite_file(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]
 
 
-def test_a_server_database_of_another_program_or_a_newer_version_is_refused(pg_url, pg_empty_url):
+def test_a_server_database_of_another_program_or_a_newer_version_is_refused(pg_own_url, pg_empty_url):
     """Like a SQLite file's check: nothing is written to a database this version cannot use."""
     import psycopg
 
@@ -441,9 +441,9 @@ def test_a_server_database_of_another_program_or_a_newer_version_is_refused(pg_u
         with psycopg.connect(url.replace("postgresql+psycopg", "postgresql"), autocommit=True) as conn:
             conn.execute(sql)
 
-    run(pg_url, "UPDATE alembic_version SET version_num = '9999'")
+    run(pg_own_url, "UPDATE alembic_version SET version_num = '9999'")
     with pytest.raises(StoreUnusable) as newer:
-        Store(pg_url)
+        Store(pg_own_url)
     assert newer.value.msg.key == "store.newer" and newer.value.msg.params["revision"] == "9999"
     run(pg_empty_url, "CREATE TABLE invoices (id integer)")
     with pytest.raises(StoreUnusable) as foreign:
