@@ -488,3 +488,26 @@ def test_an_append_that_loses_the_race_for_its_seq_is_the_clear_refusal(pg_url, 
     finally:
         for store in stores:
             store.close()
+
+
+def test_a_change_that_finds_the_game_changed_back_is_made_on_it(devices, monkeypatch):
+    """Another device's entry lands between this device's check and its write (refused: the game
+    changed), then is undone before this device reads the game again: the game is the one this
+    device showed after all, so its entry is made on it rather than refused with that same game."""
+    a, b, interleaved = devices
+    sid = a.start("high-society", PLAYERS).session_id
+    shown_a = a.submit(sid, SCRIPT[0])
+    original = interleaved.session_rows
+    undone: list[SessionState] = []
+
+    def undone_first(db: Any, session_id: int) -> Any:
+        if not undone:  # A reads the game again after its refused write: B has taken its entry back
+            undone.append(b.undo(sid, seen=b.open(sid).version))
+        return original(db, session_id)
+
+    monkeypatch.setattr(interleaved, "session_rows", undone_first)
+    interleaved.before_write = lambda: b.submit(sid, SCRIPT[1], seen=b.open(sid).version)
+    done = a.submit(sid, {"type": "bid", "player": "Anne", "add": [2]}, seen=shown_a.version)
+    assert undone and undone[0].version == shown_a.version
+    assert [e.action for e in done.log] == [SCRIPT[0], {"type": "bid", "player": "Anne", "add": [2]}]
+    assert [(seq, retracted) for seq, _, retracted in rows(a.store, sid)] == [(1, False), (2, True), (3, False)]
