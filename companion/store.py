@@ -67,6 +67,7 @@ from models.tables import (
 )
 
 BUSY_TIMEOUT_MS = 10_000
+MIGRATION_LOCK = 0x7AB1E  # PostgreSQL advisory lock key: one migrating process at a time (Store.upgrade)
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -181,9 +182,15 @@ class Store:
     # -- schema -------------------------------------------------------------------------------
 
     def upgrade(self, revision: str = "head") -> None:
-        """Bring the schema up to ``revision`` (an older database is upgraded on start)."""
+        """Bring the schema up to ``revision`` (an older database is upgraded on start). On a
+        server, several tablets may start at once on a new database: the migrations run in one
+        transaction (PostgreSQL's DDL is transactional) that first takes a transaction-level
+        advisory lock, so the second tablet waits, then finds the schema at its revision and
+        does nothing (it reads the revision after the lock, in a new snapshot)."""
         try:
             with self.engine.connect() as conn:
+                if self.path is None:
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                 command.upgrade(alembic_config(conn), revision)
                 conn.commit()
         except SQLAlchemyError as err:

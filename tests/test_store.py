@@ -449,3 +449,36 @@ def test_a_server_database_of_another_program_or_a_newer_version_is_refused(pg_o
     with pytest.raises(StoreUnusable) as foreign:
         Store(pg_empty_url)
     assert foreign.value.msg.key == "store.foreign"
+
+
+def test_tablets_starting_at_once_on_a_new_server_database_all_open_it(pg_empty_url):
+    """Three stores open one empty PostgreSQL database at the same moment: one migrates it, the
+    others wait and find it migrated (nobody fails on a table another one created)."""
+    import threading
+
+    from companion.store import StoreUnusable
+
+    gate = threading.Barrier(3)
+    opened: list[Store] = []
+    failures: list[StoreUnusable] = []
+
+    def open_it() -> None:
+        gate.wait()
+        try:
+            opened.append(Store(pg_empty_url))
+        except StoreUnusable as err:
+            failures.append(err)
+
+    threads = [threading.Thread(target=open_it) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    try:
+        assert failures == [] and len(opened) == 3
+        assert {s.revision() for s in opened} == {"0005"}
+        SessionService(opened[0]).add_player("Anne")
+        assert [p.name for p in SessionService(opened[2]).players()] == ["Anne"]
+    finally:
+        for store in opened:
+            store.close()
