@@ -921,12 +921,6 @@ def statements(dialect: str) -> SimpleNamespace:
     )
 
 
-# The SQLite texts under their former names (benchmarks and tests read them).
-SUMMARY_SQL = statements("sqlite").summary
-PLAYER_MONTHS_SELECT = statements("sqlite").player_months_select
-PLAYER_MONTHS_INSERT = statements("sqlite").player_months_insert
-GAME_MONTHS_SELECT = statements("sqlite").game_months_select
-GAME_MONTHS_INSERT = statements("sqlite").game_months_insert
 STORED_TIME = "%Y-%m-%d %H:%M:%S.%f"  # how the DateTime columns keep a UTC time (text that sorts)
 
 
