@@ -1,4 +1,4 @@
-"""The `companion` command: the app, the headless referee, import and export."""
+"""The `companion` command: the app, the headless referee, import, export and migrate."""
 
 from __future__ import annotations
 
@@ -13,15 +13,14 @@ if TYPE_CHECKING:  # the service's imports are paid only by the commands that us
     from models.i18n import Msg
 
 
-def _read_input(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    return Path(path).read_bytes()
+# What `replay` says of a file it will not read (a folder, a device, a pipe; over the size limit).
+_REPLAY_FILE_KEYS = {"too_big": "record.too_big", "not_a_file": "record.not_a_file"}
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     # Imported here so `companion replay` does not pay for the UI's imports: no Flet, no SQLAlchemy,
     # no sqlmodel on this path (tests/test_cli.py checks it), and only the game at hand's validator.
+    from companion.files import Unreadable, read_file
     from models.i18n import Msg
     from models.record import MalformedRecord
     from scoring.referee import malformed_verdict, verdict_for_text
@@ -29,47 +28,72 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.lines:
         return _replay_lines(args)
     try:
-        text = _read_input(args.file)
+        text = read_file(args.file, sys.stdin.buffer, **_REPLAY_FILE_KEYS)
     except OSError as err:
         unreadable = MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror}))
         verdict, status = malformed_verdict(unreadable, lang=args.lang), 2
+    except Unreadable as err:
+        verdict, status = malformed_verdict(MalformedRecord(err.msg), lang=args.lang), 2
     else:
         verdict, status = verdict_for_text(text, lang=args.lang)
     sys.stdout.write(verdict.model_dump_json(indent=2, exclude={"line"}) + "\n")
     return status
 
 
+def _not_a_file() -> dict[str, str]:
+    return {"not_a_file": _REPLAY_FILE_KEYS["not_a_file"]}
+
+
 def _replay_lines(args: argparse.Namespace) -> int:
     """`companion replay --lines FILE|-`: one compact verdict per record line, in order."""
+    from companion.files import Unreadable, limited_lines, open_regular
     from models.i18n import Msg
     from models.record import MalformedRecord
     from scoring.referee import batch_status, malformed_verdict, verdicts_for_lines
 
     statuses: list[int] = []
-    try:
-        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115 - closed below
-    except OSError as err:
-        unreadable = MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror}))
-        sys.stdout.write(malformed_verdict(unreadable, lang=args.lang).model_dump_json(exclude={"line"}) + "\n")
+
+    def malformed(err: MalformedRecord) -> int:
+        sys.stdout.write(malformed_verdict(err, lang=args.lang).model_dump_json(exclude={"line"}) + "\n")
         return 2
+
     try:
-        for verdict, status in verdicts_for_lines(stream, lang=args.lang):
+        stream = sys.stdin.buffer if args.file == "-" else open_regular(args.file, **_not_a_file())
+    except OSError as err:
+        return malformed(MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror})))
+    except Unreadable as err:
+        return malformed(MalformedRecord(err.msg))
+    try:
+        lines = limited_lines(stream, args.file, too_big=_REPLAY_FILE_KEYS["too_big"])
+        for verdict, status in verdicts_for_lines(lines, lang=args.lang):
             sys.stdout.write(verdict.model_dump_json() + "\n")
             sys.stdout.flush()  # a verdict as soon as its record is read, when the lines come from a pipe
             statuses.append(status)
+    except Unreadable as err:  # one line over the limit: the verdicts so far stand, the batch is malformed
+        statuses.append(malformed(MalformedRecord(err.msg)))
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
     return batch_status(statuses)
 
 
+TABLE_ENV = "COMPANION_TABLE"
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     # The app's imports (Flet, the store) are paid only by `companion run`.
     from companion.app import serve
+    from companion.club import BadTableName, clean_table_name
     from companion.paths import resolve_db_path
 
+    given = args.table if args.table is not None else os.environ.get(TABLE_ENV)
+    try:
+        table = clean_table_name(given) if given is not None else None
+    except BadTableName as err:
+        print(err.msg.render("fr"), file=sys.stderr, flush=True)
+        return 2
     return serve(resolve_db_path(getattr(args, "db", None)), host=args.host, port=args.port, lan=args.lan,
-                 desktop=args.desktop, pin=args.pin)
+                 desktop=args.desktop, pin=args.pin, table=table)
 
 
 def _open_service(args: argparse.Namespace) -> SessionService:
@@ -171,6 +195,68 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migration_target(value: str) -> Path:
+    """The destination of ``companion migrate``: a path, or a ``sqlite:///path`` URL. Raises
+    ValueError for another URL, which this version's store cannot open yet."""
+    from companion.paths import resolve_db_path
+
+    if "://" in value:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            url = make_url(value)
+        except ArgumentError:
+            raise ValueError(value) from None
+        if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+            raise ValueError(value)
+        return resolve_db_path(url.database)
+    return resolve_db_path(value)
+
+
+def _shown(target: str) -> str:
+    """The destination as the report names it: a URL without its password."""
+    import re
+
+    return re.sub(r"://([^:/@]*):[^@/]*@", r"://\1:***@", target)
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """`companion migrate --from TABLET.db --to CLUB`: the tablet's games copied into the club's
+    database (companion/service/migrate.py). Exit 0, 1 if a game was refused or in conflict (the
+    others are copied), 2 if nothing could be done."""
+    from companion.service.migrate import MigrationUnusable, migrate, read_source
+    from companion.store import Store, StoreUnusable
+    from models.i18n import Msg
+
+    def fail(msg: Msg) -> int:
+        sys.stderr.write(msg.render(args.lang) + "\n")
+        return 2
+
+    try:
+        target = _migration_target(args.target)
+    except ValueError:
+        return fail(Msg("migrate.target.url", {"url": _shown(args.target)}))
+    source = Path(args.source).expanduser()
+    if _same_file(source, target) or source.resolve() == target.resolve():
+        return fail(Msg("migrate.same_file", {"path": str(source)}))
+    try:
+        tablet = read_source(source)  # refused before the destination is even created
+        store = Store(target)
+    except (MigrationUnusable, StoreUnusable) as err:
+        return fail(err.msg)
+    except OSError as err:  # e.g. the club database's folder cannot be created
+        return fail(Msg("store.unusable", {"path": str(target), "detail": err.strerror or str(err)}))
+    try:
+        report = migrate(tablet, store, target_label=_shown(args.target))
+    except MigrationUnusable as err:
+        return fail(err.msg)
+    finally:
+        store.close()
+    sys.stdout.write(report.render(args.lang) + "\n")
+    return 1 if report.problems else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: the referee beside your card game.")
     parser.add_argument("--db", default=None, help="database file, or a server's URL such as postgresql+psycopg://user@host/club "
@@ -193,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="with --lan: the table PIN other devices must enter (default: a new random one, printed)")
     run.add_argument("--desktop", action="store_true",
                      help="open a desktop window where a display and the Flet desktop client are available")
+    run.add_argument("--table", default=None,
+                     help=f"this tablet's table name, kept with every game started here (default: {TABLE_ENV}, "
+                          "then the name saved in the app's settings)")
     run.set_defaults(func=cmd_run)
 
     export = sub.add_parser("export", help="write table records from the database (one object with --session, else a list)")
@@ -205,6 +294,13 @@ def build_parser() -> argparse.ArgumentParser:
     import_.add_argument("file", help="the records' path, or - for standard input")
     import_.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the messages")
     import_.set_defaults(func=cmd_import)
+
+    migrate = sub.add_parser("migrate", help="copy a tablet's games (its database file) into the club's database; "
+                                             "players matched by name, a second run copies only what is new")
+    migrate.add_argument("--from", dest="source", required=True, help="the tablet's database file (only read)")
+    migrate.add_argument("--to", dest="target", required=True, help="the club's database: a path or a URL")
+    migrate.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the report")
+    migrate.set_defaults(func=cmd_migrate)
     return parser
 
 

@@ -621,6 +621,10 @@ class Store:
         if query.player_ids is not None:
             where.append(exists().where(seats.c.session_id == gs.c.session_id,
                                         seats.c.player_id.in_(list(query.player_ids))))
+        if query.table is not None:  # a club's table (companion.club: NO_TABLE for the unnamed)
+            from companion.club import table_sessions
+
+            where.append(gs.c.session_id.in_(table_sessions(query.table)))
         return where
 
     def history_page(self, db: Session, query: HistoryQuery, offset: int, limit: int) -> list[dict[str, Any]]:
@@ -655,7 +659,7 @@ class Store:
 
     def history_count(self, db: Session, query: HistoryQuery) -> int:
         gs = GameSummary.__table__
-        if query.player_ids is None:  # the summaries' covering indexes answer
+        if query.player_ids is None or query.table is not None:  # the summaries' covering indexes answer
             return int(db.execute(sa_select(func.count()).select_from(gs)
                                   .where(*self._history_where(query))).scalar_one())
         # Driven from the players' seats (their games by primary key), not from every game of the
@@ -783,6 +787,7 @@ class HistoryQuery:
     since: datetime | None = None
     until: datetime | None = None
     player_ids: tuple[int, ...] | None = None
+    table: str | None = None  # games of one table (companion.club.NO_TABLE: of a tablet with no name)
 
 
 def _same(sql: str) -> str:

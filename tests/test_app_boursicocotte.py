@@ -220,7 +220,7 @@ def test_results_explain_sets_times_count_for_each_player():
 
     outcome = game_2460().outcome()
     anne = [m.render("en") for m in outcome.explanation if mentions(m, "Anne")]
-    assert anne == ["Anne: complete sets of hen (10), dog (160) and pig (650); 820 × 3 set(s) = 2460 points."]
+    assert anne == ["Anne: complete sets of hen (10), dog (160) and pig (650); 820 × 3 sets = 2460 points."]
     chloe = [m.render("fr") for m in outcome.explanation if mentions(m, "Chloé")]
     assert chloe == ["Chloé : séries complètes mouton (250), chèvre (350), vache (800) et cheval (1000) ; "
                      "2400 × 4 séries = 9600 points.",

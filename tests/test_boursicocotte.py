@@ -388,13 +388,13 @@ def test_rulebook_trade_60_loses_to_100():
     eng = engine(players, start_animals=deal)
     assert view(eng)["money"]["Alphonse"] == START + [50]
     events = act(eng, challenge("Marcel", "Alphonse", "dog", [0, 0, 10, 50]))
-    assert rendered(events[0]) == ("Marcel challenges Alphonse over the dog with 4 face-down money card(s); "
+    assert rendered(events[0]) == ("Marcel challenges Alphonse over the dog with 4 face-down money cards; "
                                    "animals at stake: 2.")
     exp = eng.expected()
     assert (exp.players, exp.types) == (("Alphonse",), ("accept", "counter"))
     events = act(eng, counter("Alphonse", [50, 50]))
     texts = [rendered(m) for m in events]
-    assert texts[:2] == ["The offers are swapped: Marcel receives 2 card(s), Alphonse receives 4 card(s).",
+    assert texts[:2] == ["The offers are swapped: Marcel receives 2 cards, Alphonse receives 4 cards.",
                          "Alphonse offered more and wins the trade: Marcel hands over 2 × dog."]
     assert not any("60" in t or "100" in t for t in texts)  # the amounts stay secret
     v = view(eng)
@@ -413,7 +413,7 @@ def test_accepting_gives_the_offer_and_one_animal_unless_both_own_two():
     assert view(eng)["trade"] == {"challenger": "Anne", "target": "Bruno", "animal": "dog",
                                   "cards_offered": 2, "animals_at_stake": 1, "ties": 0}
     events = act(eng, accept("Bruno"))
-    assert rendered(events[0]) == "Bruno accepts the 2 card(s) offered and hands 1 × dog to Anne."
+    assert rendered(events[0]) == "Bruno accepts the 2 cards offered and hands 1 × dog to Anne."
     v = view(eng)
     assert v["animals"]["Anne"]["dog"] == 3 and "dog" not in v["animals"]["Bruno"]
     assert v["money"]["Bruno"] == [0, 0, 0, 10, 10, 10, 10, 10, 50]
@@ -449,7 +449,7 @@ def test_a_tie_is_replayed_and_a_second_tie_gives_the_animals_free():
             act(eng, wrong)
         assert refused.value.rule == "BC-RECHALLENGE"
     events = act(eng, challenge("Anne", "Bruno", "dog", [50]))
-    assert rendered(events[0]) == "Anne challenges Bruno again over the dog, with 1 face-down money card(s)."
+    assert rendered(events[0]) == "Anne challenges Bruno again over the dog, with 1 face-down money card."
     events = act(eng, counter("Bruno", [50]))
     assert rendered(events[1]) == "The offers are equal a second time: Anne takes 1 × dog from Bruno for free."
     v = view(eng)
@@ -534,7 +534,7 @@ def test_rulebook_score_of_2460():
     assert dict(out.scores) == {"Anne": 2460, "Bruno": 1890, "Chloé": 9600}
     assert out.winners == ("Chloé",) and out.ranking == (("Chloé", 1), ("Anne", 2), ("Bruno", 3))
     texts = [rendered(m) for m in out.explanation]
-    assert "Anne: complete sets of hen (10), dog (160) and pig (650); 820 × 3 set(s) = 2460 points." in texts
+    assert "Anne: complete sets of hen (10), dog (160) and pig (650); 820 × 3 sets = 2460 points." in texts
     assert texts[-1] == "Chloé wins with 9600 points."
     assert out.explanation[0].render("fr") == ("Anne : séries complètes poule (10), chien (160) et cochon (650) ; "
                                                "820 × 3 séries = 2460 points.")
@@ -616,11 +616,11 @@ REFUSALS = [
     ("BC-PAYER", _fresh(SALE), pay("Chloé", [10]), "Chloé owes nothing now: it is Bruno who must pay 10 to Anne"),
     ("BC-PAYER", _fresh(SALE), cannot_pay("Anne"), "it is Bruno who must pay"),
     ("BC-CARDS-MISSING", _fresh([draw("cow"), bid("Bruno", 100), close()]), pay("Bruno", [100]),
-     "Bruno does not hold the card(s) 100"),
+     "Bruno does not hold all the cards needed to hand over 100: 100 missing"),
     ("BC-CARDS-MISSING", _fresh(deal=TRADE_DEAL), challenge("Anne", "Bruno", "dog", [50, 50, 0]),
-     "Anne does not hold the card(s) 50 needed to hand over 0, 50 and 50"),
+     "Anne does not hold all the cards needed to hand over 0, 50 and 50: 50 missing"),
     ("BC-CARDS-MISSING", _fresh([challenge("Anne", "Bruno", "dog", [10])], TRADE_DEAL), counter("Bruno", [200]),
-     "Bruno does not hold the card(s) 200"),
+     "Bruno does not hold all the cards needed to hand over 200: 200 missing"),
     ("BC-PAY-SHORT", _fresh([draw("cow"), bid("Bruno", 20), close()]), pay("Bruno", [10, 0]),
      "Bruno hands over 10, less than the 20 owed"),
     ("BC-CAN-PAY", _fresh([draw("cow"), bid("Bruno", 90), close()]), cannot_pay("Bruno"),

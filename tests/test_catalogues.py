@@ -76,3 +76,9 @@ def test_every_refereed_game_is_checked_above():
     from scoring.registry import refereed_games
 
     assert sorted(refereed_games()) == sorted(RULE_PREFIX)
+
+
+def test_english_texts_choose_their_plural_instead_of_writing_s_in_brackets():
+    # "1 card", "2 cards": a count picks its form with {n:#card|cards}, never "card(s)"
+    bracketed = [key for key, text in catalogue("en").items() if "(s)" in text or "(es)" in text]
+    assert bracketed == []

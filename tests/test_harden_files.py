@@ -17,6 +17,7 @@ from companion import cli
 from companion.service import SessionService
 from companion.service.transfer import ImportUnreadable, read_import
 from companion.store import Store, StoreUnusable
+from tests.conftest import EXAMPLES
 from tests.test_store_games import hs_designed
 
 PLAYERS = ["Anne", "Bruno", "Chloé"]
@@ -239,3 +240,62 @@ def test_import_stops_reading_past_the_size_limit(tmp_path):
         read_import("-", endless, limit=10_000)  # type: ignore[arg-type]
     assert endless.read_bytes <= 10_001
     assert read_import(str(big), limit=5000) == b" " * 5000
+
+
+# -- replay: the same safe reading as import ------------------------------------------------------
+
+
+def _replay_in_thread(argv: list[str]) -> int:
+    done: list[int] = []
+    worker = threading.Thread(target=lambda: done.append(cli.main(argv)), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert len(done) == 1, "replay did not end by itself"
+    return done[0]
+
+
+@pytest.mark.parametrize("lines", [False, True])
+@pytest.mark.parametrize("special", ["/dev/zero", "folder", "fifo"])
+def test_replay_refuses_special_files_without_reading_them(tmp_path, capsys, special, lines):
+    if special == "folder":
+        path = str(tmp_path)
+    elif special == "fifo":
+        path = str(tmp_path / "pipe")
+        os.mkfifo(path)
+    else:
+        path = special
+    argv = ["replay", *(["--lines"] if lines else []), path]
+    assert _replay_in_thread(argv) == 2
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["status"] == "illegal" and verdict["error"]["rule"] == "RECORD"
+    assert "not a regular file" in json.dumps(verdict)
+
+
+def _sparse(path: Path, size: int) -> Path:
+    with open(path, "wb") as out:  # a hole: no disk written, zeros read
+        out.truncate(size)
+    return path
+
+
+def test_replay_stops_reading_a_file_past_the_size_limit(tmp_path, capsys):
+    from companion.files import READ_LIMIT
+
+    big = _sparse(tmp_path / "big.json", READ_LIMIT + 1)
+    assert _replay_in_thread(["replay", str(big)]) == 2
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["status"] == "illegal" and verdict["error"]["rule"] == "RECORD"
+    assert f"over {READ_LIMIT // (1024 * 1024)} MB" in json.dumps(verdict)
+
+
+def test_replay_lines_refuses_an_endless_line_and_keeps_the_verdicts_before_it(tmp_path, capsys):
+    from companion.files import READ_LIMIT
+
+    good = json.loads((EXAMPLES / "animalement-votre-finished.json").read_text(encoding="utf-8"))
+    path = tmp_path / "season.jsonl"
+    path.write_bytes(json.dumps(good).encode() + b"\n")
+    with open(path, "ab") as out:
+        out.truncate(path.stat().st_size + READ_LIMIT + 1)  # then one line of zeros, with no end
+    assert _replay_in_thread(["replay", "--lines", str(path)]) == 2
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(out) == 2 and out[0]["status"] == "finished" and out[0]["line"] == 1
+    assert out[1]["error"]["rule"] == "RECORD" and "over" in out[1]["error"]["message"]

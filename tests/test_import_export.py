@@ -242,7 +242,7 @@ def test_cli_export_and_import_round_trip(tmp_path, capsys):
     store.close()
     everything = tmp_path / "all.json"
     assert main(["--db", str(source), "export", "-o", str(everything), "--lang", "en"]) == 0
-    assert f"Exported {len(ids)} game(s)" in capsys.readouterr().out
+    assert f"Exported {len(ids)} games" in capsys.readouterr().out
     exported = json.loads(everything.read_text(encoding="utf-8"))
     assert isinstance(exported, list) and len(exported) == len(ids)
 
@@ -251,7 +251,7 @@ def test_cli_export_and_import_round_trip(tmp_path, capsys):
     assert single == exported[2]  # one object for one session
 
     assert main(["--db", str(target), "import", str(everything), "--lang", "en"]) == 0
-    assert f"Imported {len(ids)} game(s)" in capsys.readouterr().out
+    assert f"Imported {len(ids)} games" in capsys.readouterr().out
     assert main(["--db", str(target), "export"]) == 0
     assert json.loads(capsys.readouterr().out) == exported
 

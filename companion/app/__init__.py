@@ -46,22 +46,47 @@ def export_dir_for(db_path: Path | str) -> Path:
 
 
 def settings_path_for(db_path: Path | str) -> Path:
-    """The table's language and theme are kept beside the database (a server's database: in the
-    user's data directory: they belong to this device)."""
+    """The table's language, theme and name are kept beside the database (a server's database: in
+    the user's data directory: they belong to this device)."""
     from companion.paths import local_dir
 
     return local_dir(db_path) / "settings.json"
 
 
+def save_setting(settings_path: Path | None, key: str, value: Any) -> bool:
+    """Keep one of this device's settings in its settings file (the others as they were);
+    False if the file cannot be written."""
+    import json
+
+    if settings_path is None:
+        return False
+    try:
+        data = json.loads(settings_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    data[key] = value
+    try:
+        settings_path.parent.mkdir(parents=True, exist_ok=True)
+        settings_path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    except OSError:
+        log.warning("cannot save the settings to %s", settings_path)
+        return False
+    return True
+
+
 def make_main(service: SessionService, export_dir: Path | None = None, settings_path: Path | None = None,
-              gate: PinGate | None = None) -> Callable[[Any], None]:
+              gate: PinGate | None = None, table: str | None = None) -> Callable[[Any], None]:
     """The entry point of one connected page. With a ``gate`` (LAN mode) a device other than the
-    serving machine first sees only the PIN screen; the app is built once the PIN is right."""
+    serving machine first sees only the PIN screen; the app is built once the PIN is right.
+    ``table``: the table name given at start (``--table``), for a page when no settings file
+    keeps one."""
     def main(page: Any) -> None:
         from companion.app.shell import App
 
         def open_app() -> None:
-            App(service, page, export_dir=export_dir, settings_path=settings_path).render()
+            App(service, page, export_dir=export_dir, settings_path=settings_path, table=table).render()
 
         if gate is not None and not gate.trusted(getattr(page, "client_ip", None)):
             from companion.app.web import pin_view, show
@@ -123,12 +148,14 @@ def desktop_available() -> bool:
 
 
 def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT, lan: bool = False,
-          desktop: bool = False, pin: str | None = None) -> int:
+          desktop: bool = False, pin: str | None = None, table: str | None = None) -> int:
     """Serve the app in web mode until interrupted. Loopback only unless ``lan``; with ``lan``,
     print that anyone on the network can reach it and the table PIN other devices must enter
     (``pin``, or a new random one). With ``desktop``, open a desktop window instead where a
     display and Flet's desktop client are available. A database the app cannot use: one sentence
-    on standard error, and every page shows it; the exit status is then 2."""
+    on standard error, and every page shows it; the exit status is then 2. ``table``: this
+    tablet's table name (``--table``, ``COMPANION_TABLE``), saved in its settings, where the app's
+    own field changes it later."""
     import flet as ft
 
     from companion.store import StoreUnusable
@@ -137,9 +164,11 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
     settings = settings_path_for(db_path)
     status = 0
+    if table is not None:
+        save_setting(settings, "table", table)
     try:
         service = open_service(db_path)
-        main = make_main(service, export_dir_for(db_path), settings)
+        main = make_main(service, export_dir_for(db_path), settings, table=table)
     except StoreUnusable as err:
         print(err.msg.render(saved_language(settings)), file=sys.stderr, flush=True)
         main, status = make_error_main(err.msg, settings), 2
@@ -162,7 +191,7 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
         gate = PinGate(pin)
         hosts += [socket.gethostname()]
         if status == 0:
-            main = make_main(service, export_dir_for(db_path), settings, gate=gate)
+            main = make_main(service, export_dir_for(db_path), settings, gate=gate, table=table)
     print(f"http://{shown}:{port}/", flush=True)
     print(f"database: {shown_db(db_path)}", file=sys.stderr, flush=True)
     if gate is not None:

@@ -40,9 +40,20 @@ class Place:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+def _saved_table(saved: dict[str, Any]) -> str | None:
+    """The table name kept in the settings, if it is still a valid one."""
+    from companion.club import BadTableName, clean_table_name
+
+    try:
+        return clean_table_name(saved.get("table"))
+    except BadTableName:
+        return None
+
+
 class App:
     def __init__(self, service: SessionService, page: ft.Page | None = None, *, lang: str = DEFAULT_LANGUAGE,
-                 dark: bool = False, export_dir: Path | None = None, settings_path: Path | None = None):
+                 dark: bool = False, export_dir: Path | None = None, settings_path: Path | None = None,
+                 table: str | None = None):
         self.service = service
         self.page = page
         self.settings_path = settings_path
@@ -50,6 +61,7 @@ class App:
         lang = saved.get("lang", lang)
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
         self.dark = bool(saved.get("dark", dark))
+        self._table = table  # this device's table name when its settings file keeps none
         self.export_dir = export_dir
         self.stack: list[Place] = [Place("home")]
         self.drafts: dict[str, Any] = {}   # screen-local state that must survive a re-render
@@ -114,6 +126,23 @@ class App:
             self.page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
         self.render()
 
+    @property
+    def table_name(self) -> str | None:
+        """This device's table name (a club's tablet), kept with every game started here: the
+        settings file's (read again each time: every page of this process is the same tablet),
+        else the one given at start."""
+        saved = self._load_settings()
+        return _saved_table(saved) if "table" in saved else self._table
+
+    def set_table_name(self, name: str | None) -> None:
+        """Name this device's table (None: no name), for every game started here from now on;
+        kept in its settings. The name is checked first (the service's Malformed says why not)."""
+        from companion.app import save_setting
+        from companion.service import checked_table
+
+        self._table = checked_table(name)
+        save_setting(self.settings_path, "table", self._table)
+
     def _load_settings(self) -> dict[str, Any]:
         """The table's language and theme, kept beside the database (a missing or damaged file
         just means the defaults)."""
@@ -131,7 +160,9 @@ class App:
         try:
             path = Path(self.settings_path)
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"lang": self.lang, "dark": self.dark}), encoding="utf-8")
+            settings = self._load_settings()  # any other setting in the file stays
+            settings.update(lang=self.lang, dark=self.dark)
+            path.write_text(json.dumps(settings, ensure_ascii=False), encoding="utf-8")
         except OSError:
             log.warning("cannot save the settings to %s", self.settings_path)
 

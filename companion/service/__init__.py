@@ -13,6 +13,7 @@ cache of live sessions (:mod:`.live`):
 - :mod:`.queries` — history lists and statistics;
 - :mod:`.transfer` — import and export of table records;
 - :mod:`.players` — profiles: rename, merge, remove;
+- :mod:`.club` — a club's shared history: its tables and the season league table of a game;
 - :mod:`.states` — the typed values returned to screens; :mod:`.errors` — what it refuses;
 - :mod:`.records` — a record and the rows the store keeps for it; :mod:`.replay` — the engine fold.
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from companion.service.club import Club, checked_table
 from companion.service.errors import (
     CorrectionConflict,
     GameChanged,
@@ -59,7 +61,7 @@ from companion.service.transfer import Transfer
 from companion.store import Store
 
 
-class SessionService(Sessions, Play, Queries, Transfer, Players):
+class SessionService(Sessions, Play, Queries, Transfer, Players, Club):
     def __init__(self, store: Store, clock: Callable[[], datetime] | None = None):
         super().__init__(store, clock)
         self.repair_results()
@@ -70,5 +72,5 @@ __all__ = [
     "CorrectionConflict", "GameStats", "HeadToHead", "HeadToHeadGame", "HistoryEntry", "HistoryPage", "LogEntry", "Malformed", "MonthScores",
     "NotKept", "PlayerGameStats", "PlayerProfile", "PlayerStats", "Refused", "SeatResult", "ServiceError", "SessionService",
     "SessionState", "SessionSummary", "setup_fields",
-    "GameChanged", "StaleState",
+    "GameChanged", "StaleState", "checked_table",
 ]

@@ -10,6 +10,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from companion import club
 from companion.service.errors import STORAGE_ERRORS, ServiceError, storage_error, unknown_session
 from companion.service.live import ServiceCore
 from companion.service.states import (
@@ -45,14 +46,15 @@ class Queries(ServiceCore):
         return list(self.history_page(status=STATUS_IN_PROGRESS, limit=500).items)
 
     def history(self, game: str | None = None, player: str | None = None, since: datetime | None = None,
-                until: datetime | None = None, status: str | None = None) -> list[SessionSummary]:
+                until: datetime | None = None, status: str | None = None,
+                table: str | None = None) -> list[SessionSummary]:
         """Every matching session, newest first (for a screen, use :meth:`history_page`);
         ``since`` (included) and ``until`` (excluded) bound the start time."""
         out: list[SessionSummary] = []
         offset = 0
         while True:
             page = self.history_page(game=game, player=player, since=since, until=until, status=status,
-                                     offset=offset, limit=1000)
+                                     table=table, offset=offset, limit=1000)
             out.extend(page.items)
             if not page.has_more:
                 return out
@@ -60,10 +62,12 @@ class Queries(ServiceCore):
 
     def history_page(self, *, game: str | None = None, player: str | None = None, player_id: int | None = None,
                      search: str = "", since: datetime | None = None, until: datetime | None = None,
-                     status: str | None = None, offset: int = 0, limit: int = PAGE_SIZE) -> HistoryPage:
+                     status: str | None = None, table: str | None = None, offset: int = 0,
+                     limit: int = PAGE_SIZE) -> HistoryPage:
         """One page of the history. ``player``: a profile's exact name (or ``player_id``);
         ``search``: words found in a seated player's name, ignoring case and accents; ``status``:
-        finished, in_progress or abandoned."""
+        finished, in_progress or abandoned; ``table``: the games started at that table (a club's
+        tablet; ``club.NO_TABLE``: at a tablet with no name). Each game says its table."""
         if status is not None and status not in STATUSES:
             raise ServiceError(Msg("service.history.status", {"status": status}))
         offset, limit = max(0, int(offset)), max(1, int(limit))
@@ -79,12 +83,13 @@ class Queries(ServiceCore):
                 ids = matching if ids is None else ids & matching
             since_utc, until_utc = _period(since, until)
             query = HistoryQuery(game=game, status=status, since=since_utc, until=until_utc,
-                                 player_ids=None if ids is None else tuple(sorted(ids)))
+                                 player_ids=None if ids is None else tuple(sorted(ids)), table=table)
             if ids is not None and not ids:
                 return HistoryPage((), 0, offset, limit)
             rows = self.store.history_page(db, query, offset, limit)
             total = self.store.history_count(db, query) if (offset or len(rows) == limit) else offset + len(rows)
-        return HistoryPage(tuple(_summary(r) for r in rows), total, offset, limit)
+            tables = club.table_of(db, [r["session_id"] for r in rows])
+        return HistoryPage(tuple(_summary(r, tables.get(r["session_id"])) for r in rows), total, offset, limit)
 
     def entries_history(self, session_id: int) -> list[HistoryEntry]:
         """Every entry ever made in the session, retracted ones included, oldest first: for
@@ -119,27 +124,31 @@ class Queries(ServiceCore):
         """One game's summary row, as the history lists it."""
         with self.store.read() as db:
             row = self.store.summary_row(db, session_id)
+            tables = club.table_of(db, [session_id])
         if row is None:
             raise unknown_session(session_id)
-        return _summary(row)
+        return _summary(row, tables.get(session_id))
 
     # -- statistics (SQL over summaries and results, never a replay) ------------------------------
 
-    def player_stats(self, since: datetime | None = None, until: datetime | None = None) -> list[PlayerStats]:
-        """Every profile's figures over the finished games started in [since, until)."""
-        return self._player_stats(_period(since, until), None)
+    def player_stats(self, since: datetime | None = None, until: datetime | None = None,
+                     table: str | None = None) -> list[PlayerStats]:
+        """Every profile's figures over the finished games started in [since, until) (at one
+        club table: ``table``, see :mod:`companion.club`)."""
+        return self._player_stats(_period(since, until), None, table)
 
     def player_profile_stats(self, player_id: int, since: datetime | None = None,
-                             until: datetime | None = None) -> PlayerStats:
-        found = self._player_stats(_period(since, until), player_id)
+                             until: datetime | None = None, table: str | None = None) -> PlayerStats:
+        found = self._player_stats(_period(since, until), player_id, table)
         if not found:
             raise ServiceError(Msg("service.player.unknown", {"name": player_id}))
         return found[0]
 
-    def _player_stats(self, period: Period, player_id: int | None) -> list[PlayerStats]:
+    def _player_stats(self, period: Period, player_id: int | None, table: str | None = None) -> list[PlayerStats]:
         with self.store.read() as db:
             profiles = [(p.id, p.name) for p in self.store.players(db) if player_id is None or p.id == player_id]
-            figures = self.store.player_figures(db, period, player_id)
+            figures = self.store.player_figures(db, period, player_id) if table is None \
+                else club.player_figures(db, table, period, player_id)
         per_game: dict[int, list[tuple[Any, ...]]] = {}
         for row in figures:
             per_game.setdefault(row[0], []).append(row[1:])
@@ -162,10 +171,11 @@ class Queries(ServiceCore):
         return out
 
     def scores_over_time(self, player_id: int, since: datetime | None = None,
-                         until: datetime | None = None) -> list[MonthScores]:
+                         until: datetime | None = None, table: str | None = None) -> list[MonthScores]:
         """A player's average score and wins month by month (UTC months), all games together."""
         with self.store.read() as db:
-            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True)
+            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True) if table is None \
+                else club.player_figures(db, table, _period(since, until), player_id, by_month=True)
         months: dict[str, list[float]] = {}
         for _pid, _game, month, games, wins, score_sum, *_ in rows:
             total = months.setdefault(month, [0, 0, 0.0])
@@ -174,13 +184,20 @@ class Queries(ServiceCore):
             total[2] += score_sum
         return [MonthScores(month, int(g), s / g, int(w)) for month, (g, w, s) in sorted(months.items())]
 
-    def game_stats(self, since: datetime | None = None, until: datetime | None = None) -> list[GameStats]:
+    def game_stats(self, since: datetime | None = None, until: datetime | None = None,
+                   table: str | None = None) -> list[GameStats]:
         period = _period(since, until)
         with self.store.read() as db:
-            figures = self.store.game_figures(db, period)
-            winners = self.store.player_figures(db, period)
-            holders = {game: self.store.record_holders(db, game, top, period)
-                       for game, _g, _ws, _wn, top, *_ in figures if top is not None}
+            if table is None:
+                figures = self.store.game_figures(db, period)
+                winners = self.store.player_figures(db, period)
+                holders = {game: self.store.record_holders(db, game, top, period)
+                           for game, _g, _ws, _wn, top, *_ in figures if top is not None}
+            else:
+                figures = club.game_figures(db, table, period)
+                winners = club.player_figures(db, table, period)
+                holders = {game: club.record_holders(db, table, game, top, period)
+                           for game, _g, _ws, _wn, top, *_ in figures if top is not None}
             names = {p.id: p.name for p in self.store.players(db)}
         top: dict[str, tuple[int, list[str]]] = {}
         for pid, game, _games, wins, *_ in sorted(winners, key=lambda r: (r[1], -r[3], names.get(r[0], ""))):
@@ -204,7 +221,7 @@ class Queries(ServiceCore):
         return out
 
     def head_to_head(self, a: str, b: str, since: datetime | None = None,
-                     until: datetime | None = None) -> HeadToHead:
+                     until: datetime | None = None, table: str | None = None) -> HeadToHead:
         if a == b:
             raise ServiceError(Msg("service.stats.same_player", {"name": a}))
         with self.store.read() as db:
@@ -214,7 +231,8 @@ class Queries(ServiceCore):
                 if found is None or found.id is None:
                     raise ServiceError(Msg("service.player.unknown", {"name": name}))
                 ids.append(found.id)
-            rows = self.store.head_to_head(db, ids[0], ids[1], _period(since, until))
+            rows = self.store.head_to_head(db, ids[0], ids[1], _period(since, until)) if table is None \
+                else club.head_to_head(db, table, ids[0], ids[1], _period(since, until))
         games = tuple(HeadToHeadGame(*row) for row in rows)
         totals = {f: sum(getattr(g, f) for g in games)
                   for f in ("games", "a_wins", "b_wins", "a_ahead", "b_ahead", "level")}
@@ -225,7 +243,7 @@ def _num(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
-def _summary(row: dict[str, Any]) -> SessionSummary:
+def _summary(row: dict[str, Any], table: str | None = None) -> SessionSummary:
     seats = tuple(SeatResult(name, None if score is None else _num(score), rank, won)
                   for name, score, rank, won in row.get("seats", ()))
     return SessionSummary(session_id=row["session_id"], game=row["game"], players=tuple(s.name for s in seats),
@@ -233,7 +251,7 @@ def _summary(row: dict[str, Any]) -> SessionSummary:
                           updated_at=utc(row["updated_at"]), finished_at=aware(row["finished_at"]),
                           winners=tuple(s.name for s in seats if s.winner), entries=row["actions"],
                           last_played_at=aware(row["last_played_at"]), duration_s=float(row["duration_s"]),
-                          seats=seats)
+                          seats=seats, table_name=table)
 
 
 __all__ = ["PAGE_SIZE", "Queries", "STATUS_IN_PROGRESS"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from companion.club import set_table
 from companion.service.errors import (
     STORAGE_ERRORS,
     Malformed,
@@ -81,10 +82,14 @@ class Sessions(ServiceCore):
 
     def start(self, game: str, players: Sequence[str], first_player: str | None = None,
               variant: dict[str, Any] | None = None, assist: bool = False, *,
-              setup: dict[str, Any] | None = None) -> SessionState:
+              setup: dict[str, Any] | None = None, table: str | None = None) -> SessionState:
         """``setup``: the record envelope's optional set-up fields for this game, e.g. the
         Boursicocotte short version's deal ``{"start_animals": {"Anne": ["cow", …], …}}``; the
-        record models check them like the rest."""
+        record models check them like the rest. ``table``: the name of the table (the tablet) the
+        game is started at, kept with it for a club's history (None: the tablet has no name)."""
+        from companion.service.club import checked_table
+
+        table = checked_table(table)
         try:
             names = [clean_name(n) for n in players]
             check_distinct(names)
@@ -126,6 +131,9 @@ class Sessions(ServiceCore):
                 with self.store.write() as db:
                     ids = self.store.ensure_players(db, rows.players, now)
                     row = self.store.create_session(db, **rows.row, player_ids=[ids[n] for n in rows.players])
+                    if table is not None:
+                        assert row.id is not None
+                        set_table(db, row.id, table)
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
             assert row.id is not None  # the database gave it one

@@ -158,6 +158,7 @@ class SessionSummary:
     last_played_at: datetime | None = None
     duration_s: float = 0.0
     seats: tuple[SeatResult, ...] = ()
+    table_name: str | None = None  # the club table it was started at (None: a tablet with no name)
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,9 @@ list of them — all checked before anything is written, all written in one tran
 from __future__ import annotations
 
 import json
-import os
-import stat
 from typing import Any, BinaryIO
 
+from companion.files import READ_LIMIT, Unreadable, read_file
 from companion.service.errors import (
     STORAGE_ERRORS,
     Malformed,
@@ -24,49 +23,14 @@ from models.names import find_same
 from models.record import RECORD_FORMAT, MalformedRecord, load_json, parse_record_data
 from scoring.referee import NoReferee
 
-IMPORT_LIMIT = 64 * 1024 * 1024  # bytes: far more than years of games, far less than memory
-_CHUNK = 1024 * 1024
-
-
-class ImportUnreadable(Exception):
-    """A file ``import`` will not read (not a regular file, or over the size limit); ``msg`` says
-    why. Nothing was written."""
-
-    def __init__(self, msg: Msg):
-        self.msg = msg
-        super().__init__(msg.render("en"))
-
-
-def read_limited(stream: BinaryIO, name: str, limit: int = IMPORT_LIMIT) -> bytes:
-    """Read at most ``limit`` bytes, chunk by chunk; refuse (ImportUnreadable) as soon as there is more."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        chunk = stream.read(min(_CHUNK, limit + 1 - size))
-        if not chunk:
-            return b"".join(chunks)
-        size += len(chunk)
-        if size > limit:
-            raise ImportUnreadable(Msg("service.import.too_big", {"path": name, "limit": limit // (1024 * 1024)}))
-        chunks.append(chunk)
+IMPORT_LIMIT = READ_LIMIT
+ImportUnreadable = Unreadable  # a file ``import`` will not read; nothing was written
 
 
 def read_import(path: str, stdin: BinaryIO | None = None, limit: int = IMPORT_LIMIT) -> bytes:
-    """The bytes of a file to import (``-``: ``stdin``). Only a regular file is opened — a device
-    (/dev/zero), a FIFO or a folder is refused before any read, so nothing can hang — and it is
-    read with a size limit. OSError for a file that cannot be opened."""
-    if path == "-":
-        if stdin is None:
-            raise ImportUnreadable(Msg("service.import.not_a_file", {"path": path}))
-        return read_limited(stdin, path, limit)
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise ImportUnreadable(Msg("service.import.not_a_file", {"path": path}))
-    # O_NONBLOCK: had the path been swapped for a FIFO since the check, opening it does not wait
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-            raise ImportUnreadable(Msg("service.import.not_a_file", {"path": path}))
-        return read_limited(stream, path, limit)
+    """The bytes of a file to import (``-``: ``stdin``): a regular file only, read with a size
+    limit (companion.files). OSError for a file that cannot be opened."""
+    return read_file(path, stdin, limit)
 
 
 class Transfer(ServiceCore):

@@ -1,7 +1,8 @@
 """History: every game, newest first, a page at a time (the first page at once, "more" adds the
 next), filtered by game, status, player, a search on player names and a date range; export
 (one or all: a file in the exports folder, and a download in the browser) and import of table
-records through the file picker (in the browser, an upload)."""
+records through the file picker (in the browser, an upload). A club's shared database: every
+tablet's games, a filter by table, and each game says the table it was played at."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
+from companion.app.club import table_chips
 from companion.app.format import names, number, when
 
 if TYPE_CHECKING:
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
     from companion.service import SessionSummary
 
 
-PERIODS = ("all", "week", "month", "year")
+PERIODS = ("all", "week", "month", "year", "last_year")
 STATUSES = ("all", "finished", "in_progress", "abandoned")
 PAGE = 25
 PICKER = "file-picker"  # app.drafts key of the tab's FilePicker
@@ -37,6 +39,7 @@ class Filters:
     since_text: str = ""
     until_text: str = ""
     shown: int = PAGE  # how many games the list shows (grows by a page with "more")
+    table: str | None = None  # a club's table (companion.club.NO_TABLE: games of tablets with no name)
 
 
 def _filters(app: App) -> Filters:
@@ -67,6 +70,8 @@ def bounds(filters: Filters, today: date) -> tuple[datetime | None, datetime | N
         since = _local_midnight(today - timedelta(days=29))
     elif filters.period == "year":
         since = _local_midnight(date(today.year, 1, 1))
+    elif filters.period == "last_year":
+        since, until = _local_midnight(date(today.year - 1, 1, 1)), _local_midnight(date(today.year, 1, 1))
     problem = None
     if filters.since_text.strip():
         d = parse_day(filters.since_text)
@@ -229,8 +234,15 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         ui.button(app.t("app.history.apply"), apply, ident="filter-apply", icon=ft.Icons.FILTER_ALT),
     ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
+    def pick_table(value: str | None) -> None:
+        f.table = value
+        f.shown = PAGE
+        app.render()
+
+    tables = table_chips(app, f.table, pick_table, "filter-table")
     parts.append(ui.panel(ft.Column([
-        ui.wrap(game_chips), ui.wrap(status_chips), ui.wrap(period_chips), dates,
+        ui.wrap(game_chips), *([tables] if tables is not None else []), ui.wrap(status_chips),
+        ui.wrap(period_chips), dates,
     ], spacing=12), ident="history-filters"))
     if problem is not None:
         parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
@@ -238,7 +250,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
 
     page = None if problem else app.guard(lambda: app.service.history_page(
         game=f.game, player=f.player, search=f.search, since=since, until=until,
-        status=None if f.status == "all" else f.status, offset=0, limit=max(PAGE, f.shown)))
+        status=None if f.status == "all" else f.status, table=f.table, offset=0, limit=max(PAGE, f.shown)))
 
     def export_all(_: Any) -> None:
         export_to(app, None)
@@ -308,6 +320,7 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
                           when=when(app, summary.started_at)), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
             ui.text(" · ".join(seated), ui.FONT_BODY),
             ui.text(result, ui.FONT_BODY, weight=ft.FontWeight.W_600),
+            *([ui.muted(app.t("app.club.at_table", table=summary.table_name))] if summary.table_name else []),
         ], spacing=2, expand=True),
         ui.muted(length),
     ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)

@@ -1,4 +1,5 @@
-"""Home: the games in progress (resume any of them) and the way to everything else."""
+"""Home: the games in progress (resume any of them), the way to everything else, and this
+tablet's table name (a club's tables share one history)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
+from companion.app.club import table_panel
 from companion.app.format import names, when
 
 if TYPE_CHECKING:
@@ -40,6 +42,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     sections.append(ft.ResponsiveRow(buttons, spacing=ui.GAP, run_spacing=ui.GAP))
     if not unfinished:
         sections.append(ui.muted(app.t("app.home.no_unfinished"), ident="home-no-unfinished"))
+    sections.append(table_panel(app))  # this tablet's name at a club
     return app.t("app.name"), ft.Column(sections, spacing=ui.GAP * 1.5)
 
 

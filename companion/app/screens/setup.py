@@ -274,7 +274,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             try:
                 return app.service.start(
                     game, list(draft.seats), first_player=draft.first or (draft.seats[0] if draft.seats else None),
-                    variant=variant or None, assist=draft.assist, setup=setup)
+                    variant=variant or None, assist=draft.assist, setup=setup, table=app.table_name)
             except Malformed as err:   # said in the table's words: what to change on this screen
                 app.tell(what_to_fix(app, game, err), "error")
                 return None

@@ -3,7 +3,8 @@ service's SQL figures over the per-game summaries: per game (games played, most 
 average winning score, record, spread between best and worst, average length), per player (games,
 wins, win rate, average and best score, places, per game, scores month by month) and head to
 head, with charts where a picture reads faster (games per game, wins per player, win rate per
-game, a player's scores over time)."""
+game, a player's scores over time). A club's view: a filter by table, and the season league table
+of each game (points by place) with its chart."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import flet as ft
 import flet_charts as fch
 
 from companion.app import ui
+from companion.app.club import league_section, table_chips
 from companion.app.format import names, number, percent
 from companion.app.screens.history import PERIODS, Filters, bounds, duration
 
@@ -131,7 +133,12 @@ def _period_panel(app: App, state: dict[str, Any]) -> tuple[ft.Control, datetime
                                            on_submit=apply, text_size=ui.FONT_BODY)),
         ui.button(app.t("app.history.apply"), apply, ident="stats-apply", icon=ft.Icons.FILTER_ALT),
     ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    lines: list[ft.Control] = [ui.wrap(chips), row]
+    def pick_table(value: str | None) -> None:
+        state["table"] = value
+        app.render()
+
+    tables = table_chips(app, state.get("table"), pick_table, "stats-table")
+    lines: list[ft.Control] = [*([tables] if tables is not None else []), ui.wrap(chips), row]
     if problem is not None:
         lines.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
                                ident="stats-bad-date"))
@@ -172,13 +179,17 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     parts: list[ft.Control] = [period]
     if bad:
         return app.t("app.stats.title"), ft.Column(parts, spacing=ui.GAP)
-    everyone = app.guard(lambda: app.service.player_stats(since, until)) or []
-    games = app.guard(lambda: app.service.game_stats(since, until)) or []
+    table = state.get("table")
+    everyone = app.guard(lambda: app.service.player_stats(since, until, table=table)) or []
+    games = app.guard(lambda: app.service.game_stats(since, until, table=table)) or []
     players = [p for p in everyone if p.games]
 
     if not players and not games:
         parts.append(ui.muted(app.t("app.stats.empty"), ident="stats-empty"))
         return app.t("app.stats.title"), ft.Column(parts, spacing=ui.GAP)
+
+    # -- the season league table of one game (a club's standings) ----------------------------------
+    parts += league_section(app, state, since, until, table, _chart)
 
     # -- per game --------------------------------------------------------------------------------
     game_cards = []
@@ -232,7 +243,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             rows.append(_chart(app, [(app.t(f"game.{pg.game}.name"),
                                       [(round(pg.win_rate * 100), percent(app, pg.win_rate))]) for pg in me.by_game],
                                "chart-win-rate", legend=[app.t("app.stats.legend_rate")], percent_axis=True))
-        months = app.guard(lambda: app.service.scores_over_time(me.id, since, until)) or []
+        months = app.guard(lambda: app.service.scores_over_time(me.id, since, until, table=table)) or []
         if months:
             rows.append(_line_chart(app, months, "chart-scores"))
         parts.append(ui.panel(ft.Column(rows, spacing=6), ident="stats-player"))
@@ -250,7 +261,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                 ui.subtitle(app.t("app.stats.head_to_head", a=selected, b=rival)),
                 _menu(app, "stats-pick-rival", app.t("app.stats.rival"), rival, others, pick_rival),
             ]
-            h2h = app.guard(lambda: app.service.head_to_head(selected, rival, since, until))
+            h2h = app.guard(lambda: app.service.head_to_head(selected, rival, since, until, table=table))
             if h2h is not None:
                 if h2h.games:
                     h2h_rows.append(ui.text(app.t("app.stats.h2h_summary", a=selected, b=rival,

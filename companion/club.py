@@ -1,0 +1,259 @@
+"""A club's view of one shared database: which table (tablet) a game was played at, the season
+league table per game, and the statistics narrowed to one table.
+
+Plain SQLAlchemy Core over ``game_summaries``, ``results``, ``seats``, ``sessions`` and
+``players`` — nothing SQLite-only (no ``julianday``, no ``substr`` on dates, booleans counted
+with ``CASE``, months with ``extract``, which SQLAlchemy writes for SQLite and PostgreSQL alike),
+so that the same queries serve a tablet's SQLite file and a club's PostgreSQL server. Never a
+replay, never the action log.
+
+The table filter: ``None`` is every table; :data:`NO_TABLE` (the empty string, which no table
+name can be) the games started on a tablet that had no name (``sessions.table_name`` NULL); any
+other text, that table's games.
+
+League points, our ruling: in each finished game a player scores ``n − place`` points (``n``
+players, the standard competition ranking 1, 1, 3 of the results): one point per player placed
+below them, and players tied share the best of their places, so a bigger table gives more points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Sequence
+
+from sqlalchemy import Float, and_, case, cast, extract, func, literal_column, select
+from sqlalchemy.orm import Session
+
+from models.i18n import Msg
+from models.names import BadName, clean_name
+from models.tables import STATUS_FINISHED, GameSession, GameSummary, Player, Result
+
+NO_TABLE = ""  # the filter value for games started on a tablet with no name
+LEAGUE_LIMIT = 50  # rows of a league table a screen asks for at once
+
+Period = tuple[datetime | None, datetime | None]  # (since included, until excluded) on the start time
+
+_gs = GameSummary.__table__
+_s = GameSession.__table__
+_r = Result.__table__
+_p = Player.__table__
+
+
+class BadTableName(ValueError):
+    """A table name that cannot be kept; ``msg`` says why (catalogue keys ``service.table.*``)."""
+
+    def __init__(self, msg: Msg):
+        self.msg = msg
+        super().__init__(msg.render("en"))
+
+
+def clean_table_name(name: object) -> str | None:
+    """A table's name as it is kept, by the rules of player names (trimmed, inner spaces made one,
+    no control or invisible character, at most 40 characters); None for no name (empty text)."""
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return None
+    try:
+        return clean_name(name)
+    except BadName as err:
+        key = {"name.control": "service.table.control", "name.too_long": "service.table.too_long"}.get(
+            err.msg.key, "service.table.not_text")
+        raise BadTableName(Msg(key, err.msg.params)) from None
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    """One player's line of a league table: ``position`` shares equal lines (1, 1, 3)."""
+    position: int
+    player_id: int
+    name: str
+    games: int
+    wins: int
+    points: int
+    average_place: float
+
+
+@dataclass(frozen=True)
+class League:
+    """A page of one game's league table over a period (and a table); ``total``: players in it."""
+    game: str
+    rows: tuple[LeagueRow, ...]
+    total: int
+    games: int  # finished games counted
+    offset: int = 0
+
+    @property
+    def has_more(self) -> bool:
+        return self.offset + len(self.rows) < self.total
+
+
+# -- filters ----------------------------------------------------------------------------------------
+
+
+def _table_clause(table: str | None) -> Any:
+    """The condition on ``sessions`` for a table filter (None: no condition)."""
+    if table is None:
+        return None
+    if table == NO_TABLE:
+        return _s.c.table_name.is_(None)
+    return _s.c.table_name == table
+
+
+def table_sessions(table: str) -> Any:
+    """The ids of the sessions of one table (for ``game_summaries.session_id IN (…)``)."""
+    return select(_s.c.id).where(_table_clause(table))
+
+
+def _finished(game: str | None, period: Period, table: str | None) -> list[Any]:
+    where: list[Any] = [_gs.c.status == STATUS_FINISHED]
+    if game is not None:
+        where.append(_gs.c.game == game)
+    since, until = period
+    if since is not None:
+        where.append(_gs.c.started_at >= since)
+    if until is not None:
+        where.append(_gs.c.started_at < until)
+    if table is not None:
+        where.append(_gs.c.session_id.in_(table_sessions(table)))
+    return where
+
+
+def _wins(column: Any) -> Any:
+    return func.sum(case((column == True, 1), else_=0))  # noqa: E712 - SQL, not Python
+
+
+# -- tables ------------------------------------------------------------------------------------------
+
+
+def table_names(db: Session) -> tuple[list[str], bool]:
+    """(the table names present in the database, sorted; whether some games have none)."""
+    names = [n for (n,) in db.execute(select(_s.c.table_name).where(_s.c.table_name.is_not(None))
+                                      .distinct().order_by(_s.c.table_name))]
+    unnamed = db.execute(select(literal_column("1")).where(_s.c.table_name.is_(None)).limit(1)).first() is not None
+    return names, unnamed
+
+
+def table_of(db: Session, session_ids: Sequence[int]) -> dict[int, str | None]:
+    """The table name of each of these sessions (a page of a list)."""
+    if not session_ids:
+        return {}
+    return {sid: name for sid, name in db.execute(
+        select(_s.c.id, _s.c.table_name).where(_s.c.id.in_(list(session_ids))))}
+
+
+def set_table(db: Session, session_id: int, table: str | None) -> None:
+    """Write the table a game was started at (in the transaction that creates it)."""
+    db.execute(_s.update().where(_s.c.id == session_id).values(table_name=table))
+
+
+# -- the league -----------------------------------------------------------------------------------------
+
+
+def league(db: Session, game: str, period: Period = (None, None), table: str | None = None,
+           offset: int = 0, limit: int = LEAGUE_LIMIT) -> League:
+    """One game's league table over the finished games started in ``period`` (at ``table``):
+    per player games, wins, points (``n − place`` per game) and average place; best first
+    (points, then wins, then the better average place, then fewer games; equal lines share a
+    position, and are listed by name). One grouped query with its positions and line count
+    (window functions: a later page keeps the positions), a page of it (``offset``, ``limit``),
+    and the count of the games."""
+    where = _finished(game, period, table)
+    games = func.count()
+    place_sum = func.sum(_r.c.rank)
+    grouped = (select(_r.c.player_id.label("player_id"), games.label("games"), _wins(_r.c.winner).label("wins"),
+                      func.sum(_gs.c.players - _r.c.rank).label("points"), place_sum.label("place_sum"),
+                      (cast(place_sum, Float) / games).label("average"))
+               .select_from(_gs.join(_r, _r.c.session_id == _gs.c.session_id))
+               .where(*where).group_by(_r.c.player_id).subquery())
+    order = (grouped.c.points.desc(), grouped.c.wins.desc(), grouped.c.average.asc(), grouped.c.games.asc())
+    offset, limit = max(0, int(offset)), max(1, int(limit))
+    page = db.execute(
+        select(func.rank().over(order_by=order), func.count().over(), grouped.c.player_id, _p.c.name,
+               grouped.c.games, grouped.c.wins, grouped.c.points, grouped.c.place_sum)
+        .join(_p, _p.c.id == grouped.c.player_id)
+        .order_by(*order, _p.c.name, grouped.c.player_id).offset(offset).limit(limit)).all()
+    if page:
+        total = int(page[0][1])
+    else:  # past the last line (or none): how many there are
+        total = int(db.execute(select(func.count()).select_from(grouped)).scalar_one()) if offset else 0
+    played = db.execute(select(func.count()).select_from(_gs).where(*where)).scalar_one()
+    rows = tuple(LeagueRow(int(position), int(pid), name, int(g), int(w), int(pts), place_sum * 1.0 / g)
+                 for position, _, pid, name, g, w, pts, place_sum in page)
+    return League(game, rows, total, int(played), offset)
+
+
+def league_games(db: Session, period: Period = (None, None), table: str | None = None) -> list[tuple[str, int]]:
+    """(game, finished games) of the games played in the period (at the table), most played first."""
+    n = func.count()
+    return [(g, int(c)) for g, c in db.execute(
+        select(_gs.c.game, n).where(*_finished(None, period, table)).group_by(_gs.c.game)
+        .order_by(n.desc(), _gs.c.game))]
+
+
+# -- the statistics of one table (the same figures as the store's, from the summaries) ---------------
+
+
+def player_figures(db: Session, table: str, period: Period = (None, None), player_id: int | None = None,
+                   by_month: bool = False) -> list[tuple[Any, ...]]:
+    """What :meth:`companion.store.Store.player_figures` answers, over the games of one table:
+    (player id, game, [month,] games, wins, score sum, best score, place sum, 1st … 5th, 6th or
+    later), from the summaries and results rows (the monthly figures know no tables)."""
+    where = _finished(None, period, table)
+    if player_id is not None:
+        where.append(_r.c.player_id == player_id)
+    year, month = extract("year", _gs.c.started_at), extract("month", _gs.c.started_at)
+    months = [year.label("y"), month.label("m")] if by_month else []
+    places = [func.sum(case((_r.c.rank == k, 1), else_=0)) for k in range(1, 6)]
+    places.append(func.sum(case((_r.c.rank >= 6, 1), else_=0)))
+    sql = (select(_r.c.player_id, _gs.c.game, *months, func.count(), _wins(_r.c.winner), func.sum(_r.c.score),
+                  func.max(_r.c.score), func.sum(_r.c.rank), *places)
+           .select_from(_gs.join(_r, _r.c.session_id == _gs.c.session_id)).where(*where)
+           .group_by(_r.c.player_id, _gs.c.game, *([year, month] if by_month else []))
+           .order_by(_r.c.player_id, _gs.c.game, *([year, month] if by_month else [])))
+    out = []
+    for row in db.execute(sql):
+        if by_month:
+            head = (row[0], row[1], f"{int(row[2]):04d}-{int(row[3]):02d}")
+            out.append(head + tuple(row[4:]))
+        else:
+            out.append(tuple(row))
+    return out
+
+
+def game_figures(db: Session, table: str, period: Period = (None, None)) -> list[tuple[Any, ...]]:
+    """What :meth:`companion.store.Store.game_figures` answers, over the games of one table."""
+    nonzero = func.nullif(_gs.c.duration_s, 0)
+    sql = (select(_gs.c.game, func.count(), func.sum(_gs.c.win_score), func.count(_gs.c.win_score),
+                  func.max(_gs.c.top_score), func.sum(_gs.c.top_score - _gs.c.low_score), func.count(_gs.c.top_score),
+                  func.sum(_gs.c.actions), func.sum(nonzero), func.count(nonzero))
+           .where(*_finished(None, period, table)).group_by(_gs.c.game).order_by(_gs.c.game))
+    return [tuple(r) for r in db.execute(sql)]
+
+
+def record_holders(db: Session, table: str, game: str, score: float, period: Period = (None, None),
+                   limit: int = 20) -> list[tuple[str, int]]:
+    """What :meth:`companion.store.Store.record_holders` answers, over the games of one table."""
+    first = (select(_gs.c.session_id, _gs.c.started_at)
+             .where(*_finished(game, period, table), _gs.c.top_score == score)
+             .order_by(_gs.c.started_at, _gs.c.session_id).limit(limit).subquery())
+    sql = (select(_p.c.name, first.c.session_id)
+           .select_from(first.join(_r, and_(_r.c.session_id == first.c.session_id, _r.c.score == score))
+                        .join(_p, _p.c.id == _r.c.player_id))
+           .order_by(first.c.started_at, first.c.session_id, _p.c.name))
+    return [(name, int(sid)) for name, sid in db.execute(sql)]
+
+
+def head_to_head(db: Session, table: str, a: int, b: int,
+                 period: Period = (None, None)) -> list[tuple[str, int, int, int, int, int, int]]:
+    """What :meth:`companion.store.Store.head_to_head` answers, over the games of one table."""
+    one = _r.alias("ra")
+    two = _r.alias("rb")
+    sql = (select(_gs.c.game, func.count(), _wins(one.c.winner), _wins(two.c.winner),
+                  func.sum(case((one.c.rank < two.c.rank, 1), else_=0)),
+                  func.sum(case((two.c.rank < one.c.rank, 1), else_=0)),
+                  func.sum(case((one.c.rank == two.c.rank, 1), else_=0)))
+           .select_from(one.join(two, two.c.session_id == one.c.session_id)
+                        .join(_gs, _gs.c.session_id == one.c.session_id))
+           .where(one.c.player_id == a, two.c.player_id == b, *_finished(None, period, table))
+           .group_by(_gs.c.game).order_by(_gs.c.game))
+    return [tuple(int(v) if i else v for i, v in enumerate(r)) for r in db.execute(sql)]  # type: ignore[misc]
