@@ -143,8 +143,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     from models.i18n import Msg
 
     writes_file = bool(args.output) and args.output != "-"
-    if writes_file:  # checked before the database is even opened
-        problem = export_target_problem(args.output, resolve_db_path(getattr(args, "db", None)))
+    db = resolve_db_path(getattr(args, "db", None))
+    if writes_file and isinstance(db, Path):  # checked before the database is even opened (a server's
+        # database has no file here to overwrite)
+        problem = export_target_problem(args.output, db)
         if problem is not None:
             sys.stderr.write(problem.render(args.lang) + "\n")
             return 2
@@ -257,7 +259,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion: the referee beside your card game.")
-    parser.add_argument("--db", default=None, help="database file (default: COMPANION_DB, then the user data directory)")
+    parser.add_argument("--db", default=None, help="database file, or a server's URL such as postgresql+psycopg://user@host/club "
+                        "(default: COMPANION_DB, then the user data directory)")
     sub = parser.add_subparsers(dest="command")
 
     replay = sub.add_parser("replay", help="check a table record and print its verdict (JSON)")

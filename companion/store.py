@@ -1,9 +1,28 @@
-"""The session store: SQLite through SQLModel, schema by Alembic.
+"""The session store: SQLite (embedded, the default) or PostgreSQL (a club's shared server)
+through SQLModel, schema by Alembic — the same tables and the same migrations for both.
 
-Every connection runs with WAL, foreign keys ON, ``synchronous=FULL`` (a commit that returned is
-on disk: a power cut cannot lose an acknowledged entry) and a busy timeout. Transactions are
-explicit: :meth:`Store.read` for reading, :meth:`Store.write` for one ``BEGIN IMMEDIATE``
-transaction that commits when the block ends and rolls back if it raises.
+SQLite: every connection runs with WAL, foreign keys ON, ``synchronous=FULL`` (a commit that
+returned is on disk: a power cut cannot lose an acknowledged entry) and a busy timeout.
+Transactions are explicit: :meth:`Store.read` for reading, :meth:`Store.write` for one ``BEGIN
+IMMEDIATE`` transaction that commits when the block ends and rolls back if it raises.
+
+PostgreSQL (``Store("postgresql+psycopg://user@host/club")``): several app processes on several
+machines write at once, so the database's own means keep them apart, at READ COMMITTED (the
+server's default), with the connection's time zone set to UTC:
+
+- a change to a game first locks that game's ``sessions`` row (``SELECT … FOR UPDATE``, see
+  :meth:`Store.log_position`), then reads its log position in a new statement (a new snapshot,
+  taken after the lock was granted): two devices on one game take turns, and the second one sees
+  the first one's entry and is refused (the service's GameChanged). Two tables playing different
+  games lock different rows and never wait for each other. The unique constraint
+  ``uq_actions_session_seq`` stays the last guard: an append that lost a race anyway fails on it,
+  and :func:`is_seq_race` tells the service so;
+- the monthly figures (``game_months``, ``player_months``) are shared by every game of a month:
+  see :meth:`Store.refresh_months` for how two finishes in the same month keep both counts.
+
+The fixed statements of the hot path run on the driver's cursor on both (sqlite3, psycopg);
+:func:`statements` holds each dialect's text (the month of a time and the seconds between two
+times differ; everything else is the same SQL).
 
 The store knows rows, not rules: the service decides what to write, the store writes it. Time
 comes from the caller (the service's clock) so that the store has no hidden clock either.
@@ -12,26 +31,30 @@ comes from the caller (the service's clock) so that the store has no hidden cloc
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from types import SimpleNamespace
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import URL, DateTime, bindparam, create_engine, delete, event, exists, func, text, update
+from sqlalchemy import URL, DateTime, bindparam, create_engine, delete, event, exists, func, inspect, text, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine as SAEngine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlmodel import Session, select
 
-from companion.paths import absolute
+from companion.paths import absolute, is_url
 from models.i18n import Msg
 from models.tables import (
     STATUS_FINISHED,
@@ -44,6 +67,7 @@ from models.tables import (
 )
 
 BUSY_TIMEOUT_MS = 10_000
+MIGRATION_LOCK = 0x7AB1E  # PostgreSQL advisory lock key: one migrating process at a time (Store.upgrade)
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -104,34 +128,73 @@ class ResultRow:
 
 
 class Store:
-    """One SQLite database file. Thread-safe as SQLAlchemy's pool is: one connection per use."""
+    """One database: a SQLite file (``Store(path)``, or a ``sqlite:///path`` URL) or a PostgreSQL
+    database (``Store("postgresql+psycopg://…")``). Thread-safe as SQLAlchemy's pool is: one
+    connection per use. ``path`` is the SQLite file (None on a server), ``dialect`` the
+    database's kind (``sqlite`` or ``postgresql``), ``where`` what messages call it (a URL
+    without its password)."""
 
     def __init__(self, path: str | Path, *, upgrade: bool = True):
-        self.path = absolute(path)
-        check_database_file(self.path)  # before anything (journal mode, migrations) writes to it
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.engine: SAEngine = create_engine(
-            URL.create("sqlite", database=str(self.path)),
-            connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
-        )
-        event.listen(self.engine, "connect", _on_connect)
-        event.listen(self.engine, "begin", _on_begin)
-        self._writer = self.engine.execution_options(sqlite_begin="IMMEDIATE")
-        self._time_in = DateTime().dialect_impl(self.engine.dialect).bind_processor(self.engine.dialect)
+        url, path = _target(path)
+        self.path: Path | None = None
+        if url is None:
+            self.path = absolute(path)
+            self.where = str(self.path)
+            check_database_file(self.path)  # before anything (journal mode, migrations) writes to it
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.engine: SAEngine = create_engine(
+                URL.create("sqlite", database=str(self.path)),
+                connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
+            )
+            event.listen(self.engine, "connect", _on_connect)
+            event.listen(self.engine, "begin", _on_begin)
+            self._writer = self.engine.execution_options(sqlite_begin="IMMEDIATE")
+            self._time_in = DateTime().dialect_impl(self.engine.dialect).bind_processor(self.engine.dialect)
+            self._q: Callable[[str], str] = _same
+        else:
+            self.where = url.render_as_string(hide_password=True)
+            # every time the server shows or compares is UTC, as the app's are
+            self.engine = create_engine(url, connect_args={"options": "-c timezone=UTC"}, pool_pre_ping=True)
+            self._writer = self.engine
+            self._time_in = None  # psycopg sends an aware datetime as it is
+            self._q = _pyformat
+            self._check_server()
+        self.dialect: str = self.engine.dialect.name
+        self.sql = statements(self.dialect)
         if upgrade:
             self.upgrade()
+
+    def _check_server(self) -> None:
+        """Like :func:`check_database_file` for a server's database, without writing anything: it
+        answers, it is not another program's, and its schema is not from a newer version."""
+        try:
+            with self.engine.connect() as conn:
+                tables = set(inspect(conn).get_table_names())
+                revision = MigrationContext.configure(conn).get_current_revision()
+        except SQLAlchemyError as err:
+            raise StoreUnusable(Msg("store.unusable", {"path": self.where, "detail": _first_line(err)})) from None
+        where = {"path": self.where}
+        if tables and "alembic_version" not in tables:
+            raise StoreUnusable(Msg("store.foreign", where))
+        if revision is not None and revision not in known_revisions():
+            raise StoreUnusable(Msg("store.newer", {**where, "revision": revision}))
 
     # -- schema -------------------------------------------------------------------------------
 
     def upgrade(self, revision: str = "head") -> None:
-        """Bring the schema up to ``revision`` (an older database is upgraded on start)."""
+        """Bring the schema up to ``revision`` (an older database is upgraded on start). On a
+        server, several tablets may start at once on a new database: the migrations run in one
+        transaction (PostgreSQL's DDL is transactional) that first takes a transaction-level
+        advisory lock, so the second tablet waits, then finds the schema at its revision and
+        does nothing (it reads the revision after the lock, in a new snapshot)."""
         try:
             with self.engine.connect() as conn:
+                if self.path is None:
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                 command.upgrade(alembic_config(conn), revision)
                 conn.commit()
         except SQLAlchemyError as err:
-            detail = str(getattr(err, "orig", None) or err).splitlines()[0]
-            raise StoreUnusable(Msg("store.unusable", {"path": str(self.path), "detail": detail})) from None
+            raise StoreUnusable(Msg("store.unusable", {"path": self.where, "detail": _first_line(err)})) from None
 
     def revision(self) -> str | None:
         with self.engine.connect() as conn:
@@ -149,8 +212,9 @@ class Store:
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """One write transaction (BEGIN IMMEDIATE: no other writer can slip in between a read
-        and the write that depends on it). Commits at the end of the block."""
+        """One write transaction (SQLite: BEGIN IMMEDIATE, no other writer can slip in between a
+        read and the write that depends on it; PostgreSQL: READ COMMITTED, the game's row locked
+        by the change itself, see :meth:`log_position`). Commits at the end of the block."""
         with Session(self._writer, expire_on_commit=False) as db:
             with db.begin():
                 yield db
@@ -166,6 +230,17 @@ class Store:
         fairy = self.engine.raw_connection()  # the pool's connect hook has set the pragmas
         try:
             driver = fairy.driver_connection
+            if self.path is None:  # psycopg: a transaction begins with the first statement
+                try:
+                    yield Tx(driver)
+                    driver.commit()
+                except BaseException:
+                    try:
+                        driver.rollback()
+                    except Exception:  # a connection that broke: the pool must not hand it out again
+                        fairy.invalidate()
+                    raise
+                return
             driver.execute(_BEGIN["IMMEDIATE"])
             try:
                 yield Tx(driver)
@@ -192,8 +267,16 @@ class Store:
         return player
 
     def ensure_players(self, db: Session, names: Sequence[str], now: datetime) -> dict[str, int]:
-        """Profile ids for these names, creating the missing profiles."""
+        """Profile ids for these names, creating the missing profiles. On a server, two tablets
+        may create the same new player at once: the insert that comes second waits for the first
+        one's commit and then inserts nothing (the unique name), and both use that profile."""
         ids: dict[str, int] = {}
+        if self.path is None:
+            for name in names:
+                db.execute(text("INSERT INTO players (name, created_at) VALUES (:n, :t) ON CONFLICT (name) DO NOTHING"),
+                           {"n": name, "t": now})
+                ids[name] = db.execute(text("SELECT id FROM players WHERE name = :n"), {"n": name}).scalar_one()
+            return ids
         for name in names:
             player = self.player_by_name(db, name) or self.add_player(db, name, now)
             ids[name] = player.id
@@ -246,8 +329,7 @@ class Store:
         return list(db.exec(select(GameSession.id).order_by(GameSession.id)))
 
     def delete_session(self, db: Session, session_id: int) -> bool:
-        counted = db.execute(text("SELECT game, substr(started_at, 1, 7) FROM game_summaries "
-                                  "WHERE session_id = :s AND status = 'finished'"), {"s": session_id}).first()
+        counted = db.execute(text(self.sql.finished_month), {"s": session_id}).first()
         players = [p for (p,) in db.execute(text("SELECT player_id FROM seats WHERE session_id = :s"),
                                             {"s": session_id})]
         done = db.execute(delete(GameSession).where(GameSession.id == session_id))
@@ -257,7 +339,7 @@ class Store:
 
     def set_status(self, db: Session | Tx, session_id: int, finished: bool, now: datetime) -> None:
         stamp = self._stamp(now)
-        _run(db, _SET_STATUS, (STATUS_FINISHED if finished else STATUS_IN_PROGRESS, stamp if finished else None,
+        _run(db, self._q(_SET_STATUS), (STATUS_FINISHED if finished else STATUS_IN_PROGRESS, stamp if finished else None,
                                stamp, session_id))
 
     # -- the action log -----------------------------------------------------------------------
@@ -288,10 +370,10 @@ class Store:
         then the active log with the last seq used. None if there is no such session."""
         cursor = _cursor(db)
         try:
-            head = cursor.execute(_SESSION_HEAD, (session_id,)).fetchall()
+            head = cursor.execute(self._q(_SESSION_HEAD), (session_id,)).fetchall()
             if not head:
                 return None
-            log = cursor.execute(_ACTIVE_LOG, (session_id, session_id)).fetchall()
+            log = cursor.execute(self._q(_ACTIVE_LOG), (session_id, session_id)).fetchall()
         finally:
             cursor.close()
         game, variant, first_player, assist, setup, started_at, updated_at, _, _ = head[0]
@@ -318,7 +400,7 @@ class Store:
         if rows:
             cursor = _cursor(db)
             try:
-                cursor.executemany(_APPEND, rows)
+                cursor.executemany(self._q(_APPEND), rows)
             finally:
                 cursor.close()
         return seq
@@ -327,7 +409,7 @@ class Store:
         """``updated_at`` after an entry that changes nothing else about the session (hot path)."""
         cursor = _cursor(db)
         try:
-            cursor.execute(_TOUCH, (self._stamp(now), session_id))
+            cursor.execute(self._q(_TOUCH), (self._stamp(now), session_id))
         finally:
             cursor.close()
 
@@ -340,20 +422,31 @@ class Store:
         stamp = self._stamp(now)
         cursor = _cursor(db)
         try:
-            cursor.execute(_TOUCH, (stamp, session_id))
-            cursor.execute(_SUMMARY_ENTRIES, {"now": stamp, "n": count, "s": session_id})
+            cursor.execute(self._q(_TOUCH), (stamp, session_id))
+            cursor.execute(self.sql.summary_entries, {"now": stamp, "n": count, "s": session_id})
             updated = cursor.rowcount
         finally:
             cursor.close()
         if updated != 1:
             self.refresh_summary(db, session_id)
 
-    def log_position(self, db: Session, session_id: int) -> tuple[bool, int, int]:
+    def log_position(self, db: Session | Tx, session_id: int, lock: bool = False) -> tuple[bool, int, int]:
         """(session exists, last seq used, last active seq) in one query (hot path: every change
-        checks it inside its write transaction)."""
+        checks it inside its write transaction).
+
+        ``lock`` (a change to the game, at the start of its write transaction): on PostgreSQL the
+        game's ``sessions`` row is locked first (``FOR UPDATE``, held until the commit), so that a
+        second device changing the same game waits for the first one's commit; the position is
+        then read by a second statement, whose snapshot is taken after the lock was granted and so
+        holds the first device's entries (one statement would read them with the snapshot it took
+        before waiting). On SQLite the write transaction (BEGIN IMMEDIATE) already excludes every
+        other writer."""
         cursor = _cursor(db)
         try:
-            exists, last_seq, last_active = cursor.execute(_LOG_POSITION, (session_id,) * 3).fetchone()
+            if lock and self.path is None:
+                if cursor.execute(_LOCK_SESSION, (session_id,)).fetchone() is None:
+                    return False, 0, 0
+            exists, last_seq, last_active = cursor.execute(self._q(_LOG_POSITION), (session_id,) * 3).fetchone()
         finally:
             cursor.close()
         return bool(exists), last_seq or 0, last_active or 0
@@ -379,7 +472,7 @@ class Store:
         self.clear_results(db, session_id)
         cursor = _cursor(db)
         try:
-            cursor.executemany(_RESULT, [(session_id, row.player_id, float(row.score), row.rank, bool(row.winner),
+            cursor.executemany(self._q(_RESULT), [(session_id, row.player_id, float(row.score), row.rank, bool(row.winner),
                                           bool(row.eliminated)) for row in rows])
         finally:
             cursor.close()
@@ -391,7 +484,7 @@ class Store:
             "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.session_id = s.id) ORDER BY s.id"))]
 
     def clear_results(self, db: Session | Tx, session_id: int) -> None:
-        _run(db, "DELETE FROM results WHERE session_id = ?", (session_id,))
+        _run(db, self._q("DELETE FROM results WHERE session_id = ?"), (session_id,))
 
     # -- per-game summaries (what lists and statistics read) -----------------------------------
 
@@ -405,10 +498,10 @@ class Store:
         # a correction runs them inside the tap's transaction
         cursor = _cursor(db)
         try:
-            before = cursor.execute(_SUMMARY_STATUS, (session_id,)).fetchone()
-            cursor.execute(_SUMMARY_ONE, {"s": session_id})
-            row = cursor.execute(_SUMMARY_MONTH, (session_id,)).fetchone()
-            players = [p for (p,) in cursor.execute(_SEAT_PLAYERS, (session_id,))] \
+            before = cursor.execute(self._q(_SUMMARY_STATUS), (session_id,)).fetchone()
+            cursor.execute(self.sql.summary_one, {"s": session_id})
+            row = cursor.execute(self.sql.summary_month, (session_id,)).fetchone()
+            players = [p for (p,) in cursor.execute(self._q(_SEAT_PLAYERS), (session_id,))] \
                 if months and row is not None and STATUS_FINISHED in (before and before[0], row[0]) else None
         finally:
             cursor.close()
@@ -418,11 +511,12 @@ class Store:
     def refresh_summaries(self, db: Session, session_ids: Sequence[int] | None = None) -> None:
         """Rewrite the summaries of these sessions (all when None, and then every monthly figure)."""
         if session_ids is None:
-            db.execute(text(SUMMARY_SQL.format(where="", actions_where="")))
+            sql = self.sql
+            db.execute(text(sql.summary.format(where="WHERE true", actions_where="")))
             db.execute(text("DELETE FROM player_months"))
-            db.execute(text(PLAYER_MONTHS_INSERT.format(where="")))
+            db.execute(text(sql.player_months_insert.format(where="")))
             db.execute(text("DELETE FROM game_months"))
-            db.execute(text(GAME_MONTHS_INSERT.format(where="")))
+            db.execute(text(sql.game_months_insert.format(where="")))
             return
         for session_id in session_ids:
             self.refresh_summary(db, session_id)
@@ -430,23 +524,61 @@ class Store:
     def refresh_months(self, db: Session | Tx, game: str, month: str,
                        player_ids: Sequence[int] | None = None) -> None:
         """Recount one month of one game: the game's figures, and these players' figures (every
-        player's when None). On the driver's cursor (it may run inside a tap's transaction)."""
+        player's when None). On the driver's cursor (it may run inside a tap's transaction).
+
+        Several tables may finish games of the same game in the same month at once, and each
+        recount reads every finished game of that month: under READ COMMITTED two recounts
+        running side by side would each miss the other's game (each reads before the other
+        commits), and the second insert of the month's row would fail on its primary key. On
+        PostgreSQL the month's ``game_months`` row is therefore the lock of that month of that
+        game: it is made to exist (an insert that does nothing if it is there; an insert racing
+        another one waits for it), then locked ``FOR UPDATE`` before anything is read, and only
+        then recounted, in place. The second recount waits for the first one's commit and, its
+        statements taking new snapshots, counts both games. The players' rows of that month are
+        only ever written under that lock. Locks are taken in (game, month) order everywhere
+        (one month for a game that finishes, reopens or goes; sorted months for an import or a
+        merge), after the game's own rows: no two recounts can wait for each other in a cycle.
+        A lock and not a retry: a finish is rare and short, and a retry would have to replay the
+        whole tap's transaction. On SQLite the write transaction already excludes other writers."""
         start, end = _month_bounds(month)
+        if self.path is None:
+            self._lock_month(db, game, month)
+            start, end = (datetime.fromisoformat(t).replace(tzinfo=timezone.utc) for t in (start, end))
         one_month = "AND g.game = :g AND g.started_at >= :a AND g.started_at < :b"
-        _run(db, "DELETE FROM game_months WHERE game = :g AND month = :m", {"g": game, "m": month})
-        _run(db, _GAME_MONTH, {"g": game, "a": start, "b": end})
+        q = self._q
+        if self.path is None:  # recounted in place: the locked row stays the lock until the commit
+            _run(db, self.sql.game_month_upsert, {"g": game, "a": start, "b": end})
+            _run(db, q("DELETE FROM game_months WHERE game = :g AND month = :m AND NOT EXISTS (SELECT 1 FROM "
+                       "game_summaries g WHERE g.status = 'finished' " + one_month + ")"),
+                 {"g": game, "m": month, "a": start, "b": end})
+        else:
+            _run(db, "DELETE FROM game_months WHERE game = :g AND month = :m", {"g": game, "m": month})
+            _run(db, self.sql.game_month, {"g": game, "a": start, "b": end})
         if player_ids is None:
-            _run(db, "DELETE FROM player_months WHERE game = :g AND month = :m", {"g": game, "m": month})
-            _run(db, PLAYER_MONTHS_INSERT.format(where=one_month), {"g": game, "a": start, "b": end})
+            _run(db, q("DELETE FROM player_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
+            _run(db, q(self.sql.player_months_insert.format(where=one_month)), {"g": game, "a": start, "b": end})
             return
         if not player_ids:
             return
         marks = ",".join(str(int(p)) for p in player_ids)
-        _run(db, f"DELETE FROM player_months WHERE game = :g AND month = :m AND player_id IN ({marks})",
+        _run(db, q(f"DELETE FROM player_months WHERE game = :g AND month = :m AND player_id IN ({marks})"),
              {"g": game, "m": month})
-        _run(db, PLAYER_MONTHS_INSERT.format(
-            where=f"AND g.game = :g AND g.started_at >= :a AND g.started_at < :b AND r.player_id IN ({marks})"),
+        _run(db, q(self.sql.player_months_insert.format(
+            where=f"AND g.game = :g AND g.started_at >= :a AND g.started_at < :b AND r.player_id IN ({marks})")),
             {"g": game, "a": start, "b": end})
+
+    def _lock_month(self, db: Session | Tx, game: str, month: str) -> None:
+        """PostgreSQL: lock the month's ``game_months`` row (see :meth:`refresh_months`), making it
+        first if need be. A row another recount deleted while this one waited for it is not
+        returned by the lock: made again and locked again."""
+        cursor = _cursor(db)
+        try:
+            while True:
+                cursor.execute(_MONTH_PLACEHOLDER, (game, month))
+                if cursor.execute(_LOCK_MONTH, (game, month)).fetchone() is not None:
+                    return
+        finally:
+            cursor.close()
 
     def refresh_game_months(self, db: Session, session_ids: Sequence[int]) -> None:
         """Recount every month and game these sessions count in (after writing many at once)."""
@@ -454,7 +586,7 @@ class Store:
         for chunk in _chunks(list(session_ids), 500):
             marks = ",".join(str(int(i)) for i in chunk)
             touched.update((g, m) for g, m in db.execute(text(
-                "SELECT DISTINCT game, substr(started_at, 1, 7) FROM game_summaries "
+                f"SELECT DISTINCT game, {self.sql.month('started_at')} FROM game_summaries "
                 f"WHERE status = 'finished' AND session_id IN ({marks})")))
         for game, month in sorted(touched):
             self.refresh_months(db, game, month)
@@ -462,8 +594,13 @@ class Store:
     def rebuild_player_months(self, db: Session, player_ids: Sequence[int]) -> None:
         """Recount every month of these players (after a merge moved results between them)."""
         marks = ",".join(str(int(p)) for p in player_ids)
+        if self.path is None:  # the months' locks first, in order (see refresh_months)
+            for game, month in db.execute(text(
+                    "SELECT DISTINCT game, month FROM player_months "
+                    f"WHERE player_id IN ({marks}) ORDER BY game, month")).all():
+                self._lock_month(db, game, month)
         db.execute(text(f"DELETE FROM player_months WHERE player_id IN ({marks})"))
-        db.execute(text(PLAYER_MONTHS_INSERT.format(where=f"AND r.player_id IN ({marks})")))
+        db.execute(text(self.sql.player_months_insert.format(where=f"AND r.player_id IN ({marks})")))
 
     def set_abandoned(self, db: Session, session_id: int, when: datetime | None) -> None:
         sessions = GameSession.__table__
@@ -510,7 +647,7 @@ class Store:
         marks = ",".join(str(int(r["session_id"])) for r in rows)
         seated: dict[int, list[tuple[str, float | None, int | None, bool]]] = {r["session_id"]: [] for r in rows}
         for sid, name, score, rank, won in db.execute(text(
-            "SELECT st.session_id, p.name, r.score, r.rank, COALESCE(r.winner, 0) FROM seats st "
+            "SELECT st.session_id, p.name, r.score, r.rank, CASE WHEN r.winner THEN 1 ELSE 0 END FROM seats st "
             "JOIN players p ON p.id = st.player_id "
             "LEFT JOIN results r ON r.session_id = st.session_id AND r.player_id = st.player_id "
             f"WHERE st.session_id IN ({marks}) ORDER BY st.session_id, st.position"
@@ -526,13 +663,15 @@ class Store:
             return int(db.execute(sa_select(func.count()).select_from(gs)
                                   .where(*self._history_where(query))).scalar_one())
         # Driven from the players' seats (their games by primary key), not from every game of the
-        # filters: the unary + keeps SQLite from scanning a status or game index instead.
-        where, params = _period((query.since, query.until), column="+g.started_at")
+        # filters: the unary + keeps SQLite from scanning a status or game index instead
+        # (PostgreSQL has no unary + on text or times, and plans from its statistics).
+        plus = "+" if self.path is not None else ""
+        where, params = _period((query.since, query.until), column=f"{plus}g.started_at")
         if query.status is not None:
-            where += " AND +g.status = :status"
+            where += f" AND {plus}g.status = :status"
             params["status"] = query.status
         if query.game is not None:
-            where += " AND +g.game = :game"
+            where += f" AND {plus}g.game = :game"
             params["game"] = query.game
         marks = ",".join(str(int(p)) for p in query.player_ids) or "NULL"
         if query.since is not None or query.until is not None:
@@ -577,7 +716,7 @@ class Store:
             where, params = _period(edge)
             if player_id is not None:
                 where += f" AND r.player_id = {int(player_id)}"
-            raw = db.execute(_typed(text(PLAYER_MONTHS_SELECT.format(where=where)), params), params)
+            raw = db.execute(_typed(text(self.sql.player_months_select.format(where=where)), params), params)
             rows += [tuple(r[:2]) + ((r[2],) if by_month else ()) + tuple(r[3:]) for r in raw]
         return _combine(rows, key, maxima={key + 3})
 
@@ -595,7 +734,7 @@ class Store:
         for edge in edges:
             where, params = _period(edge)
             rows += [(r[0],) + tuple(r[2:]) for r in db.execute(
-                _typed(text(GAME_MONTHS_SELECT.format(where=where)), params), params)]
+                _typed(text(self.sql.game_months_select.format(where=where)), params), params)]
         return _combine(rows, 1, maxima={4})
 
     def record_holders(self, db: Session, game: str, score: float, period: Period = (None, None),
@@ -621,8 +760,9 @@ class Store:
         where, params = _period(period)
         params.update(a=a, b=b)
         sql = text(
-            "SELECT g.game, COUNT(*), SUM(ra.winner), SUM(rb.winner), SUM(ra.rank < rb.rank), "
-            "SUM(rb.rank < ra.rank), SUM(ra.rank = rb.rank) "
+            "SELECT g.game, COUNT(*), SUM(CASE WHEN ra.winner THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN rb.winner THEN 1 ELSE 0 END), SUM(CASE WHEN ra.rank < rb.rank THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN rb.rank < ra.rank THEN 1 ELSE 0 END), SUM(CASE WHEN ra.rank = rb.rank THEN 1 ELSE 0 END) "
             "FROM results ra JOIN results rb ON rb.session_id = ra.session_id "
             "JOIN game_summaries g ON g.session_id = ra.session_id "
             f"WHERE ra.player_id = :a AND rb.player_id = :b AND g.status = 'finished' {where} "
@@ -650,10 +790,45 @@ class HistoryQuery:
     table: str | None = None  # games of one table (companion.club.NO_TABLE: of a tablet with no name)
 
 
-# A session's summary from its rows; ``where`` picks the sessions, ``actions_where`` narrows the
-# action count to them (the same query migration 0004 fills the table with).
-SUMMARY_SQL = """
-INSERT OR REPLACE INTO game_summaries (session_id, game, status, started_at, finished_at, updated_at,
+def _same(sql: str) -> str:
+    return sql
+
+
+_PARAM = re.compile(r"\?|(?<!:):(\w+)")
+
+
+@lru_cache(maxsize=512)
+def _pyformat(sql: str) -> str:
+    """A statement written for sqlite3 (``?`` and ``:name``) in psycopg's style (``%s`` and
+    ``%(name)s``). The store's statements hold no ``%``, no ``?`` and no ``:`` of their own."""
+    return _PARAM.sub(lambda m: "%s" if m.group(0) == "?" else f"%({m.group(1)})s", sql)
+
+
+# The SQL that differs between SQLite and PostgreSQL: the UTC month of a stored time ("YYYY-MM"),
+# and the seconds from one time to a later one (0 if it is earlier), rounded to the millisecond.
+# SQLite keeps a time as "YYYY-MM-DD HH:MM:SS.ffffff" UTC text; PostgreSQL as timestamptz.
+def _month_sqlite(column: str) -> str:
+    return f"substr({column}, 1, 7)"
+
+
+def _month_postgresql(column: str) -> str:
+    return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM')"
+
+
+def _seconds_sqlite(later: str, earlier: str) -> str:
+    return f"MAX(0.0, ROUND((julianday({later}) - julianday({earlier})) * 86400.0, 3))"
+
+
+def _seconds_postgresql(later: str, earlier: str) -> str:
+    return f"GREATEST(0.0, ROUND(CAST(EXTRACT(EPOCH FROM ({later}) - ({earlier})) AS numeric), 3))"
+
+
+# A session's summary from its rows; ``where`` picks the sessions (never empty: "WHERE true" for
+# all, since SQLite needs a WHERE before an upsert's ON CONFLICT), ``actions_where`` narrows the
+# action count to them (the same query migration 0004 fills the table with). An upsert: the row
+# is rewritten in place (SQLite and PostgreSQL alike).
+SUMMARY_TEMPLATE = """
+INSERT INTO game_summaries (session_id, game, status, started_at, finished_at, updated_at,
     last_played_at, actions, duration_s, players, winners, top_score, low_score, win_score)
 SELECT s.id, s.game,
     CASE WHEN s.status = 'finished' THEN 'finished'
@@ -661,7 +836,7 @@ SELECT s.id, s.game,
     s.started_at, s.finished_at, s.updated_at,
     COALESCE(a.last, s.started_at),
     COALESCE(a.n, 0),
-    MAX(0.0, ROUND((julianday(COALESCE(a.last, s.started_at)) - julianday(s.started_at)) * 86400.0, 3)),
+    {duration},
     (SELECT COUNT(*) FROM seats st WHERE st.session_id = s.id),
     (SELECT COUNT(*) FROM results r WHERE r.session_id = s.id AND r.winner),
     (SELECT MAX(r.score) FROM results r WHERE r.session_id = s.id),
@@ -669,31 +844,88 @@ SELECT s.id, s.game,
     (SELECT MAX(r.score) FROM results r WHERE r.session_id = s.id AND r.winner)
 FROM sessions s
 LEFT JOIN (SELECT session_id, COUNT(*) AS n, MAX(created_at) AS last FROM actions
-           WHERE retracted_at IS NULL {actions_where} GROUP BY session_id) a ON a.session_id = s.id
-{where}
+           WHERE retracted_at IS NULL {{actions_where}} GROUP BY session_id) a ON a.session_id = s.id
+{{where}}
+ON CONFLICT (session_id) DO UPDATE SET game = excluded.game, status = excluded.status,
+    started_at = excluded.started_at, finished_at = excluded.finished_at, updated_at = excluded.updated_at,
+    last_played_at = excluded.last_played_at, actions = excluded.actions, duration_s = excluded.duration_s,
+    players = excluded.players, winners = excluded.winners, top_score = excluded.top_score,
+    low_score = excluded.low_score, win_score = excluded.win_score
 """
+
+
+def _case(condition: str) -> str:
+    """1 when ``condition`` holds, else 0: what SUM counts (PostgreSQL sums no booleans)."""
+    return f"CASE WHEN {condition} THEN 1 ELSE 0 END"
 
 
 # Monthly figures (migration 0004): what the statistics add up instead of every result.
-PLAYER_MONTHS_SELECT = """
-SELECT r.player_id, g.game, substr(g.started_at, 1, 7) AS month, COUNT(*), SUM(r.winner), SUM(r.score),
-    MAX(r.score), SUM(r.rank), SUM(r.rank = 1), SUM(r.rank = 2), SUM(r.rank = 3), SUM(r.rank = 4),
-    SUM(r.rank = 5), SUM(r.rank >= 6)
+PLAYER_MONTHS_TEMPLATE = f"""
+SELECT r.player_id, g.game, {{month}} AS month, COUNT(*), SUM({_case("r.winner")}), SUM(r.score),
+    MAX(r.score), SUM(r.rank), SUM({_case("r.rank = 1")}), SUM({_case("r.rank = 2")}), SUM({_case("r.rank = 3")}),
+    SUM({_case("r.rank = 4")}), SUM({_case("r.rank = 5")}), SUM({_case("r.rank >= 6")})
 FROM game_summaries g JOIN results r ON r.session_id = g.session_id
-WHERE g.status = 'finished' {where}
+WHERE g.status = 'finished' {{{{where}}}}
 GROUP BY r.player_id, g.game, month
 """
-PLAYER_MONTHS_INSERT = ("INSERT INTO player_months (player_id, game, month, games, wins, score_sum, score_max, "
-                        "rank_sum, place1, place2, place3, place4, place5, place6)" + PLAYER_MONTHS_SELECT)
-GAME_MONTHS_SELECT = """
-SELECT g.game, substr(g.started_at, 1, 7) AS month, COUNT(*), SUM(g.win_score), COUNT(g.win_score),
+PLAYER_MONTHS_COLUMNS = ("INSERT INTO player_months (player_id, game, month, games, wins, score_sum, score_max, "
+                         "rank_sum, place1, place2, place3, place4, place5, place6)")
+GAME_MONTHS_TEMPLATE = """
+SELECT g.game, {month} AS month, COUNT(*), SUM(g.win_score), COUNT(g.win_score),
     MAX(g.top_score), SUM(g.top_score - g.low_score), COUNT(g.top_score), SUM(g.actions),
     SUM(NULLIF(g.duration_s, 0)), COUNT(NULLIF(g.duration_s, 0))
-FROM game_summaries g WHERE g.status = 'finished' {where}
+FROM game_summaries g WHERE g.status = 'finished' {{where}}
 GROUP BY g.game, month
 """
-GAME_MONTHS_INSERT = ("INSERT INTO game_months (game, month, games, win_score_sum, win_score_n, top_max, "
-                      "spread_sum, spread_n, actions_sum, duration_sum, duration_n)" + GAME_MONTHS_SELECT)
+GAME_MONTHS_COLUMNS = ("INSERT INTO game_months (game, month, games, win_score_sum, win_score_n, top_max, "
+                       "spread_sum, spread_n, actions_sum, duration_sum, duration_n)")
+_GAME_MONTH_UPDATE = (" ON CONFLICT (game, month) DO UPDATE SET games = excluded.games, "
+                      "win_score_sum = excluded.win_score_sum, win_score_n = excluded.win_score_n, "
+                      "top_max = excluded.top_max, spread_sum = excluded.spread_sum, spread_n = excluded.spread_n, "
+                      "actions_sum = excluded.actions_sum, duration_sum = excluded.duration_sum, "
+                      "duration_n = excluded.duration_n")
+_ONE_MONTH = "AND g.game = :g AND g.started_at >= :a AND g.started_at < :b"
+# The summary after entries appended at :now (see Store.entries_added): what SUMMARY_TEMPLATE
+# derives from them, from the row as it was (the right-hand sides read the old values). The last
+# entry's time is the latest active created_at (times compare as times on both: SQLite's text in
+# STORED_TIME form sorts as time), the start time when there was none; the duration is the
+# summary's expression on it.
+_LAST_AFTER_ENTRIES = "(CASE WHEN actions = 0 OR :now > last_played_at THEN :now ELSE last_played_at END)"
+
+
+@lru_cache(maxsize=None)
+def statements(dialect: str) -> SimpleNamespace:
+    """Every statement whose text depends on the database (``sqlite`` or ``postgresql``). The
+    ones run on the driver's cursor are in the driver's own parameter style (sqlite3 takes ``?``
+    and ``:name``, psycopg ``%s`` and ``%(name)s``); the others are for SQLAlchemy's ``text()``."""
+    pg = dialect == "postgresql"
+    month = _month_postgresql if pg else _month_sqlite
+    seconds = _seconds_postgresql if pg else _seconds_sqlite
+    q = _pyformat if pg else _same
+    summary = SUMMARY_TEMPLATE.format(duration=seconds("COALESCE(a.last, s.started_at)", "s.started_at"))
+    player_months_select = PLAYER_MONTHS_TEMPLATE.format(month=month("g.started_at"))
+    game_months_select = GAME_MONTHS_TEMPLATE.format(month=month("g.started_at"))
+    game_month = GAME_MONTHS_COLUMNS + game_months_select.format(where=_ONE_MONTH)
+    return SimpleNamespace(
+        month=month,
+        summary=summary,
+        summary_one=q(summary.format(where="WHERE s.id = :s", actions_where="AND session_id = :s")),
+        summary_month=q(f"SELECT status, game, {month('started_at')} FROM game_summaries WHERE session_id = ?"),
+        summary_entries=q(
+            f"UPDATE game_summaries SET updated_at = :now, actions = actions + :n, "
+            f"last_played_at = {_LAST_AFTER_ENTRIES}, duration_s = {seconds(_LAST_AFTER_ENTRIES, 'started_at')} "
+            "WHERE session_id = :s"),
+        finished_month=(f"SELECT game, {month('started_at')} FROM game_summaries "
+                        "WHERE session_id = :s AND status = 'finished'"),
+        player_months_select=player_months_select,
+        player_months_insert=PLAYER_MONTHS_COLUMNS + player_months_select,
+        game_months_select=game_months_select,
+        game_months_insert=GAME_MONTHS_COLUMNS + game_months_select,
+        game_month=q(game_month),
+        game_month_upsert=q(game_month + _GAME_MONTH_UPDATE),
+    )
+
+
 STORED_TIME = "%Y-%m-%d %H:%M:%S.%f"  # how the DateTime columns keep a UTC time (text that sorts)
 
 
@@ -867,19 +1099,12 @@ _TOUCH = "UPDATE sessions SET updated_at = ? WHERE id = ?"
 _SET_STATUS = "UPDATE sessions SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?"
 _RESULT = "INSERT INTO results (session_id, player_id, score, rank, winner, eliminated) VALUES (?, ?, ?, ?, ?, ?)"
 _SUMMARY_STATUS = "SELECT status FROM game_summaries WHERE session_id = ?"
-_SUMMARY_ONE = SUMMARY_SQL.format(where="WHERE s.id = :s", actions_where="AND session_id = :s")
-_SUMMARY_MONTH = "SELECT status, game, substr(started_at, 1, 7) FROM game_summaries WHERE session_id = ?"
 _SEAT_PLAYERS = "SELECT player_id FROM seats WHERE session_id = ?"
-_GAME_MONTH = GAME_MONTHS_INSERT.format(where="AND g.game = :g AND g.started_at >= :a AND g.started_at < :b")
-# The summary after entries appended at :now (see Store.entries_added): what SUMMARY_SQL derives
-# from them, from the row as it was (the right-hand sides read the old values). The last entry's
-# time is the latest active created_at (text in STORED_TIME form sorts as time, as MAX compares
-# it), the start time when there was none; the duration is SUMMARY_SQL's expression on it.
-_LAST_AFTER_ENTRIES = "(CASE WHEN actions = 0 OR :now > last_played_at THEN :now ELSE last_played_at END)"
-_SUMMARY_ENTRIES = (
-    f"UPDATE game_summaries SET updated_at = :now, actions = actions + :n, last_played_at = {_LAST_AFTER_ENTRIES}, "
-    f"duration_s = MAX(0.0, ROUND((julianday({_LAST_AFTER_ENTRIES}) - julianday(started_at)) * 86400.0, 3)) "
-    "WHERE session_id = :s")
+# PostgreSQL only (psycopg's style): the game's row locked by a change, the month's by a recount
+_LOCK_SESSION = "SELECT 1 FROM sessions WHERE id = %s FOR UPDATE"
+_MONTH_PLACEHOLDER = ("INSERT INTO game_months (game, month, games, win_score_n, spread_n, actions_sum, duration_n) "
+                      "VALUES (%s, %s, 0, 0, 0, 0, 0) ON CONFLICT (game, month) DO NOTHING")
+_LOCK_MONTH = "SELECT 1 FROM game_months WHERE game = %s AND month = %s FOR UPDATE"
 _LOG_POSITION = (
     "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?), (SELECT MAX(seq) FROM actions WHERE session_id = ?), "
     "(SELECT MAX(seq) FROM actions WHERE session_id = ? AND retracted_at IS NULL)")
@@ -897,6 +1122,42 @@ class Tx:
 
     def __init__(self, driver: sqlite3.Connection):
         self.info = {"driver": driver}
+
+
+def _target(value: str | Path) -> tuple[URL | None, str | Path]:
+    """(the URL of a server's database, None for a SQLite file; the file's path): a ``sqlite:``
+    URL stands for its file (``sqlite:///games.db``, ``sqlite:////abs/games.db``)."""
+    if not isinstance(value, str) or not is_url(value):
+        return None, value
+    try:
+        url = make_url(value.strip())
+    except ArgumentError as err:
+        raise StoreUnusable(Msg("store.unusable", {"path": value, "detail": str(err)})) from None
+    if url.get_backend_name() == "sqlite":
+        if not url.database or url.database == ":memory:":
+            raise StoreUnusable(Msg("store.unusable", {"path": value, "detail": "no file"}))
+        return None, url.database
+    if url.get_backend_name() != "postgresql":
+        raise StoreUnusable(Msg("store.kind", {"path": url.render_as_string(hide_password=True),
+                                               "kind": url.get_backend_name()}))
+    if url.drivername == "postgresql":  # the driver the app ships with, not psycopg2's default
+        url = url.set(drivername="postgresql+psycopg")
+    return url, value
+
+
+def _first_line(err: BaseException) -> str:
+    return str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+
+
+def is_seq_race(err: BaseException) -> bool:
+    """Whether ``err`` is an append that lost a race for the game's next seq: the unique constraint
+    ``uq_actions_session_seq`` refused it (another device's entry took that seq in between). The
+    service answers it as the game having changed on another device."""
+    orig = getattr(err, "orig", None) or err
+    diag = getattr(orig, "diag", None)
+    if diag is not None:  # psycopg
+        return getattr(diag, "constraint_name", None) == "uq_actions_session_seq"
+    return isinstance(orig, sqlite3.IntegrityError) and "actions.session_id, actions.seq" in str(orig)
 
 
 def _cursor(db: Session | Tx) -> Any:

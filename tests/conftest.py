@@ -39,3 +39,25 @@ def example_table() -> dict[str, dict[str, str]]:
             row = dict(zip(head, cells))
             rows[row["file"]] = row
     return rows
+
+
+# PostgreSQL: a throwaway server per test session (tests/pg.py)
+from tests.pg import pg_empty_url, pg_own_url, pg_server, pg_url  # noqa: E402,F401
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """Where a store test's database lives, once per kind: a SQLite file in the test's folder (not
+    created yet), or the URL of an empty PostgreSQL database at the newest schema. ``Store(database)``
+    opens either."""
+    if request.param == "sqlite":
+        return tmp_path / "companion.db"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database(request, tmp_path):
+    """Like ``database``, but a PostgreSQL database without any schema (the migration tests)."""
+    if request.param == "sqlite":
+        return tmp_path / "companion.db"
+    return request.getfixturevalue("pg_empty_url")

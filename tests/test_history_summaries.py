@@ -20,8 +20,8 @@ T0 = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "h.db")
+def store(database):
+    s = Store(database)  # SQLite, then PostgreSQL
     yield s
     s.close()
 

@@ -41,8 +41,9 @@ class Clock:
 
 
 @pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "companion.db"
+def db_path(database):
+    """A SQLite file, then a PostgreSQL database (tests/conftest.py): every test runs on both."""
+    return database
 
 
 @pytest.fixture

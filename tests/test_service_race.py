@@ -59,8 +59,9 @@ class Interleaved(Store):
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "table.db"
+def db_path(database: Path | str) -> Path | str:
+    """Two devices on one SQLite file, then on one PostgreSQL database (tests/conftest.py)."""
+    return database
 
 
 @pytest.fixture
@@ -399,3 +400,114 @@ def test_a_tap_that_enters_several_entries_in_a_row_is_not_refused_by_its_own_en
         assert [e.action for e in service.open(sid).log] == SCRIPT[:5]
     finally:
         store.close()
+
+
+# -- two tables finishing games of the same month at once ----------------------------------------
+
+
+def test_two_tables_finishing_games_of_one_month_at_once_both_count(db_path):
+    """The monthly figures are shared by every game of a month: while one table's finish holds its
+    recount uncommitted, another table finishes a game of the same game and month. Both must be
+    counted (on PostgreSQL the second recount waits for the first one's month lock, then reads
+    its game; on SQLite the second write waits for the first)."""
+    import time
+
+    from tests.test_store_games import hs_designed
+
+    recounted = threading.Event()
+
+    class Pausing(Store):
+        def refresh_months(self, db: Any, game: str, month: str, player_ids: Any = None) -> None:
+            super().refresh_months(db, game, month, player_ids)
+            recounted.set()
+            time.sleep(0.5)  # uncommitted for a while: the other table finishes meanwhile
+
+    stores = [Pausing(db_path), Store(db_path)]
+    try:
+        first, second = (SessionService(s) for s in stores)
+        record = hs_designed(PLAYERS, "Anne")
+        games = [first.start("high-society", PLAYERS).session_id, second.start("high-society", PLAYERS).session_id]
+        for action in record["actions"][:-1]:
+            first.submit(games[0], action)
+            second.submit(games[1], action)
+        failures: list[BaseException] = []
+
+        def finish_first() -> None:
+            try:
+                first.submit(games[0], record["actions"][-1])
+            except BaseException as err:  # noqa: BLE001  # reported below
+                failures.append(err)
+
+        thread = threading.Thread(target=finish_first)
+        thread.start()
+        assert recounted.wait(30)
+        assert second.submit(games[1], record["actions"][-1]).status == "finished"
+        thread.join(60)
+        assert failures == []
+        fresh = SessionService(stores[1])
+        assert [(g.game, g.games) for g in fresh.game_stats()] == [("high-society", 2)]
+        assert {p.name: (p.games, p.wins) for p in fresh.player_stats()} == {
+            "Anne": (2, 2), "Bruno": (2, 0), "Chloé": (2, 0)}
+        with stores[1].read() as db:
+            kept = [tuple(r) for r in db.execute(text("SELECT * FROM game_months"))]
+        with stores[1].write() as db:
+            stores[1].refresh_summaries(db)
+        with stores[1].read() as db:
+            assert [tuple(r) for r in db.execute(text("SELECT * FROM game_months"))] == kept
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_an_append_that_loses_the_race_for_its_seq_is_the_clear_refusal(pg_url, monkeypatch):
+    """PostgreSQL: should a writer ever miss the game's lock, the unique constraint on the game's
+    sequence (uq_actions_session_seq) refuses its append, and the device gets the clear GameChanged,
+    not a storage error. Here device A checks the game without the lock, then B's entry lands
+    before A's append."""
+    stores = [Store(pg_url), Store(pg_url)]
+    try:
+        a, b = (SessionService(s) for s in stores)
+        sid = a.start("high-society", PLAYERS).session_id
+        shown_a = a.submit(sid, SCRIPT[0])
+        shown_b = b.open(sid)
+        landed: list[SessionState] = []
+        original = stores[0].log_position
+
+        def unlocked_then_overtaken(db: Any, session_id: int, lock: bool = False) -> tuple[bool, int, int]:
+            position = original(db, session_id, lock=False)
+            if lock and not landed:
+                landed.append(b.submit(sid, SCRIPT[1], seen=shown_b.version))  # commits on its own
+            return position
+
+        monkeypatch.setattr(stores[0], "log_position", unlocked_then_overtaken)
+        with pytest.raises(GameChanged) as caught:
+            a.submit(sid, {"type": "bid", "player": "Anne", "add": [2]}, seen=shown_a.version)
+        assert_clear(caught.value, landed[0])
+        assert [action for _, action, _ in rows(stores[0], sid)] == [
+            '{"type":"reveal","card":"p1"}', '{"type":"bid","player":"Anne","add":[1]}']
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_a_change_that_finds_the_game_changed_back_is_made_on_it(devices, monkeypatch):
+    """Another device's entry lands between this device's check and its write (refused: the game
+    changed), then is undone before this device reads the game again: the game is the one this
+    device showed after all, so its entry is made on it rather than refused with that same game."""
+    a, b, interleaved = devices
+    sid = a.start("high-society", PLAYERS).session_id
+    shown_a = a.submit(sid, SCRIPT[0])
+    original = interleaved.session_rows
+    undone: list[SessionState] = []
+
+    def undone_first(db: Any, session_id: int) -> Any:
+        if not undone:  # A reads the game again after its refused write: B has taken its entry back
+            undone.append(b.undo(sid, seen=b.open(sid).version))
+        return original(db, session_id)
+
+    monkeypatch.setattr(interleaved, "session_rows", undone_first)
+    interleaved.before_write = lambda: b.submit(sid, SCRIPT[1], seen=b.open(sid).version)
+    done = a.submit(sid, {"type": "bid", "player": "Anne", "add": [2]}, seen=shown_a.version)
+    assert undone and undone[0].version == shown_a.version
+    assert [e.action for e in done.log] == [SCRIPT[0], {"type": "bid", "player": "Anne", "add": [2]}]
+    assert [(seq, retracted) for seq, _, retracted in rows(a.store, sid)] == [(1, False), (2, True), (3, False)]

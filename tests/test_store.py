@@ -40,8 +40,8 @@ def test_every_connection_is_durable_and_checks_foreign_keys(tmp_path):
         store.close()
 
 
-def test_write_rolls_back_on_error(tmp_path):
-    store = Store(tmp_path / "a.db")
+def test_write_rolls_back_on_error(database):
+    store = Store(database)
     try:
         with pytest.raises(RuntimeError):
             with store.write() as db:
@@ -52,8 +52,8 @@ def test_write_rolls_back_on_error(tmp_path):
         store.close()
 
 
-def test_new_database_is_at_head_and_matches_the_models(tmp_path):
-    store = Store(tmp_path / "a.db")
+def test_new_database_is_at_head_and_matches_the_models(empty_database):
+    store = Store(empty_database)  # every migration from nothing, on SQLite and on PostgreSQL
     try:
         assert store.revision() == "0005"
         with store.engine.connect() as conn:
@@ -247,8 +247,8 @@ def test_downgrading_0003_keeps_every_game(tmp_path):
         store.close()
 
 
-def test_upgrading_twice_changes_nothing(tmp_path):
-    path = tmp_path / "a.db"
+def test_upgrading_twice_changes_nothing(empty_database):
+    path = empty_database
     Store(path).close()
     store = Store(path)
     try:
@@ -257,8 +257,8 @@ def test_upgrading_twice_changes_nothing(tmp_path):
         store.close()
 
 
-def test_the_log_keeps_every_row_in_seq_order(tmp_path):
-    store = Store(tmp_path / "a.db")
+def test_the_log_keeps_every_row_in_seq_order(database):
+    store = Store(database)
     try:
         service = SessionService(store)
         state = service.start("high-society", PLAYERS)
@@ -317,3 +317,168 @@ def test_odd_characters_in_the_path(tmp_path):
         assert path.exists()
     finally:
         store.close()
+
+
+def _table_rows(store: Store, columns_of: dict[str, list[str]]) -> dict:
+    with store.read() as db:
+        return {t: [tuple(r) for r in db.execute(text(f"SELECT {', '.join(cols)} FROM {t} ORDER BY 1, 2"))]
+                for t, cols in columns_of.items()}
+
+
+OLD_COLUMNS = {  # the tables and columns of migration 0001
+    "players": ["id", "name", "created_at"],
+    "sessions": ["id", "game", "variant", "first_player", "assist", "status", "started_at", "finished_at", "updated_at"],
+    "seats": ["session_id", "position", "player_id"],
+    "actions": ["session_id", "seq", "action", "created_at", "retracted_at"],
+}
+
+
+def test_migrations_with_data_on_any_database(empty_database):
+    """Migrations 0001 → head with an old app's rows, down to 0003 and up again, on SQLite and on
+    PostgreSQL: every old row kept, and 0004 fills the summaries and the monthly figures (months
+    and durations computed by each database's own SQL) as the store keeps them."""
+    from alembic import command
+    from sqlalchemy import bindparam
+
+    from companion.store import alembic_config
+    from models.tables import GameSession
+
+    old = Store(empty_database, upgrade=False)
+    old.upgrade("0001")
+    start = datetime(2025, 12, 24, 19, tzinfo=timezone.utc)
+    later = datetime(2025, 12, 24, 19, 30, tzinfo=timezone.utc)
+    moment = GameSession.__table__.c.started_at.type  # times bound as the app writes them
+    record, going = hs_designed(PLAYERS, "Anne"), hs_long(PLAYERS, final=False)
+    with old.engine.begin() as conn:
+        def insert(sql: str, **params):
+            times = [bindparam(k, type_=moment) for k in params if k.startswith("t")]
+            return conn.execute(text(sql).bindparams(*times), params)
+
+        ids = [insert("INSERT INTO players (name, created_at) VALUES (:n, :t) RETURNING id", n=n, t=start).scalar_one()
+               for n in PLAYERS]
+        for game, status, actions, when in (("high-society", "finished", record["actions"], later),
+                                            ("high-society", "in_progress", going["actions"], start)):
+            sid = insert("INSERT INTO sessions (game, variant, first_player, assist, status, started_at, finished_at, "
+                         "updated_at) VALUES (:g, '{}', 'Anne', :a, :s, :t0, :t1, :t0) RETURNING id", g=game, a=False,
+                         s=status, t0=start, t1=later if status == "finished" else None).scalar_one()
+            for position, pid in enumerate(ids):
+                insert("INSERT INTO seats (session_id, position, player_id) VALUES (:s, :p, :i)",
+                       s=sid, p=position, i=pid)
+            for seq, action in enumerate(actions, 1):
+                insert("INSERT INTO actions (session_id, seq, action, created_at) VALUES (:s, :q, :a, :t)",
+                       s=sid, q=seq, a=json.dumps(action), t=when)
+        insert("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
+               "(:s, 999, '{\"type\": \"pass\", \"player\": \"Anne\"}', :t, :t2)", s=sid, t=later, t2=later)
+    before = _table_rows(old, OLD_COLUMNS)
+    old.close()
+
+    store = Store(empty_database)  # what the app does on start
+    try:
+        assert store.revision() == "0005"
+        assert _table_rows(store, OLD_COLUMNS) == before
+        with store.read() as db:
+            summaries = [tuple(r) for r in db.execute(text(
+                "SELECT status, actions, players, winners, duration_s FROM game_summaries ORDER BY session_id"))]
+            months = [tuple(r) for r in db.execute(text("SELECT game, month, games, actions_sum FROM game_months"))]
+        assert summaries == [("finished", len(record["actions"]), 3, 0, 1800.0),
+                             ("in_progress", len(going["actions"]), 3, 0, 0.0)]  # the undone entry not counted
+        assert months == [("high-society", "2025-12", 1, len(record["actions"]))]
+        service = SessionService(store)  # writes the results the 0001-era game lacks
+        assert {s.name: (s.games, s.wins) for s in service.player_stats()} == {
+            "Anne": (1, 1), "Bruno": (1, 0), "Chloé": (1, 0)}
+        with store.engine.connect() as conn:
+            command.downgrade(alembic_config(conn), "0003")
+            conn.commit()
+        assert store.revision() == "0003"
+        assert _table_rows(store, OLD_COLUMNS) == before
+        store.upgrade()  # 0004 fills again, now with results rows: the players' months too
+        with store.read() as db:
+            places = [tuple(r) for r in db.execute(text(
+                "SELECT p.name, m.month, m.games, m.wins, m.place1 FROM player_months m "
+                "JOIN players p ON p.id = m.player_id ORDER BY p.name"))]
+        assert places == [("Anne", "2025-12", 1, 1, 1), ("Bruno", "2025-12", 1, 0, 0), ("Chloé", "2025-12", 1, 0, 0)]
+        assert SessionService(store).open(2).log[-1].action == going["actions"][-1]
+    finally:
+        store.close()
+
+
+def test_a_url_names_a_server_or_a_sqlite_file(tmp_path, monkeypatch):
+    """COMPANION_DB and --db take a SQLAlchemy URL as well as a path: it is kept as it is (never a
+    folder named "postgresql+psycopg:"), and a sqlite: URL opens its file."""
+    from companion.paths import is_url, local_dir
+    from companion.store import StoreUnusable
+
+    monkeypatch.chdir(tmp_path)
+    club = "postgresql+psycopg://anne@club.local/club"
+    assert resolve_db_path(None, {ENV_VAR: f" {club} "}) == club
+    assert resolve_db_path(club, {}) == club
+    assert resolve_db_path("sqlite:///games.db", {}) == "sqlite:///games.db"
+    assert not is_url("C:\\games.db") and not is_url("games.db") and not is_url(tmp_path / "a.db")
+    assert local_dir(club) == default_db_path().parent and local_dir(tmp_path / "a.db") == tmp_path
+    store = Store("sqlite:///games.db")  # relative to the working directory, like a path
+    try:
+        assert store.path == tmp_path / "games.db" and store.dialect == "sqlite"
+        SessionService(store).add_player("Anne")
+    finally:
+        store.close()
+    assert (tmp_path / "games.db").is_file()
+    with pytest.raises(StoreUnusable) as kind:
+        Store("mysql://anne@club.local/club")
+    assert kind.value.msg.key == "store.kind" and kind.value.msg.params["kind"] == "mysql"
+    with pytest.raises(StoreUnusable) as unreachable:  # no server there: said, nothing created
+        Store(f"postgresql://anne:secret@/club?host={tmp_path}/nowhere")
+    assert unreachable.value.msg.key == "store.unusable" and "secret" not in str(unreachable.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]
+
+
+def test_a_server_database_of_another_program_or_a_newer_version_is_refused(pg_own_url, pg_empty_url):
+    """Like a SQLite file's check: nothing is written to a database this version cannot use."""
+    import psycopg
+
+    from companion.store import StoreUnusable
+
+    def run(url: str, sql: str) -> None:
+        with psycopg.connect(url.replace("postgresql+psycopg", "postgresql"), autocommit=True) as conn:
+            conn.execute(sql)
+
+    run(pg_own_url, "UPDATE alembic_version SET version_num = '9999'")
+    with pytest.raises(StoreUnusable) as newer:
+        Store(pg_own_url)
+    assert newer.value.msg.key == "store.newer" and newer.value.msg.params["revision"] == "9999"
+    run(pg_empty_url, "CREATE TABLE invoices (id integer)")
+    with pytest.raises(StoreUnusable) as foreign:
+        Store(pg_empty_url)
+    assert foreign.value.msg.key == "store.foreign"
+
+
+def test_tablets_starting_at_once_on_a_new_server_database_all_open_it(pg_empty_url):
+    """Three stores open one empty PostgreSQL database at the same moment: one migrates it, the
+    others wait and find it migrated (nobody fails on a table another one created)."""
+    import threading
+
+    from companion.store import StoreUnusable
+
+    gate = threading.Barrier(3)
+    opened: list[Store] = []
+    failures: list[StoreUnusable] = []
+
+    def open_it() -> None:
+        gate.wait()
+        try:
+            opened.append(Store(pg_empty_url))
+        except StoreUnusable as err:
+            failures.append(err)
+
+    threads = [threading.Thread(target=open_it) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    try:
+        assert failures == [] and len(opened) == 3
+        assert {s.revision() for s in opened} == {"0005"}
+        SessionService(opened[0]).add_player("Anne")
+        assert [p.name for p in SessionService(opened[2]).players()] == ["Anne"]
+    finally:
+        for store in opened:
+            store.close()

@@ -5,8 +5,10 @@ submit has returned. The parent kills it with SIGKILL at varied moments — righ
 acknowledgement, a little later, or while it is still starting — then reopens the database:
 every acknowledged entry must be there, in order, and the session must replay. The next child
 resumes the unfinished game where the database says it stopped, as the app does after a crash.
+Once on a SQLite file, once on a PostgreSQL database (empty at first: the first child may be
+killed while it migrates, in one transaction on the server).
 
-Run as a child: python -m tests.test_store_kill DB_PATH
+Run as a child: python -m tests.test_store_kill DB_PATH_OR_URL
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def child(db_path: str) -> None:
             acks += 1
 
 
-def _check(db_path: Path, acked: dict[int, int]) -> None:
+def _check(db_path: Path | str, acked: dict[int, int]) -> None:
     from companion.service import SessionService
     from companion.store import Store
     from tests.test_store_games import hs_long
@@ -68,8 +70,8 @@ def _check(db_path: Path, acked: dict[int, int]) -> None:
         store.close()
 
 
-def test_acknowledged_entries_survive_kill_9(tmp_path):
-    db_path = tmp_path / "companion.db"
+def test_acknowledged_entries_survive_kill_9(empty_database):
+    db_path = empty_database
     rng = random.Random(20261101)
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     acked: dict[int, int] = {}

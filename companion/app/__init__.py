@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import assets as _assets
+from companion.paths import shown_db
 
 if TYPE_CHECKING:
     from companion.app.web import PinGate
@@ -28,7 +29,7 @@ DEFAULT_PORT = 8550
 log = logging.getLogger("companion.app")
 
 
-def open_service(db_path: Path) -> SessionService:
+def open_service(db_path: Path | str) -> SessionService:
     """The session service on the database at ``db_path`` (created and migrated if needed)."""
     from companion.service import SessionService
     from companion.store import Store
@@ -36,14 +37,20 @@ def open_service(db_path: Path) -> SessionService:
     return SessionService(Store(db_path))
 
 
-def export_dir_for(db_path: Path) -> Path:
-    """Exports go beside the database, in the user's data directory (or the --db directory)."""
-    return db_path.parent / "exports"
+def export_dir_for(db_path: Path | str) -> Path:
+    """Exports go beside the database, in the user's data directory (or the --db directory); with
+    a server's database (a URL), in the user's data directory."""
+    from companion.paths import local_dir
+
+    return local_dir(db_path) / "exports"
 
 
-def settings_path_for(db_path: Path) -> Path:
-    """The table's language, theme and name are kept beside the database."""
-    return db_path.parent / "settings.json"
+def settings_path_for(db_path: Path | str) -> Path:
+    """The table's language, theme and name are kept beside the database (a server's database: in
+    the user's data directory: they belong to this device)."""
+    from companion.paths import local_dir
+
+    return local_dir(db_path) / "settings.json"
 
 
 def save_setting(settings_path: Path | None, key: str, value: Any) -> bool:
@@ -140,7 +147,7 @@ def desktop_available() -> bool:
     return True
 
 
-def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan: bool = False,
+def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT, lan: bool = False,
           desktop: bool = False, pin: str | None = None, table: str | None = None) -> int:
     """Serve the app in web mode until interrupted. Loopback only unless ``lan``; with ``lan``,
     print that anyone on the network can reach it and the table PIN other devices must enter
@@ -167,7 +174,7 @@ def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan:
         main, status = make_error_main(err.msg, settings), 2
     if desktop:
         if desktop_available():
-            print(f"database: {db_path}", file=sys.stderr, flush=True)
+            print(f"database: {shown_db(db_path)}", file=sys.stderr, flush=True)
             ft.run(main, view=ft.AppView.FLET_APP, assets_dir=str(ASSETS_DIR))
             return status
         print(Msg("app.run.no_desktop").render(DEFAULT_LANGUAGE), file=sys.stderr, flush=True)
@@ -186,7 +193,7 @@ def serve(db_path: Path, host: str | None = None, port: int = DEFAULT_PORT, lan:
         if status == 0:
             main = make_main(service, export_dir_for(db_path), settings, gate=gate, table=table)
     print(f"http://{shown}:{port}/", flush=True)
-    print(f"database: {db_path}", file=sys.stderr, flush=True)
+    print(f"database: {shown_db(db_path)}", file=sys.stderr, flush=True)
     if gate is not None:
         lang = saved_language(settings)
         print(Msg("app.run.lan_warning", {"url": f"http://{shown}:{port}/"}).render(lang), file=sys.stderr, flush=True)

@@ -19,7 +19,7 @@ from companion.app import (
 from companion.paths import resolve_db_path
 
 
-def _db_path() -> Path:
+def _db_path() -> Path | str:
     storage = os.environ.get("FLET_APP_STORAGE_DATA")
     if storage:
         return Path(storage).resolve() / "companion.db"

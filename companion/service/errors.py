@@ -11,9 +11,15 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from models.i18n import Msg
 
+try:
+    from psycopg import Error as _PsycopgError
+except ImportError:  # the PostgreSQL driver is not installed: no server's database is used
+    class _PsycopgError(Exception):  # type: ignore[no-redef]
+        pass
+
 # what a failing database raises: the store runs its fixed statements on the driver's cursor, whose
-# errors are sqlite3's, and everything else through SQLAlchemy
-STORAGE_ERRORS = (SQLAlchemyError, sqlite3.Error)
+# errors are the driver's own (sqlite3's, psycopg's on a server), and everything else through SQLAlchemy
+STORAGE_ERRORS = (SQLAlchemyError, sqlite3.Error, _PsycopgError)
 
 if TYPE_CHECKING:
     from companion.service.states import SessionState

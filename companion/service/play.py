@@ -20,7 +20,7 @@ command line) the game must still be the one this service last saw."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -41,16 +41,44 @@ from companion.service.errors import (
 from companion.service.live import Live, ServiceCore, broken
 from companion.service.replay import Fold, fold, result_rows
 from companion.service.states import LogEntry, SessionState
-from companion.store import Tx, dumps
+from companion.store import Tx, dumps, is_seq_race
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
 from scoring.base import Outcome, RuleViolation
+
+ATTEMPTS = 3  # a change whose game came back to what its device showed is made again, at most this often
+
+
+class _Again(Exception):
+    """The change found the game changed, but the game read again is the very one its device showed
+    (``state.version == seen``: an entry made and undone on another device while this change
+    waited for it): nothing was written, and the change may be made again on that game."""
+
+    def __init__(self, state: SessionState, seen: int):
+        self.state = state
+        self.seen = seen
+
+
+def _again(change: Callable[[], SessionState]) -> SessionState:
+    """``change()``, made again while it meets the game it was shown (see :class:`_Again`)."""
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return change()
+        except _Again:
+            continue
+    try:
+        return change()
+    except _Again as again:  # still unsettled: say so, with the game as it is
+        raise GameChanged(again.state, again.seen) from None
 
 
 class Play(ServiceCore):
     def submit(self, session_id: int, action: dict[str, Any], *, seen: int | None = None) -> SessionState:
         """Accept an entry and return the new state (the entry is on disk), or raise: Refused
         (a rule), Malformed, GameChanged (``seen`` is not the game's version any more)."""
+        return _again(lambda: self._submit(session_id, action, seen))
+
+    def _submit(self, session_id: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
             parsed = self._parse_action(live, action)
@@ -78,6 +106,8 @@ class Play(ServiceCore):
                 raise Refused(violation.rule, violation.msg, index) from None
             except STORAGE_ERRORS as err:
                 self._forget(session_id)
+                if is_seq_race(err):  # another device's entry took the seq: nothing of ours was written
+                    raise self._changed(session_id, live, seen) from None
                 raise storage_error(err) from err
             except BaseException:
                 if applied:
@@ -96,6 +126,9 @@ class Play(ServiceCore):
         game: its results rows go. With ``seen``, only the last entry of the state the device
         showed: if another device changed the game since, GameChanged and nothing is retracted.
         The engine has no inverse of an entry: an undo replays the entries before it."""
+        return _again(lambda: self._undo(session_id, seen))
+
+    def _undo(self, session_id: int, seen: int | None) -> SessionState:
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
             if not live.actions:
@@ -129,6 +162,9 @@ class Play(ServiceCore):
                 seen: int | None = None) -> SessionState:
         """Replace entry ``index``: in one transaction the entries from ``index`` on are retracted
         and the corrected one and the later ones appended again."""
+        return _again(lambda: self._correct(session_id, index, action, seen))
+
+    def _correct(self, session_id: int, index: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
             actions, folded = self._corrected(live, index, action)
@@ -164,6 +200,8 @@ class Play(ServiceCore):
             raise self._changed(live.session_id, live, seen) from None
         except STORAGE_ERRORS as err:
             self._forget(live.session_id)
+            if is_seq_race(err):  # see submit
+                raise self._changed(live.session_id, live, seen) from None
             raise storage_error(err) from err
 
     def _corrected(self, live: Live, index: int, action: dict[str, Any]) -> tuple[list[AnyAction], Fold]:
@@ -201,23 +239,31 @@ class Play(ServiceCore):
         """Before a refusal: if the database moved on behind the cache, the entry was judged on a
         game that is no longer the table's, so say that instead (GameChanged)."""
         fresh = self._current(live)
-        if fresh is not live:
-            raise GameChanged(self._state(fresh), live.version if seen is None else seen)
+        shown = live.version if seen is None else seen
+        if fresh is not live and fresh.version != shown:  # the same version: the same entries, judged right
+            raise GameChanged(self._state(fresh), shown)
 
     def _changed(self, session_id: int, live: Live, seen: int | None) -> GameChanged:
         """Another process wrote between the cache and our write transaction: read the game again
-        and refuse with it. Nothing was written."""
+        and refuse with it. Nothing was written. If the game read again is the one the device
+        showed after all (changed and changed back in between: another device's entry undone),
+        :class:`_Again` instead: the change is made again on it."""
         self._forget(session_id)
-        return GameChanged(self._state(self._live(session_id)), live.version if seen is None else seen)
+        state = self._state(self._live(session_id))
+        shown = live.version if seen is None else seen
+        if state.version == shown:
+            raise _Again(state, shown)
+        return GameChanged(state, shown)
 
     # -- inside a write transaction -------------------------------------------------------------
 
     def _check_fresh(self, db: Session | Tx, live: Live) -> None:
-        """Inside a write transaction: the session still exists and its active entries are still
+        """At the start of a write transaction: the session still exists and its active entries are still
         the cache's (the same last active seq means the same entries: a seq is never reused and a
         retracted entry never comes back). Entries made and undone elsewhere since leave the game as
         it was but use seqs: the cache takes the last seq used, and the change goes ahead."""
-        exists, last_seq, last_active = self.store.log_position(db, live.session_id)
+        # lock: on a server, the game's row is locked until the commit (Store.log_position)
+        exists, last_seq, last_active = self.store.log_position(db, live.session_id, lock=True)
         if not exists:
             self._forget(live.session_id)
             raise unknown_session(live.session_id)

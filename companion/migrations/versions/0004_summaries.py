@@ -13,6 +13,10 @@ marked abandoned.
 Plain ALTER TABLE ADD COLUMN, not a batch (see 0003: a batch copies and drops the table, and the
 cascade would delete every row that hangs on it).
 
+The same on SQLite and PostgreSQL: the fill queries differ only in the month of a time and the
+seconds between two times (``_month``, ``_seconds``), and count booleans with CASE (PostgreSQL sums
+no booleans). The tables are new and empty, so the fill is a plain INSERT.
+
 Revision ID: 0004
 Revises: 0003
 Create Date: 2026-11-23
@@ -27,10 +31,26 @@ down_revision = "0003"
 branch_labels = None
 depends_on = None
 
+
+
+def _month(column: str) -> str:
+    """The UTC month ("YYYY-MM") of a stored time: SQLite keeps "YYYY-MM-DD HH:MM:SS.ffffff" text."""
+    if op.get_bind().dialect.name == "postgresql":
+        return f"to_char({column} AT TIME ZONE 'UTC', 'YYYY-MM')"
+    return f"substr({column}, 1, 7)"
+
+
+def _seconds(later: str, earlier: str) -> str:
+    """Seconds from ``earlier`` to ``later`` (0 if later is earlier), to the millisecond."""
+    if op.get_bind().dialect.name == "postgresql":
+        return f"GREATEST(0.0, ROUND(CAST(EXTRACT(EPOCH FROM ({later}) - ({earlier})) AS numeric), 3))"
+    return f"MAX(0.0, ROUND((julianday({later}) - julianday({earlier})) * 86400.0, 3))"
+
+
 # The summary of every session, as companion.store computes it at this revision (kept here as
 # it is: a migration must not change when the app's code does later).
 FILL = """
-INSERT OR REPLACE INTO game_summaries (session_id, game, status, started_at, finished_at, updated_at,
+INSERT INTO game_summaries (session_id, game, status, started_at, finished_at, updated_at,
     last_played_at, actions, duration_s, players, winners, top_score, low_score, win_score)
 SELECT s.id, s.game,
     CASE WHEN s.status = 'finished' THEN 'finished'
@@ -38,7 +58,7 @@ SELECT s.id, s.game,
     s.started_at, s.finished_at, s.updated_at,
     COALESCE(a.last, s.started_at),
     COALESCE(a.n, 0),
-    MAX(0.0, ROUND((julianday(COALESCE(a.last, s.started_at)) - julianday(s.started_at)) * 86400.0, 3)),
+    {duration},
     (SELECT COUNT(*) FROM seats st WHERE st.session_id = s.id),
     (SELECT COUNT(*) FROM results r WHERE r.session_id = s.id AND r.winner),
     (SELECT MAX(r.score) FROM results r WHERE r.session_id = s.id),
@@ -51,9 +71,11 @@ LEFT JOIN (SELECT session_id, COUNT(*) AS n, MAX(created_at) AS last FROM action
 FILL_PLAYER_MONTHS = """
 INSERT INTO player_months (player_id, game, month, games, wins, score_sum, score_max, rank_sum,
     place1, place2, place3, place4, place5, place6)
-SELECT r.player_id, g.game, substr(g.started_at, 1, 7) AS month, COUNT(*), SUM(r.winner), SUM(r.score),
-    MAX(r.score), SUM(r.rank), SUM(r.rank = 1), SUM(r.rank = 2), SUM(r.rank = 3), SUM(r.rank = 4),
-    SUM(r.rank = 5), SUM(r.rank >= 6)
+SELECT r.player_id, g.game, {month} AS month, COUNT(*), SUM(CASE WHEN r.winner THEN 1 ELSE 0 END),
+    SUM(r.score), MAX(r.score), SUM(r.rank), SUM(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END),
+    SUM(CASE WHEN r.rank = 2 THEN 1 ELSE 0 END), SUM(CASE WHEN r.rank = 3 THEN 1 ELSE 0 END),
+    SUM(CASE WHEN r.rank = 4 THEN 1 ELSE 0 END), SUM(CASE WHEN r.rank = 5 THEN 1 ELSE 0 END),
+    SUM(CASE WHEN r.rank >= 6 THEN 1 ELSE 0 END)
 FROM game_summaries g JOIN results r ON r.session_id = g.session_id
 WHERE g.status = 'finished'
 GROUP BY r.player_id, g.game, month
@@ -61,7 +83,7 @@ GROUP BY r.player_id, g.game, month
 FILL_GAME_MONTHS = """
 INSERT INTO game_months (game, month, games, win_score_sum, win_score_n, top_max, spread_sum, spread_n,
     actions_sum, duration_sum, duration_n)
-SELECT g.game, substr(g.started_at, 1, 7) AS month, COUNT(*), SUM(g.win_score), COUNT(g.win_score),
+SELECT g.game, {month} AS month, COUNT(*), SUM(g.win_score), COUNT(g.win_score),
     MAX(g.top_score), SUM(g.top_score - g.low_score), COUNT(g.top_score), SUM(g.actions),
     SUM(NULLIF(g.duration_s, 0)), COUNT(NULLIF(g.duration_s, 0))
 FROM game_summaries g WHERE g.status = 'finished'
@@ -120,9 +142,9 @@ def upgrade() -> None:
         sa.Column("duration_sum", sa.Float(), nullable=True),
         sa.Column("duration_n", sa.Integer(), nullable=False),
     )
-    op.execute(FILL)
-    op.execute(FILL_PLAYER_MONTHS)
-    op.execute(FILL_GAME_MONTHS)
+    op.execute(FILL.format(duration=_seconds("COALESCE(a.last, s.started_at)", "s.started_at")))
+    op.execute(FILL_PLAYER_MONTHS.format(month=_month("g.started_at")))
+    op.execute(FILL_GAME_MONTHS.format(month=_month("g.started_at")))
 
 
 def downgrade() -> None:
