@@ -197,16 +197,21 @@ def test_an_existing_good_database_and_an_empty_file_still_open(tmp_path):
 # -- import: only regular files, with a size limit ------------------------------------------------
 
 
+def _special_file(tmp_path: Path, special: str) -> str:
+    """A path that is no regular file: /dev/zero (endless), a folder, or a FIFO with no writer
+    (a plain open() of it would wait for ever)."""
+    if special == "folder":
+        return str(tmp_path)
+    if special == "fifo":
+        os.mkfifo(tmp_path / "pipe")
+        return str(tmp_path / "pipe")
+    return special
+
+
 @pytest.mark.parametrize("special", ["/dev/zero", "folder", "fifo"])
 def test_import_refuses_special_files_without_reading_them(tmp_path, capsys, special):
     db = tmp_path / "c.db"
-    if special == "folder":
-        path = str(tmp_path)
-    elif special == "fifo":
-        path = str(tmp_path / "pipe")
-        os.mkfifo(path)
-    else:
-        path = special
+    path = _special_file(tmp_path, special)
     # a FIFO with no writer would block a plain open() for ever: the test must end by itself
     done: list[int] = []
     worker = threading.Thread(target=lambda: done.append(cli.main(["--db", str(db), "import", path, "--lang", "en"])),
@@ -257,13 +262,7 @@ def _replay_in_thread(argv: list[str]) -> int:
 @pytest.mark.parametrize("lines", [False, True])
 @pytest.mark.parametrize("special", ["/dev/zero", "folder", "fifo"])
 def test_replay_refuses_special_files_without_reading_them(tmp_path, capsys, special, lines):
-    if special == "folder":
-        path = str(tmp_path)
-    elif special == "fifo":
-        path = str(tmp_path / "pipe")
-        os.mkfifo(path)
-    else:
-        path = special
+    path = _special_file(tmp_path, special)
     argv = ["replay", *(["--lines"] if lines else []), path]
     assert _replay_in_thread(argv) == 2
     verdict = json.loads(capsys.readouterr().out)
