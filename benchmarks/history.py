@@ -424,7 +424,11 @@ def main(argv: list[str] | None = None) -> None:
         if args.no_pg:
             print("PostgreSQL: not measured (--no-pg)")
         else:
-            pg = postgresql_figures(work, args.repeat, year)
+            try:
+                pg = postgresql_figures(work, args.repeat, year)
+            except Exception as err:  # the SQLite figures are still printed
+                print(f"PostgreSQL: failed ({type(err).__name__}: {err})")
+                pg = None
             if pg is not None:
                 measured["PostgreSQL"] = pg
         print_figures(measured)
