@@ -1,8 +1,9 @@
 """`companion migrate`: a tablet's history copied into the club's database (issue #16).
 
-The tablet is always a SQLite file; the club's database is the ``club`` fixture, a SQLite file
-named by its path or by a ``sqlite:///`` URL (made to be parametrized over PostgreSQL too: the
-tests read it through the store, never through sqlite3)."""
+The tablet is always a SQLite file; the club's database is the ``club`` fixture: a SQLite file, or
+a database of the test session's PostgreSQL server (tests/pg.py), every test running on both (the
+tests read it through the store, never through sqlite3, and compare values as :func:`plain` gives
+them). The command's own tests also name the SQLite file by a ``sqlite:///`` URL."""
 
 from __future__ import annotations
 
@@ -12,19 +13,23 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, inspect, text
 from sqlalchemy import select as sa_select
-from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 import companion.service.migrate as migration
 from companion.cli import main
 from companion.service import SessionService
 from companion.service.migrate import MigrationUnusable, migrate
 from companion.store import Store
+from models.names import name_key
 from models.tables import TABLES
 from tests.conftest import ROOT
 from tests.test_import_export import SHORT
@@ -34,23 +39,47 @@ from tests.test_store_games import hs_designed, hs_long, sv_game
 @dataclass
 class Club:
     """The club's database: ``arg`` is what ``--to`` names, ``store()`` opens it, ``exists()`` says
-    whether anything was created (a PostgreSQL variant: whether its schema has tables)."""
+    whether anything was created (on PostgreSQL: whether its schema has tables). ``path``: the
+    SQLite file, None on PostgreSQL."""
 
     arg: str
-    path: Path
+    path: Path | None
 
     def store(self) -> Store:
-        return Store(self.path)
+        return Store(self.path if self.path is not None else self.arg)
 
     def exists(self) -> bool:
-        return self.path.exists()
+        if self.path is not None:
+            return self.path.exists()
+        engine = create_engine(self.arg)
+        try:
+            with engine.connect() as conn:
+                return bool(inspect(conn).get_table_names())
+        finally:
+            engine.dispose()
 
 
-@pytest.fixture(params=["path", "sqlite-url"])
-def club(request, tmp_path):
+def _club(request, tmp_path, kind: str, pg_fixture: str) -> Club:
+    if kind == "postgresql":
+        return Club(request.getfixturevalue(pg_fixture), None)
     path = tmp_path / "club" / "club.db"
     path.parent.mkdir()
-    return Club(str(path) if request.param == "path" else f"sqlite:///{path}", path)
+    return Club(str(path) if kind == "sqlite" else f"sqlite:///{path}", path)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def club(request, tmp_path):
+    """The club's database, empty at the newest schema on PostgreSQL (the session's server)."""
+    return _club(request, tmp_path, request.param, "pg_url")
+
+
+@pytest.fixture
+def new_club(request, tmp_path):
+    """A club's database that does not exist yet: no SQLite file, or a PostgreSQL database with no
+    schema (parametrized indirectly: ``sqlite``, ``sqlite-url`` or ``postgresql``)."""
+    return _club(request, tmp_path, request.param, "pg_empty_url")
+
+
 
 
 def rows(store: Store) -> dict[str, list]:
@@ -101,6 +130,31 @@ def store_id(store: Store) -> str:
         return db.execute(text("SELECT value FROM store_info WHERE key = 'store_id'")).scalar_one()
 
 
+class Seconds(float):
+    """A duration the database computed itself (a summary's ``duration_s``, a month's
+    ``duration_sum``): SQLite's julianday arithmetic and PostgreSQL's exact interval may round a
+    game's last millisecond apart, so a club database on a server compares with the tablet's
+    within a millisecond a game (the times it is computed from compare exactly)."""
+
+    games = 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (int, float)) and abs(self - other) <= 0.0011 * self.games
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = float.__hash__
+
+
+def seconds(value, games: int = 1):
+    if value is None:
+        return None
+    kept = Seconds(value)
+    kept.games = games
+    return kept
+
+
 def plain(value):
     """A value as SQLite's driver gives it (times as the stored text, booleans as 0 or 1), so that
     a club database on another server compares with the tablet's."""
@@ -134,6 +188,7 @@ def game_rows(store: Store, session_id: int) -> dict:
             "WHERE r.session_id = :s"), {"s": session_id})))
         found = db.execute(text("SELECT * FROM game_summaries WHERE session_id = :s"), {"s": session_id}).one()
         summary = {k: plain(v) for k, v in found._mapping.items()}
+        summary["duration_s"] = seconds(summary["duration_s"])
     summary.pop("session_id")
     return {"session": session, "seats": seats, "log": log, "results": results, "summary": summary}
 
@@ -155,7 +210,9 @@ def month_figures(store: Store) -> list[tuple]:
         players = plain_rows(db.execute(text(
             "SELECT p.name, m.game, m.month, m.games, m.wins, m.score_sum, m.rank_sum FROM player_months m "
             "JOIN players p ON p.id = m.player_id ORDER BY p.name, m.game, m.month")))
-        games = plain_rows(db.execute(text("SELECT * FROM game_months ORDER BY game, month")))
+        games = [row[:-2] + (seconds(row[-2], row[-1]), row[-1]) for row in plain_rows(db.execute(text(
+            "SELECT game, month, games, win_score_sum, win_score_n, top_max, spread_sum, spread_n, actions_sum, "
+            "duration_sum, duration_n FROM game_months ORDER BY game, month")))]
     return sorted(players, key=repr) + sorted(games, key=repr)  # in Python: collations differ between servers
 
 
@@ -466,6 +523,117 @@ def test_a_game_being_played_on_the_source_is_read_from_its_write_ahead_log(tmp_
         running.close()
 
 
+# --- two tablets copied at once into one server's database ------------------------------------------
+
+
+def test_two_tablets_copied_at_once_into_one_server_share_their_players(tmp_path, pg_url, monkeypatch):
+    """Two migrations at once (one per thread, each with its own store, as two club members would
+    run them): both complete, every game is copied once, and a player both tablets know under two
+    spellings ("anne", "Anne") is one club profile, whichever migration came first. Both write
+    transactions are begun before either reads the club's players (a barrier): without the locks
+    on the names' keys (migrate._lock_names) each would create its own profile."""
+    first, second = tmp_path / "first.db", tmp_path / "second.db"
+    make_tablet(first)  # anne, Bruno, Chloé, Dario, Eve
+    tablet = Store(second)
+    SessionService(tablet).import_records(json.dumps([hs_designed(["Anne", "BRUNO", "chloé"], "Anne"),
+                                                      sv_game(["Zoé", "eve"])]))
+    tablet.close()
+    barrier = threading.Barrier(2)
+    real_write = migration._write
+
+    def write_together(*args):
+        barrier.wait(timeout=60)  # both inside their write transaction
+        return real_write(*args)
+
+    monkeypatch.setattr(migration, "_write", write_together)
+    reports: dict[str, migration.Report] = {}
+    failures: list[BaseException] = []
+
+    def run(path: Path) -> None:
+        store = Store(pg_url)
+        try:
+            reports[path.stem] = migrate(path, store)
+        except BaseException as err:  # reported below, with the thread's failure
+            failures.append(err)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=run, args=(path,)) for path in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert failures == [] and not any(t.is_alive() for t in threads)
+    assert [len(reports[name].copied) for name in ("first", "second")] == [4, 2]
+    assert not reports["first"].problems and not reports["second"].problems
+    store = Store(pg_url)
+    try:
+        names = player_names(store)
+        assert sorted(name_key(n) for n in names) == ["anne", "bruno", "chloé", "dario", "eve", "zoé"]
+        created = reports["first"].created + reports["second"].created
+        assert sorted(created, key=name_key) == sorted(names, key=name_key)  # each created once, by one of them
+        matched = reports["first"].matched + reports["second"].matched
+        assert len(matched) == 4  # anne, bruno, chloé, eve: found by the one that came second
+        assert len(copies(store)) == 6
+        counted = month_figures(store)
+        with store.write() as db:
+            store.refresh_summaries(db)  # a full recount finds the monthly figures both wrote
+        assert month_figures(store) == counted
+        with store.read() as db:
+            anne = db.execute(text("SELECT SUM(m.games) FROM player_months m JOIN players p ON p.id = m.player_id "
+                                   "WHERE lower(p.name) = 'anne'")).scalar_one()
+        assert anne == 3  # her finished games of both tablets on one profile: High Society twice, Vautour once
+    finally:
+        store.close()
+
+
+def test_a_profile_a_tablet_creates_while_a_migration_creates_it_too_is_one_profile(tmp_path, pg_url):
+    """The app on a tablet creating "Zoé" (not yet committed) when the migration, which did not see
+    her, creates her too: the migration's insert waits for the tablet's commit, then uses her."""
+    import psycopg
+
+    tablet_path = tmp_path / "tablet.db"
+    tablet = Store(tablet_path)
+    SessionService(tablet).import_records(json.dumps(sv_game(["Zoé", "Yann"])))
+    tablet.close()
+    url = make_url(pg_url)
+    other = psycopg.connect(host=url.query["host"], user=url.username, dbname=url.database)
+    try:
+        other.execute("INSERT INTO players (name, created_at) VALUES ('Zoé', now())")  # not committed yet
+        reports: list[migration.Report] = []
+
+        def run() -> None:
+            store = Store(pg_url)
+            try:
+                reports.append(migrate(tablet_path, store))
+            finally:
+                store.close()
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        waiting = False
+        with psycopg.connect(host=url.query["host"], user=url.username, dbname=url.database,
+                             autocommit=True) as watch:
+            for _ in range(600):  # until the migration's insert waits for the tablet's row
+                waiting = watch.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                        "AND query LIKE 'INSERT INTO players%%'").fetchone()[0] > 0
+                if waiting or not thread.is_alive():
+                    break
+                time.sleep(0.05)
+        other.commit()
+        thread.join(timeout=60)
+        assert waiting and len(reports) == 1
+        (report,) = reports
+        assert report.matched == [("Zoé", "Zoé")] and report.created == ["Yann"] and len(report.copied) == 1
+    finally:
+        other.close()
+    store = Store(pg_url)
+    try:
+        assert player_names(store) == ["Yann", "Zoé"]
+    finally:
+        store.close()
+
+
 # --- what is refused, and a failure half-way --------------------------------------------------------
 
 
@@ -499,22 +667,23 @@ def _foreign(path: Path) -> None:
     (_older, "older version of the app (schema 0004)"),
     (_newer, "newer version of the app (schema 0099)"),
 ], ids=["text", "empty", "folder", "missing", "foreign sqlite", "older", "newer"])
-def test_a_source_that_cannot_be_read_exits_2_and_writes_nothing(tmp_path, club, make, needle):
+@pytest.mark.parametrize("new_club", ["sqlite", "sqlite-url", "postgresql"], indirect=True)
+def test_a_source_that_cannot_be_read_exits_2_and_writes_nothing(tmp_path, new_club, make, needle, capsys):
     source = tmp_path / "tablet" / "companion.db"
     source.parent.mkdir()
     make(source)
     before = files(source.parent)
-    done = subprocess.run([sys.executable, "-m", "companion", "migrate", "--from", str(source), "--to", club.arg,
-                           "--lang", "en"], capture_output=True, cwd=ROOT, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert done.returncode == 2, done.stderr
-    assert needle in done.stderr.decode() and "Traceback" not in done.stderr.decode()
-    assert done.stdout == b""
+    capsys.readouterr()
+    # in the process (an exception would escape main() and fail the test): the command in a
+    # process of its own is test_the_command_reports_in_french_then_english_and_exits_0
+    assert main(["migrate", "--from", str(source), "--to", new_club.arg, "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert needle in captured.err and captured.out == ""
     assert files(source.parent) == before
-    assert not club.exists()  # the club's database is not even created
+    assert not new_club.exists()  # the club's database is not even created (on a server: not migrated)
 
 
-def test_the_club_database_itself_or_the_same_file_is_refused(tmp_path, club, capsys):
+def test_the_club_database_itself_or_the_same_file_is_refused(tmp_path, capsys):
     tablet_path = tmp_path / "tablet.db"
     make_tablet(tablet_path)
     assert main(["migrate", "--from", str(tablet_path), "--to", str(tablet_path)]) == 2
@@ -535,10 +704,48 @@ def test_an_unusable_club_database_exits_2(tmp_path, capsys):
     blocked.write_text("", encoding="utf-8")  # a file where the club database's folder should be
     assert main(["migrate", "--from", str(tablet_path), "--to", str(blocked / "club.db"), "--lang", "en"]) == 2
     assert "Cannot use the database" in capsys.readouterr().err
-    # until the store opens other URLs (PostgreSQL), a URL it cannot open is refused, its password hidden
+    # a URL of a kind the store cannot open is refused, its password hidden
     assert main(["migrate", "--from", str(tablet_path), "--to", "mysql://club:secret@server/club", "--lang", "en"]) == 2
     err = capsys.readouterr().err
-    assert "mysql://club:***@server/club: this version writes only to a SQLite database" in err and "secret" not in err
+    assert "mysql://club:***@server/club: the club's database must be a SQLite file" in err and "secret" not in err
+    assert main(["migrate", "--from", str(tablet_path), "--to", "postgresql+psycopg://club:secret@server"]) == 2
+    err = capsys.readouterr().err  # a server but no database named
+    assert "postgresql+psycopg://club:***@server : la base du club doit être" in err and "secret" not in err
+
+
+def test_a_club_server_that_does_not_answer_exits_2_with_its_url_without_password(tmp_path, capsys):
+    tablet_path = tmp_path / "tablet.db"
+    make_tablet(tablet_path)
+    before = files(tmp_path)
+    nowhere = tmp_path / "no-server"  # no server's socket in that folder
+    url = f"postgresql+psycopg://club:s3cr3t-word@/club?host={nowhere}"
+    assert main(["migrate", "--from", str(tablet_path), "--to", url, "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("Cannot use the database postgresql+psycopg://club:***@/club?")
+    assert str(nowhere) in captured.err and "nothing was changed" in captured.err
+    assert "s3cr3t" not in captured.err and captured.out == "" and "Traceback" not in captured.err
+    assert captured.err.count("\n") == 1  # one sentence
+    assert files(tmp_path) == before
+
+
+def test_a_club_server_url_is_given_a_time_limit_to_answer():
+    """A server that never answers (a dropped connection, a firewall) is refused after a while,
+    not waited for forever; a limit the URL sets is kept."""
+    from companion.cli import CONNECT_TIMEOUT_S, _migration_target
+
+    assert _migration_target("postgresql+psycopg://club:p%40ss@host/club") == \
+        f"postgresql+psycopg://club:p%40ss@host/club?connect_timeout={CONNECT_TIMEOUT_S}"
+    assert _migration_target("postgresql://club@/club?connect_timeout=3") == \
+        "postgresql://club@/club?connect_timeout=3"
+
+
+def test_a_database_the_server_does_not_have_exits_2(tmp_path, pg_server, capsys):
+    tablet_path = tmp_path / "tablet.db"
+    make_tablet(tablet_path)
+    assert main(["migrate", "--from", str(tablet_path), "--to", pg_server.url("no_such_club"), "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Cannot use the database postgresql+psycopg://") and "no_such_club" in err
+    assert 'database "no_such_club" does not exist' in err
 
 
 @pytest.mark.parametrize("where", ["results", "summaries", "read back"])
@@ -588,6 +795,7 @@ def test_the_service_call_raises_a_sentence_not_a_traceback(tmp_path, club):
 # --- the command as a user runs it -------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("club", ["sqlite-url", "postgresql"], indirect=True)  # a path: the tests above
 def test_the_command_reports_in_french_then_english_and_exits_0(tmp_path, club):
     tablet_path = tmp_path / "tablet.db"
     make_tablet(tablet_path)
