@@ -370,6 +370,32 @@ def test_a_game_continued_on_the_tablet_is_brought_up_to_date(tmp_path, club):
         store.close()
 
 
+def test_a_game_reopened_on_the_tablet_after_the_copy_leaves_the_months_it_counted_in(tmp_path, club):
+    """A finished game copied, then its last entry undone on the tablet: the club's copy is brought
+    up to date (in progress again), and the monthly figures it counted in no longer count it."""
+    tablet_path = tmp_path / "tablet.db"
+    ids = make_tablet(tablet_path)
+    store = club.store()
+    try:
+        migrate(tablet_path, store)
+        counted = month_figures(store)
+        tablet = Store(tablet_path)
+        SessionService(tablet).undo(ids["finished"])
+        tablet.close()
+        report = migrate(tablet_path, store)
+        assert [s for s, _, _ in report.updated] == [ids["finished"]]
+        tablet = Store(tablet_path, upgrade=False)
+        try:
+            assert month_figures(store) == month_figures(tablet) != counted
+            (copy,) = [sid for origin, sid in copies(store).items() if origin.endswith(f"/{ids['finished']}")]
+            assert game_rows(store, copy) == game_rows(tablet, ids["finished"])
+            assert game_rows(store, copy)["results"] == []
+        finally:
+            tablet.close()
+    finally:
+        store.close()
+
+
 def test_a_game_changed_at_the_club_too_is_a_conflict_and_stays_as_it_is(tmp_path, club, capsys):
     tablet_path = tmp_path / "tablet.db"
     ids = make_tablet(tablet_path)
