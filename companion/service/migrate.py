@@ -29,6 +29,9 @@ the name the record uses); a name the club does not know becomes a new profile.
   gone different ways: the game is reported as a conflict and the club's copy is left as it is
   (nothing is merged by guess). A game deleted at the club since it was copied is copied again.
 - Only the profiles of games written come across (a tablet profile with no game stays behind).
+- **Two at once** (PostgreSQL, two tablets copied into one club database by two members): the
+  profiles are decided under locks on the names' keys (:func:`_lock_names`), so a player both
+  tablets know is one profile, whatever the spelling on each.
 """
 
 from __future__ import annotations
