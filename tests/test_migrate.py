@@ -552,6 +552,39 @@ def test_a_game_being_played_on_the_source_is_read_from_its_write_ahead_log(tmp_
 # --- two tablets copied at once into one server's database ------------------------------------------
 
 
+def at_once(url: str, monkeypatch, sources: list[Path]) -> list[migration.Report]:
+    """Migrations of ``sources`` into ``url`` at the same time, one thread and store each, their
+    write transactions all begun before any of them goes on (a barrier); their reports, in order.
+    Fails if one raised or did not end."""
+    barrier = threading.Barrier(len(sources))
+    real_write = migration._write
+
+    def write_together(*args):
+        barrier.wait(timeout=60)  # every one inside its write transaction
+        return real_write(*args)
+
+    monkeypatch.setattr(migration, "_write", write_together)
+    reports: dict[int, migration.Report] = {}
+    failures: list[BaseException] = []
+
+    def run(number: int, path: Path) -> None:
+        store = Store(url)
+        try:
+            reports[number] = migrate(path, store)
+        except BaseException as err:  # reported below, with the thread's failure
+            failures.append(err)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(sources)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert failures == [] and not any(t.is_alive() for t in threads)
+    return [reports[number] for number in range(len(sources))]
+
+
 def test_two_tablets_copied_at_once_into_one_server_share_their_players(tmp_path, pg_url, monkeypatch):
     """Two migrations at once (one per thread, each with its own store, as two club members would
     run them): both complete, every game is copied once, and a player both tablets know under two
@@ -564,32 +597,7 @@ def test_two_tablets_copied_at_once_into_one_server_share_their_players(tmp_path
     SessionService(tablet).import_records(json.dumps([hs_designed(["Anne", "BRUNO", "chloé"], "Anne"),
                                                       sv_game(["Zoé", "eve"])]))
     tablet.close()
-    barrier = threading.Barrier(2)
-    real_write = migration._write
-
-    def write_together(*args):
-        barrier.wait(timeout=60)  # both inside their write transaction
-        return real_write(*args)
-
-    monkeypatch.setattr(migration, "_write", write_together)
-    reports: dict[str, migration.Report] = {}
-    failures: list[BaseException] = []
-
-    def run(path: Path) -> None:
-        store = Store(pg_url)
-        try:
-            reports[path.stem] = migrate(path, store)
-        except BaseException as err:  # reported below, with the thread's failure
-            failures.append(err)
-        finally:
-            store.close()
-
-    threads = [threading.Thread(target=run, args=(path,)) for path in (first, second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert failures == [] and not any(t.is_alive() for t in threads)
+    reports = dict(zip(("first", "second"), at_once(pg_url, monkeypatch, [first, second])))
     assert [len(reports[name].copied) for name in ("first", "second")] == [4, 2]
     assert not reports["first"].problems and not reports["second"].problems
     store = Store(pg_url)
@@ -609,6 +617,21 @@ def test_two_tablets_copied_at_once_into_one_server_share_their_players(tmp_path
             anne = db.execute(text("SELECT SUM(m.games) FROM player_months m JOIN players p ON p.id = m.player_id "
                                    "WHERE lower(p.name) = 'anne'")).scalar_one()
         assert anne == 3  # her finished games of both tablets on one profile: High Society twice, Vautour once
+    finally:
+        store.close()
+
+
+def test_one_tablet_copied_twice_at_once_is_copied_once(tmp_path, pg_url, monkeypatch):
+    """The same tablet copied by two members at the same moment: one run copies its games, the
+    other waits for it (the same names' locks) and finds them there."""
+    tablet_path = tmp_path / "tablet.db"
+    make_tablet(tablet_path)
+    reports = at_once(pg_url, monkeypatch, [tablet_path, tablet_path])
+    assert sorted((len(r.copied), len(r.already), len(r.created), len(r.matched)) for r in reports) == \
+        [(0, 4, 0, 0), (4, 0, 5, 0)]
+    store = Store(pg_url)
+    try:
+        assert len(copies(store)) == 4 and player_names(store) == ["Bruno", "Chloé", "Dario", "Eve", "anne"]
     finally:
         store.close()
 
