@@ -831,6 +831,39 @@ def test_a_failure_half_way_leaves_the_club_database_unchanged(tmp_path, club, m
     assert club_rows(club) == before
 
 
+def test_the_server_lost_half_way_leaves_the_club_database_unchanged(tmp_path, pg_url, monkeypatch, capsys):
+    """The connection to the club's server cut in the middle of the write (the server ends it): a
+    sentence, exit 2, and the server rolled everything back."""
+    tablet_path = tmp_path / "tablet.db"
+    make_tablet(tablet_path)
+    store = Store(pg_url)
+    try:
+        SessionService(store).import_records(json.dumps(hs_long(["Anne", "Bruno", "Chloé", "Dario"])))
+        before = rows(store)
+    finally:
+        store.close()
+    real = Store.write_results
+    calls = {"n": 0}
+
+    def cut(self, db, session_id, results):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            db.execute(text("SELECT pg_terminate_backend(pg_backend_pid())"))
+        return real(self, db, session_id, results)
+
+    monkeypatch.setattr(Store, "write_results", cut)
+    assert main(["migrate", "--from", str(tablet_path), "--to", pg_url, "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("Writing to the club's database failed (")
+    assert "the club's database is unchanged" in captured.err and captured.err.count("\n") == 1
+    assert calls["n"] == 2
+    store = Store(pg_url)
+    try:
+        assert rows(store) == before
+    finally:
+        store.close()
+
+
 def test_the_service_call_raises_a_sentence_not_a_traceback(tmp_path, club):
     store = club.store()
     try:
