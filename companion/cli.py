@@ -269,7 +269,11 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     try:
         tablet = read_source(source)  # refused before the destination is even created (or reached)
         store = Store(target)  # a server that does not answer: StoreUnusable, its URL without password
-    except (MigrationUnusable, StoreUnusable) as err:
+    except MigrationUnusable as err:
+        return fail(err.msg)
+    except StoreUnusable as err:
+        if isinstance(target, str) and "path" in err.msg.params:  # the URL as the user typed it (no password)
+            return fail(Msg(err.msg.key, {**err.msg.params, "path": _shown(args.target)}))
         return fail(err.msg)
     except OSError as err:  # e.g. the club database's folder cannot be created
         return fail(Msg("store.unusable", {"path": _shown(str(target)), "detail": err.strerror or str(err)}))
