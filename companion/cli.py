@@ -195,20 +195,29 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _migration_target(value: str) -> Path:
-    """The destination of ``companion migrate``: a path, or a ``sqlite:///path`` URL. Raises
-    ValueError for another URL, which this version's store cannot open yet."""
-    from companion.paths import resolve_db_path
+CONNECT_TIMEOUT_S = 10  # how long `companion migrate` waits for a club's server to answer
+
+
+def _migration_target(value: str) -> Path | str:
+    """The destination of ``companion migrate``: a SQLite file (a path, or a ``sqlite:///path``
+    URL: its path) or a PostgreSQL server's database (the URL, as given, for :class:`Store`).
+    Raises ValueError for a URL of another kind, or one that is not a URL at all."""
+    from companion.paths import is_url, resolve_db_path
 
     if "://" in value:
         from sqlalchemy.engine import make_url
         from sqlalchemy.exc import ArgumentError
 
         try:
-            url = make_url(value)
+            url = make_url(value.strip())
         except ArgumentError:
             raise ValueError(value) from None
-        if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        backend = url.get_backend_name()
+        if backend == "postgresql" and is_url(value) and url.database:
+            if "connect_timeout" not in url.query:  # a server that never answers: refused, not waited for forever
+                url = url.update_query_dict({"connect_timeout": str(CONNECT_TIMEOUT_S)})
+            return url.render_as_string(hide_password=False)
+        if backend != "sqlite" or not url.database or url.database == ":memory:":
             raise ValueError(value)
         return resolve_db_path(url.database)
     return resolve_db_path(value)
@@ -221,6 +230,19 @@ def _shown(target: str) -> str:
     return re.sub(r"://([^:/@]*):[^@/]*@", r"://\1:***@", target)
 
 
+def _password(target: str) -> str | None:
+    """The password a destination URL holds, if any."""
+    if "://" not in target:
+        return None
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(target.strip()).password or None  # type: ignore[return-value]
+    except ArgumentError:
+        return None
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     """`companion migrate --from TABLET.db --to CLUB`: the tablet's games copied into the club's
     database (companion/service/migrate.py). Exit 0, 1 if a game was refused or in conflict (the
@@ -230,7 +252,11 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from models.i18n import Msg
 
     def fail(msg: Msg) -> int:
-        sys.stderr.write(msg.render(args.lang) + "\n")
+        said = msg.render(args.lang)
+        secret = _password(args.target)
+        if secret:  # a driver's message never quotes it, and a sentence printed never will
+            said = said.replace(secret, "***")
+        sys.stderr.write(said + "\n")
         return 2
 
     try:
@@ -238,15 +264,19 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     except ValueError:
         return fail(Msg("migrate.target.url", {"url": _shown(args.target)}))
     source = Path(args.source).expanduser()
-    if _same_file(source, target) or source.resolve() == target.resolve():
+    if isinstance(target, Path) and (_same_file(source, target) or source.resolve() == target.resolve()):
         return fail(Msg("migrate.same_file", {"path": str(source)}))
     try:
-        tablet = read_source(source)  # refused before the destination is even created
-        store = Store(target)
-    except (MigrationUnusable, StoreUnusable) as err:
+        tablet = read_source(source)  # refused before the destination is even created (or reached)
+        store = Store(target)  # a server that does not answer: StoreUnusable, its URL without password
+    except MigrationUnusable as err:
+        return fail(err.msg)
+    except StoreUnusable as err:
+        if isinstance(target, str) and "path" in err.msg.params:  # the URL as the user typed it (no password)
+            return fail(Msg(err.msg.key, {**err.msg.params, "path": _shown(args.target)}))
         return fail(err.msg)
     except OSError as err:  # e.g. the club database's folder cannot be created
-        return fail(Msg("store.unusable", {"path": str(target), "detail": err.strerror or str(err)}))
+        return fail(Msg("store.unusable", {"path": _shown(str(target)), "detail": err.strerror or str(err)}))
     try:
         report = migrate(tablet, store, target_label=_shown(args.target))
     except MigrationUnusable as err:

@@ -9,6 +9,7 @@ browser test is tests/e2e/test_club_browser.py)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import SimpleNamespace
@@ -44,8 +45,20 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(tmp_path: Path, clock: Clock) -> SessionService:
-    return SessionService(Store(tmp_path / "club.db"), clock=clock)
+def service(database, clock: Clock) -> Iterator[SessionService]:
+    """The service on a SQLite file and on a PostgreSQL database (tests/conftest.py's ``database``):
+    the table names, the league table and the filters are proved on both."""
+    store = Store(database)
+    yield SessionService(store, clock=clock)
+    store.close()
+
+
+@pytest.fixture
+def app_service(tmp_path: Path, clock: Clock) -> Iterator[SessionService]:
+    """The screens' tests: on SQLite only (they read the same service calls, proved on both above)."""
+    store = Store(tmp_path / "club.db")
+    yield SessionService(store, clock=clock)
+    store.close()
 
 
 def play(service: SessionService, record: dict, table: str | None = None, upto: int | None = None) -> int:
@@ -262,10 +275,10 @@ def test_another_tables_games_stay_out_of_a_tables_statistics(service):
 # -- the app: the table name is the device's, the screens filter and rank ------------------------------
 
 
-def test_the_table_name_is_set_on_home_kept_in_the_settings_and_given_to_new_games(service, tmp_path):
+def test_the_table_name_is_set_on_home_kept_in_the_settings_and_given_to_new_games(app_service, tmp_path):
     settings = tmp_path / "settings.json"
     settings.write_text(json.dumps({"lang": "fr", "dark": True}), encoding="utf-8")
-    app = App(service, None, settings_path=settings)
+    app = App(app_service, None, settings_path=settings)
     app.render()
     assert fr("app.club.table_unnamed") in probe.text_of(app.root, "table-name-now")
     probe.type_into(app.root, "table-name-field", "  Salle   du fond ")
@@ -275,7 +288,7 @@ def test_the_table_name_is_set_on_home_kept_in_the_settings_and_given_to_new_gam
     assert json.loads(settings.read_text(encoding="utf-8")) == {"lang": "fr", "dark": True, "table": "Salle du fond"}
     app.set_lang("en")  # another setting saved keeps the name
     assert json.loads(settings.read_text(encoding="utf-8"))["table"] == "Salle du fond"
-    other = App(service, None, settings_path=settings)  # another page of the same tablet
+    other = App(app_service, None, settings_path=settings)  # another page of the same tablet
     assert other.table_name == "Salle du fond" and other.lang == "en" and other.dark
     # a game started from the set-up screen carries it
     probe.tap(app.root, "home-new")
@@ -284,7 +297,7 @@ def test_the_table_name_is_set_on_home_kept_in_the_settings_and_given_to_new_gam
         probe.type_into(app.root, "new-player-name", name)
         probe.tap(app.root, "new-player-add")
     probe.tap(app.root, "setup-start")
-    (game,) = service.history()
+    (game,) = app_service.history()
     assert game.table_name == "Salle du fond"
     # a bad name is refused with its reason; the old one stays
     app.home()
@@ -298,8 +311,8 @@ def test_the_table_name_is_set_on_home_kept_in_the_settings_and_given_to_new_gam
     assert "Table : " not in probe.text_of(app.root, "table-name-now")
 
 
-def test_an_app_without_settings_file_uses_the_name_given_at_start(service):
-    app = App(service, None, table="Table 4")
+def test_an_app_without_settings_file_uses_the_name_given_at_start(app_service):
+    app = App(app_service, None, table="Table 4")
     assert app.table_name == "Table 4"
     app.set_table_name("Table 5")
     assert app.table_name == "Table 5"
@@ -311,11 +324,11 @@ def choose(app, ident: str, key: str) -> None:
     menu.on_select(SimpleNamespace(control=menu, data=key))
 
 
-def test_history_screen_filters_by_table_and_says_each_games_table(service):
-    one = play(service, hs_designed([A, B, C], A), table="Table 1")
-    two = play(service, hs_designed([B, C, D], B), table="Salle du fond")
-    bare = play(service, hs_designed([C, D, E], C))
-    app = App(service, None)
+def test_history_screen_filters_by_table_and_says_each_games_table(app_service):
+    one = play(app_service, hs_designed([A, B, C], A), table="Table 1")
+    two = play(app_service, hs_designed([B, C, D], B), table="Salle du fond")
+    bare = play(app_service, hs_designed([C, D, E], C))
+    app = App(app_service, None)
     app.render()
     probe.tap(app.root, "home-history")
     assert fr("app.club.at_table", table="Table 1") in probe.text_of(app.root, f"history-{one}")
@@ -332,9 +345,9 @@ def test_history_screen_filters_by_table_and_says_each_games_table(service):
     assert fr("app.history.count", count=3) in probe.text_of(app.root, "history-count")
 
 
-def test_a_database_with_no_table_names_shows_no_table_filter(service):
-    play(service, hs_designed([A, B, C], A))
-    app = App(service, None)
+def test_a_database_with_no_table_names_shows_no_table_filter(app_service):
+    play(app_service, hs_designed([A, B, C], A))
+    app = App(app_service, None)
     app.render()
     probe.tap(app.root, "home-history")
     assert not probe.has(app.root, "filter-table-all")
@@ -344,12 +357,12 @@ def test_a_database_with_no_table_names_shows_no_table_filter(service):
     assert probe.has(app.root, "league-1")  # the league table all the same
 
 
-def test_statistics_screen_shows_the_league_of_a_game_for_a_table(service):
-    play(service, hs_designed([A, B, C], A), table="Table 1")
-    play(service, hs_designed([B, C, A], B), table="Table 2")
-    play(service, hs_designed([B, A, C], B), table="Table 2")
-    play(service, sv_game([D, E], shift=1), table="Table 1")
-    app = App(service, None)
+def test_statistics_screen_shows_the_league_of_a_game_for_a_table(app_service):
+    play(app_service, hs_designed([A, B, C], A), table="Table 1")
+    play(app_service, hs_designed([B, C, A], B), table="Table 2")
+    play(app_service, hs_designed([B, A, C], B), table="Table 2")
+    play(app_service, sv_game([D, E], shift=1), table="Table 1")
+    app = App(app_service, None)
     app.render()
     probe.tap(app.root, "home-stats")
     assert probe.text_of(app.root, "league-points-rule") == fr("app.club.league_points_rule")
@@ -373,13 +386,13 @@ def test_statistics_screen_shows_the_league_of_a_game_for_a_table(service):
     assert probe.has(app.root, "stats-empty")
 
 
-def test_statistics_league_shows_more_players_on_demand(service):
+def test_statistics_league_shows_more_players_on_demand(app_service):
     from companion.app.club import LEAGUE_PAGE
 
     for i in range(8):  # 24 players, three at a table
         names = [f"Joueur {3 * i + k:02d}" for k in range(3)]
-        play(service, hs_designed(names, names[0]))
-    app = App(service, None)
+        play(app_service, hs_designed(names, names[0]))
+    app = App(app_service, None)
     app.render()
     probe.tap(app.root, "home-stats")
     assert probe.has(app.root, f"league-{LEAGUE_PAGE}") and not probe.has(app.root, f"league-{LEAGUE_PAGE + 1}")

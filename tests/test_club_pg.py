@@ -1,87 +1,25 @@
 """The club's queries (companion/club.py) are portable: the same games' rows, copied from a tablet's
-SQLite database into a throwaway PostgreSQL server, give the same league tables, table names and
-per-table statistics on both. The PostgreSQL schema here is the tables' metadata (this test checks
-the queries, not the migrations); the server is started like tests/pg.py's (initdb in a temporary
-folder, a Unix socket only, stopped at the end) and the test is skipped where none can start (it
-fails instead when CI is set)."""
+SQLite database into the test session's PostgreSQL server (tests/pg.py's ``pg_url``: an empty
+database at the newest schema, made by the migrations), give the same league tables, table names
+and per-table statistics on both, row for row. tests/test_club.py runs the service's club tests
+on both databases too; this test compares the two answers to the same rows. Skipped where no
+server can start (it fails instead when CI is set)."""
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import subprocess
-import tempfile
 from datetime import datetime, timezone
-from pathlib import Path
 
-import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from companion import club
 from companion.service import SessionService
 from companion.store import Store
-from models.tables import GameSession, GameSummary, Player, Result, Seat, metadata
+from models.tables import GameSession, GameSummary, Player, Result, Seat
 from tests.test_club import A, B, C, Clock, D, E, play
 from tests.test_store_games import hs_designed, hs_long, hs_nobody_wins, sv_game
 
 UTC = timezone.utc
-
-
-def _tool(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    versions = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return versions[-1] if versions else None
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"PostgreSQL is required in CI: {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def pg_engine():
-    initdb, pg_ctl = _tool("initdb"), _tool("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        _unavailable("no PostgreSQL server here (initdb not found)")
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        _unavailable("the psycopg driver is not installed")
-    folder = Path(tempfile.mkdtemp(prefix="companion-club-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root: the server runs as the postgres user
-        import pwd
-
-        try:
-            owner = pwd.getpwnam("postgres")
-        except KeyError:
-            _unavailable("running as root and there is no postgres user")
-        os.chown(folder, owner.pw_uid, owner.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data = folder / "data"
-    control = as_user + [pg_ctl, "-D", str(data)]
-    try:
-        init = subprocess.run(as_user + [initdb, "-D", str(data), "-U", "club", "--auth=trust", "-E", "UTF8",
-                                         "--no-locale", "--no-sync"], capture_output=True, text=True)
-        if init.returncode != 0:
-            _unavailable(f"initdb failed: {init.stderr.strip()[-300:]}")
-        started = subprocess.run(control + ["-l", str(folder / "log"), "-w", "-t", "60", "-o",
-                                            f"-c listen_addresses='' -k {folder} -c fsync=off", "start"],
-                                 capture_output=True, text=True)
-        if started.returncode != 0:
-            _unavailable(f"the PostgreSQL server did not start: {started.stderr.strip()[-300:]}")
-        engine = create_engine(f"postgresql+psycopg://club@/postgres?host={folder}")
-        metadata.create_all(engine)
-        yield engine
-        engine.dispose()
-    finally:
-        subprocess.run(control + ["-m", "immediate", "stop"], capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _copy(store: Store, engine) -> None:
@@ -107,9 +45,11 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def test_the_club_queries_answer_the_same_on_sqlite_and_postgresql(tmp_path, pg_engine):
+def test_the_club_queries_answer_the_same_on_sqlite_and_postgresql(tmp_path, pg_url):
     clock = Clock(datetime(2025, 12, 30, 21, 0, tzinfo=UTC))
     service = SessionService(Store(tmp_path / "tablet.db"), clock=clock)
+    server = Store(pg_url)  # its engine: the app's connection settings (times in UTC)
+    pg_engine = server.engine
     play(service, hs_designed([A, B, C], A), table="Table 1")
     play(service, hs_nobody_wins([C, D, E, A]), table="Salle du fond")
     clock.now = datetime(2026, 2, 2, 20, 0, tzinfo=UTC)
@@ -148,3 +88,5 @@ def test_the_club_queries_answer_the_same_on_sqlite_and_postgresql(tmp_path, pg_
                 assert _same(club.head_to_head(lite, table, ids[A], ids[C], period),
                              club.head_to_head(pg, table, ids[A], ids[C], period))
         assert checked > 20  # the comparisons were about real lines
+    server.close()
+    service.store.close()

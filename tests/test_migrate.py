@@ -1,8 +1,9 @@
 """`companion migrate`: a tablet's history copied into the club's database (issue #16).
 
-The tablet is always a SQLite file; the club's database is the ``club`` fixture, a SQLite file
-named by its path or by a ``sqlite:///`` URL (made to be parametrized over PostgreSQL too: the
-tests read it through the store, never through sqlite3)."""
+The tablet is always a SQLite file; the club's database is the ``club`` fixture: a SQLite file, or
+a database of the test session's PostgreSQL server (tests/pg.py), every test running on both (the
+tests read it through the store, never through sqlite3, and compare values as :func:`plain` gives
+them). The command's own tests also name the SQLite file by a ``sqlite:///`` URL."""
 
 from __future__ import annotations
 
@@ -12,19 +13,23 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, inspect, text
 from sqlalchemy import select as sa_select
-from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 import companion.service.migrate as migration
 from companion.cli import main
 from companion.service import SessionService
 from companion.service.migrate import MigrationUnusable, migrate
 from companion.store import Store
+from models.names import name_key
 from models.tables import TABLES
 from tests.conftest import ROOT
 from tests.test_import_export import SHORT
@@ -34,23 +39,47 @@ from tests.test_store_games import hs_designed, hs_long, sv_game
 @dataclass
 class Club:
     """The club's database: ``arg`` is what ``--to`` names, ``store()`` opens it, ``exists()`` says
-    whether anything was created (a PostgreSQL variant: whether its schema has tables)."""
+    whether anything was created (on PostgreSQL: whether its schema has tables). ``path``: the
+    SQLite file, None on PostgreSQL."""
 
     arg: str
-    path: Path
+    path: Path | None
 
     def store(self) -> Store:
-        return Store(self.path)
+        return Store(self.path if self.path is not None else self.arg)
 
     def exists(self) -> bool:
-        return self.path.exists()
+        if self.path is not None:
+            return self.path.exists()
+        engine = create_engine(self.arg)
+        try:
+            with engine.connect() as conn:
+                return bool(inspect(conn).get_table_names())
+        finally:
+            engine.dispose()
 
 
-@pytest.fixture(params=["path", "sqlite-url"])
-def club(request, tmp_path):
+def _club(request, tmp_path, kind: str, pg_fixture: str) -> Club:
+    if kind == "postgresql":
+        return Club(request.getfixturevalue(pg_fixture), None)
     path = tmp_path / "club" / "club.db"
     path.parent.mkdir()
-    return Club(str(path) if request.param == "path" else f"sqlite:///{path}", path)
+    return Club(str(path) if kind == "sqlite" else f"sqlite:///{path}", path)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def club(request, tmp_path):
+    """The club's database, empty at the newest schema on PostgreSQL (the session's server)."""
+    return _club(request, tmp_path, request.param, "pg_url")
+
+
+@pytest.fixture
+def new_club(request, tmp_path):
+    """A club's database that does not exist yet: no SQLite file, or a PostgreSQL database with no
+    schema (parametrized indirectly: ``sqlite``, ``sqlite-url`` or ``postgresql``)."""
+    return _club(request, tmp_path, request.param, "pg_empty_url")
+
+
 
 
 def rows(store: Store) -> dict[str, list]:
@@ -101,6 +130,31 @@ def store_id(store: Store) -> str:
         return db.execute(text("SELECT value FROM store_info WHERE key = 'store_id'")).scalar_one()
 
 
+class Seconds(float):
+    """A duration the database computed itself (a summary's ``duration_s``, a month's
+    ``duration_sum``): SQLite's julianday arithmetic and PostgreSQL's exact interval may round a
+    game's last millisecond apart, so a club database on a server compares with the tablet's
+    within a millisecond a game (the times it is computed from compare exactly)."""
+
+    games = 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (int, float)) and abs(self - other) <= 0.0011 * self.games
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = float.__hash__
+
+
+def seconds(value, games: int = 1):
+    if value is None:
+        return None
+    kept = Seconds(value)
+    kept.games = games
+    return kept
+
+
 def plain(value):
     """A value as SQLite's driver gives it (times as the stored text, booleans as 0 or 1), so that
     a club database on another server compares with the tablet's."""
@@ -134,6 +188,7 @@ def game_rows(store: Store, session_id: int) -> dict:
             "WHERE r.session_id = :s"), {"s": session_id})))
         found = db.execute(text("SELECT * FROM game_summaries WHERE session_id = :s"), {"s": session_id}).one()
         summary = {k: plain(v) for k, v in found._mapping.items()}
+        summary["duration_s"] = seconds(summary["duration_s"])
     summary.pop("session_id")
     return {"session": session, "seats": seats, "log": log, "results": results, "summary": summary}
 
@@ -155,7 +210,9 @@ def month_figures(store: Store) -> list[tuple]:
         players = plain_rows(db.execute(text(
             "SELECT p.name, m.game, m.month, m.games, m.wins, m.score_sum, m.rank_sum FROM player_months m "
             "JOIN players p ON p.id = m.player_id ORDER BY p.name, m.game, m.month")))
-        games = plain_rows(db.execute(text("SELECT * FROM game_months ORDER BY game, month")))
+        games = [row[:-2] + (seconds(row[-2], row[-1]), row[-1]) for row in plain_rows(db.execute(text(
+            "SELECT game, month, games, win_score_sum, win_score_n, top_max, spread_sum, spread_n, actions_sum, "
+            "duration_sum, duration_n FROM game_months ORDER BY game, month")))]
     return sorted(players, key=repr) + sorted(games, key=repr)  # in Python: collations differ between servers
 
 
@@ -313,6 +370,32 @@ def test_a_game_continued_on_the_tablet_is_brought_up_to_date(tmp_path, club):
         store.close()
 
 
+def test_a_game_reopened_on_the_tablet_after_the_copy_leaves_the_months_it_counted_in(tmp_path, club):
+    """A finished game copied, then its last entry undone on the tablet: the club's copy is brought
+    up to date (in progress again), and the monthly figures it counted in no longer count it."""
+    tablet_path = tmp_path / "tablet.db"
+    ids = make_tablet(tablet_path)
+    store = club.store()
+    try:
+        migrate(tablet_path, store)
+        counted = month_figures(store)
+        tablet = Store(tablet_path)
+        SessionService(tablet).undo(ids["finished"])
+        tablet.close()
+        report = migrate(tablet_path, store)
+        assert [s for s, _, _ in report.updated] == [ids["finished"]]
+        tablet = Store(tablet_path, upgrade=False)
+        try:
+            assert month_figures(store) == month_figures(tablet) != counted
+            (copy,) = [sid for origin, sid in copies(store).items() if origin.endswith(f"/{ids['finished']}")]
+            assert game_rows(store, copy) == game_rows(tablet, ids["finished"])
+            assert game_rows(store, copy)["results"] == []
+        finally:
+            tablet.close()
+    finally:
+        store.close()
+
+
 def test_a_game_changed_at_the_club_too_is_a_conflict_and_stays_as_it_is(tmp_path, club, capsys):
     tablet_path = tmp_path / "tablet.db"
     ids = make_tablet(tablet_path)
@@ -466,6 +549,140 @@ def test_a_game_being_played_on_the_source_is_read_from_its_write_ahead_log(tmp_
         running.close()
 
 
+# --- two tablets copied at once into one server's database ------------------------------------------
+
+
+def at_once(url: str, monkeypatch, sources: list[Path]) -> list[migration.Report]:
+    """Migrations of ``sources`` into ``url`` at the same time, one thread and store each, their
+    write transactions all begun before any of them goes on (a barrier); their reports, in order.
+    Fails if one raised or did not end."""
+    barrier = threading.Barrier(len(sources))
+    real_write = migration._write
+
+    def write_together(*args):
+        barrier.wait(timeout=60)  # every one inside its write transaction
+        return real_write(*args)
+
+    monkeypatch.setattr(migration, "_write", write_together)
+    reports: dict[int, migration.Report] = {}
+    failures: list[BaseException] = []
+
+    def run(number: int, path: Path) -> None:
+        store = Store(url)
+        try:
+            reports[number] = migrate(path, store)
+        except BaseException as err:  # reported below, with the thread's failure
+            failures.append(err)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(sources)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert failures == [] and not any(t.is_alive() for t in threads)
+    return [reports[number] for number in range(len(sources))]
+
+
+def test_two_tablets_copied_at_once_into_one_server_share_their_players(tmp_path, pg_url, monkeypatch):
+    """Two migrations at once (one per thread, each with its own store, as two club members would
+    run them): both complete, every game is copied once, and a player both tablets know under two
+    spellings ("anne", "Anne") is one club profile, whichever migration came first. Both write
+    transactions are begun before either reads the club's players (a barrier): without the locks
+    on the names' keys (migrate._lock_names) each would create its own profile."""
+    first, second = tmp_path / "first.db", tmp_path / "second.db"
+    make_tablet(first)  # anne, Bruno, Chloé, Dario, Eve
+    tablet = Store(second)
+    SessionService(tablet).import_records(json.dumps([hs_designed(["Anne", "BRUNO", "chloé"], "Anne"),
+                                                      sv_game(["Zoé", "eve"])]))
+    tablet.close()
+    reports = dict(zip(("first", "second"), at_once(pg_url, monkeypatch, [first, second])))
+    assert [len(reports[name].copied) for name in ("first", "second")] == [4, 2]
+    assert not reports["first"].problems and not reports["second"].problems
+    store = Store(pg_url)
+    try:
+        names = player_names(store)
+        assert sorted(name_key(n) for n in names) == ["anne", "bruno", "chloé", "dario", "eve", "zoé"]
+        created = reports["first"].created + reports["second"].created
+        assert sorted(created, key=name_key) == sorted(names, key=name_key)  # each created once, by one of them
+        matched = reports["first"].matched + reports["second"].matched
+        assert len(matched) == 4  # anne, bruno, chloé, eve: found by the one that came second
+        assert len(copies(store)) == 6
+        counted = month_figures(store)
+        with store.write() as db:
+            store.refresh_summaries(db)  # a full recount finds the monthly figures both wrote
+        assert month_figures(store) == counted
+        with store.read() as db:
+            anne = db.execute(text("SELECT SUM(m.games) FROM player_months m JOIN players p ON p.id = m.player_id "
+                                   "WHERE lower(p.name) = 'anne'")).scalar_one()
+        assert anne == 3  # her finished games of both tablets on one profile: High Society twice, Vautour once
+    finally:
+        store.close()
+
+
+def test_one_tablet_copied_twice_at_once_is_copied_once(tmp_path, pg_url, monkeypatch):
+    """The same tablet copied by two members at the same moment: one run copies its games, the
+    other waits for it (the same names' locks) and finds them there."""
+    tablet_path = tmp_path / "tablet.db"
+    make_tablet(tablet_path)
+    reports = at_once(pg_url, monkeypatch, [tablet_path, tablet_path])
+    assert sorted((len(r.copied), len(r.already), len(r.created), len(r.matched)) for r in reports) == \
+        [(0, 4, 0, 0), (4, 0, 5, 0)]
+    store = Store(pg_url)
+    try:
+        assert len(copies(store)) == 4 and player_names(store) == ["Bruno", "Chloé", "Dario", "Eve", "anne"]
+    finally:
+        store.close()
+
+
+def test_a_profile_a_tablet_creates_while_a_migration_creates_it_too_is_one_profile(tmp_path, pg_url):
+    """The app on a tablet creating "Zoé" (not yet committed) when the migration, which did not see
+    her, creates her too: the migration's insert waits for the tablet's commit, then uses her."""
+    import psycopg
+
+    tablet_path = tmp_path / "tablet.db"
+    tablet = Store(tablet_path)
+    SessionService(tablet).import_records(json.dumps(sv_game(["Zoé", "Yann"])))
+    tablet.close()
+    url = make_url(pg_url)
+    other = psycopg.connect(host=url.query["host"], user=url.username, dbname=url.database)
+    try:
+        other.execute("INSERT INTO players (name, created_at) VALUES ('Zoé', now())")  # not committed yet
+        reports: list[migration.Report] = []
+
+        def run() -> None:
+            store = Store(pg_url)
+            try:
+                reports.append(migrate(tablet_path, store))
+            finally:
+                store.close()
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        waiting = False
+        with psycopg.connect(host=url.query["host"], user=url.username, dbname=url.database,
+                             autocommit=True) as watch:
+            for _ in range(600):  # until the migration's insert waits for the tablet's row
+                waiting = watch.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                        "AND query LIKE 'INSERT INTO players%%'").fetchone()[0] > 0
+                if waiting or not thread.is_alive():
+                    break
+                time.sleep(0.05)
+        other.commit()
+        thread.join(timeout=60)
+        assert waiting and len(reports) == 1
+        (report,) = reports
+        assert report.matched == [("Zoé", "Zoé")] and report.created == ["Yann"] and len(report.copied) == 1
+    finally:
+        other.close()
+    store = Store(pg_url)
+    try:
+        assert player_names(store) == ["Yann", "Zoé"]
+    finally:
+        store.close()
+
+
 # --- what is refused, and a failure half-way --------------------------------------------------------
 
 
@@ -499,22 +716,23 @@ def _foreign(path: Path) -> None:
     (_older, "older version of the app (schema 0004)"),
     (_newer, "newer version of the app (schema 0099)"),
 ], ids=["text", "empty", "folder", "missing", "foreign sqlite", "older", "newer"])
-def test_a_source_that_cannot_be_read_exits_2_and_writes_nothing(tmp_path, club, make, needle):
+@pytest.mark.parametrize("new_club", ["sqlite", "sqlite-url", "postgresql"], indirect=True)
+def test_a_source_that_cannot_be_read_exits_2_and_writes_nothing(tmp_path, new_club, make, needle, capsys):
     source = tmp_path / "tablet" / "companion.db"
     source.parent.mkdir()
     make(source)
     before = files(source.parent)
-    done = subprocess.run([sys.executable, "-m", "companion", "migrate", "--from", str(source), "--to", club.arg,
-                           "--lang", "en"], capture_output=True, cwd=ROOT, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert done.returncode == 2, done.stderr
-    assert needle in done.stderr.decode() and "Traceback" not in done.stderr.decode()
-    assert done.stdout == b""
+    capsys.readouterr()
+    # in the process (an exception would escape main() and fail the test): the command in a
+    # process of its own is test_the_command_reports_in_french_then_english_and_exits_0
+    assert main(["migrate", "--from", str(source), "--to", new_club.arg, "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert needle in captured.err and captured.out == ""
     assert files(source.parent) == before
-    assert not club.exists()  # the club's database is not even created
+    assert not new_club.exists()  # the club's database is not even created (on a server: not migrated)
 
 
-def test_the_club_database_itself_or_the_same_file_is_refused(tmp_path, club, capsys):
+def test_the_club_database_itself_or_the_same_file_is_refused(tmp_path, capsys):
     tablet_path = tmp_path / "tablet.db"
     make_tablet(tablet_path)
     assert main(["migrate", "--from", str(tablet_path), "--to", str(tablet_path)]) == 2
@@ -535,10 +753,48 @@ def test_an_unusable_club_database_exits_2(tmp_path, capsys):
     blocked.write_text("", encoding="utf-8")  # a file where the club database's folder should be
     assert main(["migrate", "--from", str(tablet_path), "--to", str(blocked / "club.db"), "--lang", "en"]) == 2
     assert "Cannot use the database" in capsys.readouterr().err
-    # until the store opens other URLs (PostgreSQL), a URL it cannot open is refused, its password hidden
+    # a URL of a kind the store cannot open is refused, its password hidden
     assert main(["migrate", "--from", str(tablet_path), "--to", "mysql://club:secret@server/club", "--lang", "en"]) == 2
     err = capsys.readouterr().err
-    assert "mysql://club:***@server/club: this version writes only to a SQLite database" in err and "secret" not in err
+    assert "mysql://club:***@server/club: the club's database must be a SQLite file" in err and "secret" not in err
+    assert main(["migrate", "--from", str(tablet_path), "--to", "postgresql+psycopg://club:secret@server"]) == 2
+    err = capsys.readouterr().err  # a server but no database named
+    assert "postgresql+psycopg://club:***@server : la base du club doit être" in err and "secret" not in err
+
+
+def test_a_club_server_that_does_not_answer_exits_2_with_its_url_without_password(tmp_path, capsys):
+    tablet_path = tmp_path / "tablet.db"
+    make_tablet(tablet_path)
+    before = files(tmp_path)
+    nowhere = tmp_path / "no-server"  # no server's socket in that folder
+    url = f"postgresql+psycopg://club:s3cr3t-word@/club?host={nowhere}"
+    assert main(["migrate", "--from", str(tablet_path), "--to", url, "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"Cannot use the database postgresql+psycopg://club:***@/club?host={nowhere} (")
+    assert str(nowhere) in captured.err and "nothing was changed" in captured.err
+    assert "s3cr3t" not in captured.err and captured.out == "" and "Traceback" not in captured.err
+    assert captured.err.count("\n") == 1  # one sentence
+    assert files(tmp_path) == before
+
+
+def test_a_club_server_url_is_given_a_time_limit_to_answer():
+    """A server that never answers (a dropped connection, a firewall) is refused after a while,
+    not waited for forever; a limit the URL sets is kept."""
+    from companion.cli import CONNECT_TIMEOUT_S, _migration_target
+
+    assert _migration_target("postgresql+psycopg://club:p%40ss@host/club") == \
+        f"postgresql+psycopg://club:p%40ss@host/club?connect_timeout={CONNECT_TIMEOUT_S}"
+    assert _migration_target("postgresql://club@/club?connect_timeout=3") == \
+        "postgresql://club@/club?connect_timeout=3"
+
+
+def test_a_database_the_server_does_not_have_exits_2(tmp_path, pg_server, capsys):
+    tablet_path = tmp_path / "tablet.db"
+    make_tablet(tablet_path)
+    assert main(["migrate", "--from", str(tablet_path), "--to", pg_server.url("no_such_club"), "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Cannot use the database postgresql+psycopg://") and "no_such_club" in err
+    assert 'database "no_such_club" does not exist' in err
 
 
 @pytest.mark.parametrize("where", ["results", "summaries", "read back"])
@@ -575,6 +831,39 @@ def test_a_failure_half_way_leaves_the_club_database_unchanged(tmp_path, club, m
     assert club_rows(club) == before
 
 
+def test_the_server_lost_half_way_leaves_the_club_database_unchanged(tmp_path, pg_url, monkeypatch, capsys):
+    """The connection to the club's server cut in the middle of the write (the server ends it): a
+    sentence, exit 2, and the server rolled everything back."""
+    tablet_path = tmp_path / "tablet.db"
+    make_tablet(tablet_path)
+    store = Store(pg_url)
+    try:
+        SessionService(store).import_records(json.dumps(hs_long(["Anne", "Bruno", "Chloé", "Dario"])))
+        before = rows(store)
+    finally:
+        store.close()
+    real = Store.write_results
+    calls = {"n": 0}
+
+    def cut(self, db, session_id, results):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            db.execute(text("SELECT pg_terminate_backend(pg_backend_pid())"))
+        return real(self, db, session_id, results)
+
+    monkeypatch.setattr(Store, "write_results", cut)
+    assert main(["migrate", "--from", str(tablet_path), "--to", pg_url, "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("Writing to the club's database failed (")
+    assert "the club's database is unchanged" in captured.err and captured.err.count("\n") == 1
+    assert calls["n"] == 2
+    store = Store(pg_url)
+    try:
+        assert rows(store) == before
+    finally:
+        store.close()
+
+
 def test_the_service_call_raises_a_sentence_not_a_traceback(tmp_path, club):
     store = club.store()
     try:
@@ -588,6 +877,7 @@ def test_the_service_call_raises_a_sentence_not_a_traceback(tmp_path, club):
 # --- the command as a user runs it -------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("club", ["sqlite-url", "postgresql"], indirect=True)  # a path: the tests above
 def test_the_command_reports_in_french_then_english_and_exits_0(tmp_path, club):
     tablet_path = tmp_path / "tablet.db"
     make_tablet(tablet_path)

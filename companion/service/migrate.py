@@ -29,6 +29,9 @@ the name the record uses); a name the club does not know becomes a new profile.
   gone different ways: the game is reported as a conflict and the club's copy is left as it is
   (nothing is merged by guess). A game deleted at the club since it was copied is copied again.
 - Only the profiles of games written come across (a tablet profile with no game stays behind).
+- **Two at once** (PostgreSQL, two tablets copied into one club database by two members): the
+  profiles are decided under locks on the names' keys (:func:`_lock_names`), so a player both
+  tablets know is one profile, whatever the spelling on each.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import insert, update
+from sqlalchemy import insert, text, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session
 
@@ -62,10 +66,11 @@ from companion.store import (
 from models.i18n import Msg, has_text
 from models.names import name_key
 from models.record import MalformedRecord
-from models.tables import STATUS_FINISHED, ActionRow, GameSession, Player, Seat, StoreInfo
+from models.tables import STATUS_FINISHED, ActionRow, GameSession, Seat, StoreInfo
 from scoring.referee import NoReferee
 
 FIRST_REVISION = "0005"  # the first revision whose databases have an identity (store_info.store_id)
+NAME_LOCKS = 0x7AB2  # PostgreSQL: the first key of the advisory locks on players' names (see _lock_names)
 
 
 class MigrationUnusable(Exception):
@@ -430,11 +435,45 @@ def _club_origins(db: Session) -> dict[str, int]:
     return {origin: sid for sid, origin in db.execute(sa_select(s.id, s.origin).where(s.origin.is_not(None)))}
 
 
+def _lock_names(db: Session, source: Source) -> None:
+    """PostgreSQL: two migrations at once (two tablets copied into one club database) must not both
+    create a profile for one player ("anne" on one tablet, "Anne" on the other): the players table's
+    unique name tells only identical names apart. So a migration's write transaction first takes a
+    transaction-level advisory lock on the name key (:func:`models.names.name_key`) of every player
+    of its tablet, in one order (no two migrations wait for each other in a cycle), before reading
+    the club's profiles: a second migration sharing a player waits for the first one's commit, then
+    reads (READ COMMITTED: a new snapshot per statement) the profile it created and matches it. The
+    same locks make two runs of one tablet at once take turns (the second finds the games copied).
+    Held until the commit or rollback; a hash collision only makes a migration wait for nothing."""
+    keys = {name_key(name) for name, _ in source.players.values()}
+    for number in sorted({zlib.crc32(key.encode("utf-8")) - 2 ** 31 for key in keys}):
+        db.execute(text("SELECT pg_advisory_xact_lock(:space, :key)"), {"space": NAME_LOCKS, "key": number})
+
+
+def _new_profile(store: Store, db: Session, name: str, created: datetime) -> tuple[int, str, bool]:
+    """(id, name, whether it was created) of the club profile for a name the club did not have when
+    it was read. On PostgreSQL the app on a tablet may be creating the very same name at this
+    moment: the insert then waits for it and does nothing, and the profile it made is used."""
+    if store.path is not None:  # SQLite: the write transaction excludes every other writer
+        player = store.add_player(db, name, utc(created))
+        assert player.id is not None
+        return player.id, player.name, True
+    made = db.execute(text("INSERT INTO players (name, created_at) VALUES (:n, :t) ON CONFLICT (name) DO NOTHING "
+                           "RETURNING id"), {"n": name, "t": utc(created)}).scalar()
+    if made is not None:
+        return made, name, True
+    found = db.execute(text("SELECT id FROM players WHERE name = :n"), {"n": name}).scalar_one()
+    return found, name, False
+
+
 def _write(store: Store, db: Session, source: Source, report: Report, checked_game: Any) -> None:
+    if store.path is None:
+        _lock_names(db, source)
     have = _club_origins(db)
-    club_players: dict[str, Player] = {name_key(p.name): p for p in store.players(db)}
+    club_players: dict[str, tuple[int, str]] = {name_key(p.name): (p.id, p.name) for p in store.players(db)
+                                                 if p.id is not None}
     profile_of: dict[int, int] = {}  # source profile id → club profile id
-    new_ids: list[int] = []
+    months: set[tuple[str, str]] = set()  # the months a copy already counted in before it was brought up to date
     written: list[tuple[SourceGame, int]] = []
 
     def club_profile(source_id: int) -> int:
@@ -443,14 +482,16 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
         name, created = source.players[source_id]
         existing = club_players.get(name_key(name))
         if existing is None:
-            existing = store.add_player(db, name, utc(created))
-            club_players[name_key(name)] = existing
-            report.created.append(name)
+            pid, club_name, made = _new_profile(store, db, name, created)
+            existing = club_players[name_key(name)] = (pid, club_name)
+            if made:
+                report.created.append(name)
+            else:
+                report.matched.append((name, club_name))
         else:
-            report.matched.append((name, existing.name))
-        assert existing.id is not None
-        profile_of[source_id] = existing.id
-        return existing.id
+            report.matched.append((name, existing[1]))
+        profile_of[source_id] = existing[0]
+        return existing[0]
 
     for game in source.games:
         sid = have.get(game.origin)
@@ -477,10 +518,10 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
         ids = dict(zip(game.names, profiles))
         if club is None:
             sid = _copy(store, db, game, profiles)
-            new_ids.append(sid)
             report.copied.append((game.session_id, sid))
         else:
             assert sid is not None
+            months.update((g, m) for g, m in db.execute(text(store.sql.finished_month), {"s": sid}))
             added = _bring_up_to_date(db, club, game)
             report.updated.append((game.session_id, sid, added))
         outcome = result.outcome
@@ -488,7 +529,7 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
             store.write_results(db, sid, result_rows(outcome, ids))
         else:
             store.clear_results(db, sid)
-        store.refresh_summary(db, sid, months=club is not None)
+        store.refresh_summary(db, sid, months=False)  # the months once, in order, at the end
         written.append((game, sid))
     # read back, inside the transaction: what was written must be the source's game
     for game, sid in written:
@@ -498,7 +539,22 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
                 or back.abandoned_at != game.abandoned_at \
                 or back.kept != (game.assist, game.started_at, game.table_name):
             raise _Rollback(Msg("migrate.not_kept", {"session": game.session_id}))
-    store.refresh_game_months(db, new_ids)  # the monthly figures once per month and game copied
+    _refresh_months(store, db, months, [sid for _, sid in written])
+
+
+def _refresh_months(store: Store, db: Session, before: set[tuple[str, str]], written: Sequence[int]) -> None:
+    """The monthly figures recounted once per (game, month) the written games count in now or
+    counted in before, in (game, month) order: on PostgreSQL each takes the month's lock
+    (:meth:`Store.refresh_months`), so a migration and the tablets finishing games meanwhile, or
+    two migrations, never wait for each other in a cycle."""
+    touched = set(before)
+    if written:
+        marks = ",".join(str(int(i)) for i in written)
+        touched.update((game, month) for game, month in db.execute(text(
+            f"SELECT DISTINCT game, {store.sql.month('started_at')} FROM game_summaries "
+            f"WHERE status = 'finished' AND session_id IN ({marks})")))
+    for game, month in sorted(touched):
+        store.refresh_months(db, game, month)
 
 
 def _copy(store: Store, db: Session, game: SourceGame, profiles: Sequence[int]) -> int:
