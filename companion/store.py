@@ -34,6 +34,7 @@ import json
 import re
 import sqlite3
 import unicodedata
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -56,6 +57,7 @@ from sqlmodel import Session, select
 
 from companion.paths import absolute, is_url
 from models.i18n import Msg
+from models.names import name_key
 from models.tables import (
     STATUS_FINISHED,
     STATUS_IN_PROGRESS,
@@ -67,6 +69,7 @@ from models.tables import (
 )
 
 BUSY_TIMEOUT_MS = 10_000
+NAME_LOCKS = 0x7AB2  # PostgreSQL: the first key of the advisory locks on players' names (Store.lock_names)
 MIGRATION_LOCK = 0x7AB1E  # PostgreSQL advisory lock key: one migrating process at a time (Store.upgrade)
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -266,20 +269,35 @@ class Store:
         db.flush()
         return player
 
+    def lock_names(self, db: Session, names: Iterable[str]) -> None:
+        """PostgreSQL: lock these players' names (their keys, :func:`models.names.name_key`) until
+        the transaction ends, before reading the profiles to match them. The players table's
+        unique name only tells identical names apart; two tablets (or a tablet and a migration)
+        creating "anne" and "Anne" at once would make two profiles. With the lock, the second one
+        waits for the first one's commit, then reads (READ COMMITTED: a new snapshot per
+        statement) the profile it made. Transaction-level advisory locks, taken in one order so
+        no two transactions wait for each other in a cycle; a hash collision only makes one wait
+        for nothing. SQLite: the write transaction (BEGIN IMMEDIATE) already excludes every other
+        writer."""
+        if self.path is not None:
+            return
+        for number in sorted({zlib.crc32(name_key(name).encode("utf-8")) - 2 ** 31 for name in names}):
+            db.execute(text("SELECT pg_advisory_xact_lock(:space, :key)"), {"space": NAME_LOCKS, "key": number})
+
     def ensure_players(self, db: Session, names: Sequence[str], now: datetime) -> dict[str, int]:
-        """Profile ids for these names, creating the missing profiles. On a server, two tablets
-        may create the same new player at once: the insert that comes second waits for the first
-        one's commit and then inserts nothing (the unique name), and both use that profile."""
+        """Profile ids for these names: the profile whose name is the same (compared without case,
+        :func:`models.names.name_key`), else a new profile. Under :meth:`lock_names`, so two
+        tablets seating the same new player at once make one profile."""
+        self.lock_names(db, names)
+        known = {name_key(p.name): p.id for p in self.players(db)}
         ids: dict[str, int] = {}
-        if self.path is None:
-            for name in names:
-                db.execute(text("INSERT INTO players (name, created_at) VALUES (:n, :t) ON CONFLICT (name) DO NOTHING"),
-                           {"n": name, "t": now})
-                ids[name] = db.execute(text("SELECT id FROM players WHERE name = :n"), {"n": name}).scalar_one()
-            return ids
         for name in names:
-            player = self.player_by_name(db, name) or self.add_player(db, name, now)
-            ids[name] = player.id
+            pid = known.get(name_key(name))
+            if pid is None:
+                player = self.add_player(db, name, now)
+                pid = known[name_key(name)] = player.id
+            assert pid is not None
+            ids[name] = pid
         return ids
 
     # -- sessions -----------------------------------------------------------------------------

@@ -30,7 +30,7 @@ the name the record uses); a name the club does not know becomes a new profile.
   (nothing is merged by guess). A game deleted at the club since it was copied is copied again.
 - Only the profiles of games written come across (a tablet profile with no game stays behind).
 - **Two at once** (PostgreSQL, two tablets copied into one club database by two members): the
-  profiles are decided under locks on the names' keys (:func:`_lock_names`), so a player both
+  profiles are decided under locks on the names' keys (:meth:`companion.store.Store.lock_names`), so a player both
   tablets know is one profile, whatever the spelling on each.
 """
 
@@ -39,7 +39,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -70,7 +69,6 @@ from models.tables import STATUS_FINISHED, ActionRow, GameSession, Seat, StoreIn
 from scoring.referee import NoReferee
 
 FIRST_REVISION = "0005"  # the first revision whose databases have an identity (store_info.store_id)
-NAME_LOCKS = 0x7AB2  # PostgreSQL: the first key of the advisory locks on players' names (see _lock_names)
 
 
 class MigrationUnusable(Exception):
@@ -435,21 +433,6 @@ def _club_origins(db: Session) -> dict[str, int]:
     return {origin: sid for sid, origin in db.execute(sa_select(s.id, s.origin).where(s.origin.is_not(None)))}
 
 
-def _lock_names(db: Session, source: Source) -> None:
-    """PostgreSQL: two migrations at once (two tablets copied into one club database) must not both
-    create a profile for one player ("anne" on one tablet, "Anne" on the other): the players table's
-    unique name tells only identical names apart. So a migration's write transaction first takes a
-    transaction-level advisory lock on the name key (:func:`models.names.name_key`) of every player
-    of its tablet, in one order (no two migrations wait for each other in a cycle), before reading
-    the club's profiles: a second migration sharing a player waits for the first one's commit, then
-    reads (READ COMMITTED: a new snapshot per statement) the profile it created and matches it. The
-    same locks make two runs of one tablet at once take turns (the second finds the games copied).
-    Held until the commit or rollback; a hash collision only makes a migration wait for nothing."""
-    keys = {name_key(name) for name, _ in source.players.values()}
-    for number in sorted({zlib.crc32(key.encode("utf-8")) - 2 ** 31 for key in keys}):
-        db.execute(text("SELECT pg_advisory_xact_lock(:space, :key)"), {"space": NAME_LOCKS, "key": number})
-
-
 def _new_profile(store: Store, db: Session, name: str, created: datetime) -> tuple[int, str, bool]:
     """(id, name, whether it was created) of the club profile for a name the club did not have when
     it was read. On PostgreSQL the app on a tablet may be creating the very same name at this
@@ -468,7 +451,7 @@ def _new_profile(store: Store, db: Session, name: str, created: datetime) -> tup
 
 def _write(store: Store, db: Session, source: Source, report: Report, checked_game: Any) -> None:
     if store.path is None:
-        _lock_names(db, source)
+        store.lock_names(db, (name for name, _ in source.players.values()))
     have = _club_origins(db)
     club_players: dict[str, tuple[int, str]] = {name_key(p.name): (p.id, p.name) for p in store.players(db)
                                                  if p.id is not None}

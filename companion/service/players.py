@@ -48,6 +48,7 @@ class Players(ServiceCore):
         with self._lock:
             try:
                 with self.store.write() as db:
+                    self.store.lock_names(db, [name])
                     player = self._profile_row(db, player_id)
                     for _other_id, other in db.execute(text("SELECT id, name FROM players WHERE id != :p"),
                                                       {"p": player_id}):

@@ -68,6 +68,7 @@ class Sessions(ServiceCore):
         with self._lock:
             try:
                 with self.store.write() as db:
+                    self.store.lock_names(db, [clean])
                     same = find_same(clean, (p.name for p in self.store.players(db)))
                     if same is not None:
                         raise ServiceError(Msg("service.player.duplicate", {"name": same}))
