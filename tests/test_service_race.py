@@ -511,3 +511,35 @@ def test_a_change_that_finds_the_game_changed_back_is_made_on_it(devices, monkey
     assert undone and undone[0].version == shown_a.version
     assert [e.action for e in done.log] == [SCRIPT[0], {"type": "bid", "player": "Anne", "add": [2]}]
     assert [(seq, retracted) for seq, _, retracted in rows(a.store, sid)] == [(1, False), (2, True), (3, False)]
+
+
+def test_two_tablets_seating_one_new_player_spelled_two_ways_at_once_make_one_profile(database):
+    """Two tablets start games at the same moment with a player nobody has seen yet, written
+    "Zoé" on one and "zoé" on the other: the names compare without case, so one profile comes
+    out, whichever tablet wrote first, and both games sit on it."""
+    stores = [Store(database), Store(database)]
+    services = [SessionService(store) for store in stores]
+    try:
+        for round_ in range(12):
+            spellings = (f"Zoé{round_}", f"zoé{round_}")
+            barrier = threading.Barrier(2)
+            failures: list[BaseException] = []
+
+            def start(service: SessionService, name: str) -> None:
+                barrier.wait()
+                try:
+                    service.start("high-society", ["Anne", "Bruno", name])
+                except BaseException as err:  # noqa: BLE001 - reported below
+                    failures.append(err)
+
+            workers = [threading.Thread(target=start, args=(s, n)) for s, n in zip(services, spellings)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join(timeout=60)
+            assert failures == []
+            profiles = [p.name for p in services[0].players() if p.name.casefold() == spellings[0].casefold()]
+            assert len(profiles) == 1, profiles
+    finally:
+        for store in stores:
+            store.close()
