@@ -69,6 +69,10 @@ from models.tables import (
 BUSY_TIMEOUT_MS = 10_000
 MIGRATION_LOCK = 0x7AB1E  # PostgreSQL advisory lock key: one migrating process at a time (Store.upgrade)
 SQLITE_MAGIC = b"SQLite format 3\x00"
+CONNECT_TIMEOUT_S = 5  # an unreachable server refuses an entry after this long, not the system's minutes
+# libpq's settings for a server's connections (see _server_args); ignored on a Unix socket
+SERVER_TIMEOUTS = {"connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepalives_idle": 10,
+                   "keepalives_interval": 3, "keepalives_count": 3, "tcp_user_timeout": 10_000}
 
 
 class StoreUnusable(Exception):
@@ -154,7 +158,7 @@ class Store:
         else:
             self.where = url.render_as_string(hide_password=True)
             # every time the server shows or compares is UTC, as the app's are
-            self.engine = create_engine(url, connect_args={"options": "-c timezone=UTC"}, pool_pre_ping=True)
+            self.engine = create_engine(url, connect_args=_server_args(url), pool_pre_ping=True)
             self._writer = self.engine
             self._time_in = None  # psycopg sends an aware datetime as it is
             self._q = _pyformat
@@ -195,6 +199,18 @@ class Store:
                 conn.commit()
         except SQLAlchemyError as err:
             raise StoreUnusable(Msg("store.unusable", {"path": self.where, "detail": _first_line(err)})) from None
+
+    def reachable(self) -> bool:
+        """Whether the database answers now (a server: ``SELECT 1`` on a pooled connection, checked
+        first by the pool's pre-ping; a new connection waits at most ``CONNECT_TIMEOUT_S``). A
+        SQLite file is on this device: always True."""
+        if self.path is None:
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("SELECT 1")
+            except (SQLAlchemyError, OSError):
+                return False
+        return True
 
     def revision(self) -> str | None:
         with self.engine.connect() as conn:
@@ -1143,6 +1159,36 @@ def _target(value: str | Path) -> tuple[URL | None, str | Path]:
     if url.drivername == "postgresql":  # the driver the app ships with, not psycopg2's default
         url = url.set(drivername="postgresql+psycopg")
     return url, value
+
+
+def _server_args(url: URL) -> dict[str, Any]:
+    """The driver's connection settings for a server: the session's time zone, and how long an
+    unreachable server may keep a tablet waiting (a new connection, unacknowledged data on an open
+    one, an idle one that died). The URL's own settings (``?connect_timeout=10``) win."""
+    args: dict[str, Any] = {"options": "-c timezone=UTC"}
+    for name, value in SERVER_TIMEOUTS.items():
+        if name not in url.query:
+            args[name] = value
+    return args
+
+
+def is_disconnect(err: BaseException) -> bool:
+    """Whether ``err`` says the server cannot be reached: no connection could be made, the one in
+    use was closed or lost (the server stopped, the network went), or SQLAlchemy invalidated it.
+    A refusal by a reachable server (a constraint, a deadlock, a bad password…) is not one."""
+    if getattr(err, "connection_invalidated", False):  # SQLAlchemy's own judgement (dialect.is_disconnect)
+        return True
+    orig = getattr(err, "orig", None) or err
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - no server without the driver
+        return False
+    if not isinstance(orig, (psycopg.OperationalError, psycopg.InterfaceError)):
+        return False
+    state = getattr(orig, "sqlstate", None)
+    # no SQLSTATE: the client's own failure (refused, closed, lost); class 08: connection exception;
+    # 57P01–57P03: the server is shutting down, crashed or starting
+    return state is None or state.startswith("08") or state in ("57P01", "57P02", "57P03")
 
 
 def _first_line(err: BaseException) -> str:
