@@ -69,7 +69,7 @@ from models.tables import (
 BUSY_TIMEOUT_MS = 10_000
 MIGRATION_LOCK = 0x7AB1E  # PostgreSQL advisory lock key: one migrating process at a time (Store.upgrade)
 SQLITE_MAGIC = b"SQLite format 3\x00"
-CONNECT_TIMEOUT_S = 5  # an unreachable server refuses an entry after this long, not the system's minutes
+CONNECT_TIMEOUT_S = 3  # an unreachable server refuses an entry after this long, not the system's minutes
 # libpq's settings for a server's connections (see _server_args); ignored on a Unix socket
 SERVER_TIMEOUTS = {"connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepalives_idle": 10,
                    "keepalives_interval": 3, "keepalives_count": 3, "tcp_user_timeout": 10_000}

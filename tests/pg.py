@@ -59,6 +59,7 @@ class Server:
         self.extra = options
         self._pg_ctl: list[str] = []
         self._start: list[str] = []
+        self.halted = False
         self._numbers = itertools.count(1)
         self._shared: Any = None  # an open connection to SHARED, which empties it
 
@@ -125,10 +126,13 @@ class Server:
             self._shared.close()
             self._shared = None
         subprocess.run(self._pg_ctl + ["-m", mode, "-w", "stop"], capture_output=True, check=True)
+        self.halted = True
 
     def resume(self) -> None:
-        """Start the server :meth:`halt` stopped, on the same data and socket."""
-        subprocess.run(self._start, capture_output=True, check=True)
+        """Start the server :meth:`halt` stopped, on the same data and socket (running: nothing)."""
+        if self.halted:
+            subprocess.run(self._start, capture_output=True, check=True)
+            self.halted = False
 
     def stop(self) -> None:
         if self._shared is not None:

@@ -54,10 +54,7 @@ def club(own_server, own_url):
         yield own_server, service, own_url
     finally:
         service.store.close()
-        try:
-            own_server.resume()
-        except Exception:
-            pass  # it was running
+        own_server.resume()
 
 
 def acknowledged(url: str, session_id: int) -> list[dict]:
