@@ -187,3 +187,52 @@ def test_only_a_server_that_cannot_be_reached_is_offline():
     assert not is_disconnect(OperationalError("UPDATE sessions", {}, Exception("disk I/O error")))
     offline = Offline()
     assert isinstance(offline, ServiceError) and offline.msg == Msg("service.offline")
+
+
+# -- the app, without a browser (the browser test is tests/e2e/test_offline_browser.py) ----------------
+
+
+def fr(key: str) -> str:
+    return Msg(key).render("fr")
+
+
+def test_the_table_keeps_the_acknowledged_game_while_offline_and_takes_entries_again(club):
+    from companion.app import probe
+    from companion.app.shell import App
+
+    server, service, url = club
+    sid = started(service)
+    app = App(service)
+    app.go("table", session_id=sid)
+    assert fr("app.online.connected") in probe.text_of(app.root, "connection")
+    assert not probe.has(app.root, "offline-paused")
+
+    server.halt("fast")
+    probe.tap(app.root, "pass")  # Chloé passes: the server is gone
+    assert app.offline and fr("app.online.offline") in probe.text_of(app.root, "connection")
+    assert fr("service.offline.entry") in probe.text_of(app.root, "problem")
+    assert fr("app.online.paused") in probe.text_of(app.root, "offline-paused")
+    assert probe.has(app.root, f"entry-{len(OPENING) - 1}") and not probe.has(app.root, f"entry-{len(OPENING)}")
+    app.render()  # rebuilt while offline: the game as last acknowledged, not an error
+    assert not probe.has(app.root, "screen-error") and probe.has(app.root, f"entry-{len(OPENING) - 1}")
+
+    server.resume()
+    assert app.show_link(service.connection())  # what the page's watch does every few seconds
+    assert fr("app.online.connected") in probe.text_of(app.root, "connection")
+    assert not probe.has(app.root, "offline-paused")
+    probe.tap(app.root, "pass")
+    assert probe.has(app.root, f"entry-{len(OPENING)}") and not probe.has(app.root, "problem")
+    assert acknowledged(url, sid) == OPENING + [NEXT]
+
+
+def test_a_tablet_on_its_own_sqlite_file_shows_no_connection(tmp_path):
+    from companion.app import probe
+    from companion.app.shell import App
+
+    service = SessionService(Store(tmp_path / "companion.db"))
+    try:
+        app = App(service)
+        app.render()
+        assert probe.has(app.root, "home-new") and not probe.has(app.root, "connection") and not app.offline
+    finally:
+        service.store.close()
