@@ -291,7 +291,7 @@ class App:
         words = self.t("app.online.offline" if offline else "app.online.connected")
         fg = ft.Colors.ON_ERROR_CONTAINER if offline else ft.Colors.ON_TERTIARY_CONTAINER
         parts: list[ft.Control] = [ft.Icon(ft.Icons.CLOUD_OFF if offline else ft.Icons.CLOUD_DONE, color=fg, size=24)]
-        if not self.narrow or offline:
+        if not self.narrow:  # a phone's bar keeps its one line: the icon, its words in its label and tooltip
             parts.append(ft.Text(words, size=ui.FONT_SMALL, weight=ft.FontWeight.W_600, color=fg,
                                  max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
         box = ft.Container(ft.Row(parts, spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),

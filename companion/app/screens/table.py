@@ -216,7 +216,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     # -- what is expected ----------------------------------------------------------------------
     if app.offline:  # every entry is refused until the server answers: say so above the controls
         parts.append(ui.banner(app.t("app.online.paused"), ident="offline-paused", kind="info",
-                               details=[app.t("app.online.paused_help")]))
+                               details=[] if app.narrow else [app.t("app.online.paused_help")]))
     if draft.correcting is None:
         parts.append(_prompt(app, app.say(session.expected.prompt), "prompt"))
     if draft.refusal is not None:
