@@ -145,6 +145,30 @@ def test_a_server_lost_inside_an_entry_s_transaction_leaves_the_cache_at_the_ack
     assert acknowledged(url, sid) == OPENING + [NEXT]
 
 
+def test_an_undo_whose_transaction_the_server_drops_undoes_nothing(club, monkeypatch):
+    """The ORM path (undo, corrections): the server stops inside the undo's transaction."""
+    server, service, url = club
+    sid = started(service)
+    before = service.open(sid)
+    real = service.store.retract
+
+    def server_goes(db, *args, **kwargs):
+        server.halt("immediate")
+        return real(db, *args, **kwargs)
+
+    monkeypatch.setattr(service.store, "retract", server_goes)
+    with pytest.raises(Offline) as caught:
+        service.undo(sid, seen=before.version)
+    assert caught.value.msg.key == "service.offline.undo"
+    monkeypatch.undo()
+    shown = service.last_known(sid)
+    assert shown.version == before.version and shown.engine.applied == len(OPENING)
+    server.resume()
+    assert acknowledged(url, sid) == OPENING
+    assert [dict(e.action) for e in service.undo(sid, seen=before.version).log] == OPENING[:-1]
+    assert acknowledged(url, sid) == OPENING[:-1]
+
+
 def test_a_game_this_process_never_read_is_offline_too_and_comes_back(club):
     server, service, url = club
     sid = started(service)
@@ -171,6 +195,18 @@ def test_a_sqlite_database_is_on_this_tablet(tmp_path):
         assert service.connection() is Connection.LOCAL
     finally:
         service.store.close()
+
+
+def test_a_server_s_connections_give_up_in_seconds_unless_its_url_says_otherwise():
+    from sqlalchemy.engine import make_url
+
+    from companion.store import CONNECT_TIMEOUT_S, _server_args
+
+    args = _server_args(make_url("postgresql+psycopg://club@tables.example/club"))
+    assert args["connect_timeout"] == CONNECT_TIMEOUT_S and args["tcp_user_timeout"] > 0 and args["keepalives"] == 1
+    assert args["options"] == "-c timezone=UTC"
+    own = _server_args(make_url("postgresql+psycopg://club@tables.example/club?connect_timeout=20"))
+    assert "connect_timeout" not in own and own["keepalives"] == 1  # the URL's own value reaches the driver
 
 
 def test_only_a_server_that_cannot_be_reached_is_offline():

@@ -61,12 +61,14 @@ class _Again(Exception):
         self.seen = seen
 
 
-@contextmanager
-def _offline_says(key: str) -> Iterator[None]:
-    """An :class:`Offline` raised inside says what was not done (``key``: the entry, the undo…)."""
+def _offline_says(change: Callable[[], SessionState], key: str) -> SessionState:
+    """``change()``, where an :class:`Offline` raised says what was not done (``key``: the entry,
+    the undo…). A plain try: a tap pays nothing for it."""
     try:
-        yield
+        return change()
     except Offline as err:
+        if err.msg.key == key:
+            raise
         raise Offline(Msg(key)) from err.__cause__
 
 
@@ -87,8 +89,7 @@ class Play(ServiceCore):
     def submit(self, session_id: int, action: dict[str, Any], *, seen: int | None = None) -> SessionState:
         """Accept an entry and return the new state (the entry is on disk), or raise: Refused
         (a rule), Malformed, GameChanged (``seen`` is not the game's version any more)."""
-        with _offline_says(OFFLINE_ENTRY):
-            return _again(lambda: self._submit(session_id, action, seen))
+        return _offline_says(lambda: _again(lambda: self._submit(session_id, action, seen)), OFFLINE_ENTRY)
 
     def _submit(self, session_id: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
@@ -143,8 +144,7 @@ class Play(ServiceCore):
         game: its results rows go. With ``seen``, only the last entry of the state the device
         showed: if another device changed the game since, GameChanged and nothing is retracted.
         The engine has no inverse of an entry: an undo replays the entries before it."""
-        with _offline_says("service.offline.undo"):
-            return _again(lambda: self._undo(session_id, seen))
+        return _offline_says(lambda: _again(lambda: self._undo(session_id, seen)), "service.offline.undo")
 
     def _undo(self, session_id: int, seen: int | None) -> SessionState:
         with self._lock:
@@ -180,8 +180,8 @@ class Play(ServiceCore):
                 seen: int | None = None) -> SessionState:
         """Replace entry ``index``: in one transaction the entries from ``index`` on are retracted
         and the corrected one and the later ones appended again."""
-        with _offline_says("service.offline.correction"):
-            return _again(lambda: self._correct(session_id, index, action, seen))
+        return _offline_says(lambda: _again(lambda: self._correct(session_id, index, action, seen)),
+                             "service.offline.correction")
 
     def _correct(self, session_id: int, index: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
