@@ -1,11 +1,14 @@
 """Run every benchmark and print the figures, each beside its goal (no assertions on time).
 
-    python benchmarks/run_all.py [--quick] [--dir DIR]
+    python benchmarks/run_all.py [--quick] [--dir DIR] [--no-pg]
 
 Replay throughput for every game of scoring/registry.py (parse + validate alone, the whole
 `companion replay` path, and the engines alone on parsed records), the cold start of `companion replay`, the store, and the durable append
-latency beside the machine's own raw SQLite INSERT + COMMIT. About a minute on 2 cores (--quick:
-shorter measures on fewer generated games).
+latency beside the machine's own raw SQLite INSERT + COMMIT, and the history and statistics
+screens at a club's size on SQLite and, when a throwaway PostgreSQL server can be started the way
+the tests start one, on PostgreSQL beside it (--no-pg: SQLite only). About a minute on 2 cores
+(--quick: shorter measures on fewer generated games), plus the club's database the first time
+and its copy into PostgreSQL.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter measures")
     parser.add_argument("--dir", default=None, help="directory for the databases (default: a temporary one)")
+    parser.add_argument("--no-pg", action="store_true", help="the history on SQLite only (no PostgreSQL server)")
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}, SQLite {sqlite3.sqlite_version}, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (other work skews every figure)")
@@ -43,7 +47,8 @@ def main(argv: list[str] | None = None) -> None:
     print()
     resume.main(["--games", "10" if args.quick else "30", *extra])
     print()
-    history.main(["--games", "1000" if args.quick else "10000", "--repeat", "3", *extra])
+    history.main(["--games", "1000" if args.quick else "10000", "--repeat", "3", *extra,
+                  *(["--no-pg"] if args.no_pg else [])])
     print(f"\n(all benchmarks: {time.perf_counter() - start:.1f} s)")
 
 

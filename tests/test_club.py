@@ -239,7 +239,11 @@ def test_one_tables_statistics_are_the_statistics_of_its_games(service, tmp_path
             assert service.scores_over_time(p.id, since, until, table="Table 1") == \
                 service.scores_over_time(p.id, since, until)
         assert service.head_to_head(A, C, since, until, table="Table 1") == service.head_to_head(A, C, since, until)
+        for table in (None, "Table 1"):  # the screen's one read gives what the two separate ones give
+            assert service.statistics(since, until, table=table) == \
+                (service.player_stats(since, until, table=table), service.game_stats(since, until, table=table))
     assert service.game_stats(table="Table 9") == []
+    assert service.statistics(table="Table 9")[1] == []
     assert all(p.games == 0 for p in service.player_stats(table="Table 9"))
     assert service.head_to_head(A, C, table="Table 9").games == 0
 

@@ -2,9 +2,10 @@
 their own sentence while the server cannot be reached, nothing acknowledged is lost, the cached game
 stays the acknowledged one, and the same service carries on once the server is back.
 
-The server is one of this module's own (tests/pg.py's ``Server``), stopped and started again by the
-tests: the shared one of the other tests is never stopped. It commits synchronously, as a club's
-server does, so that a crash (``pg_ctl stop -m immediate``) keeps every acknowledged entry."""
+The server is one of this module's own (tests/pgserver.py's ``Server``), stopped and started
+again by the tests: the shared one of the other tests is never stopped. It commits
+synchronously, as a club's server does, so that a crash (``pg_ctl stop -m immediate``) keeps
+every acknowledged entry."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import pytest
 from companion.service import Connection, Offline, ServiceError, SessionService
 from companion.store import Store, is_disconnect
 from models.i18n import Msg
-from tests.pg import Server
+from tests.pgserver import Server
 
 A, B, C = "Anne", "Bruno", "Chloé"
 OPENING = [{"type": "reveal", "card": "p10"}, {"type": "bid", "player": A, "add": [1]},

@@ -144,31 +144,26 @@ class Queries(ServiceCore):
             raise ServiceError(Msg("service.player.unknown", {"name": player_id}))
         return found[0]
 
+    def statistics(self, since: datetime | None = None, until: datetime | None = None,
+                   table: str | None = None) -> tuple[list[PlayerStats], list[GameStats]]:
+        """What the statistics screen shows: :meth:`player_stats` and :meth:`game_stats` together,
+        from one read of the players' figures (the dearest query, the same for both)."""
+        period = _period(since, until)
+        with self._read() as db:
+            players = self.store.players(db)
+            figures = self._player_figures(db, period, None, table)
+            games = self._game_stats(db, period, table, figures, {p.id: p.name for p in players})
+        return _player_stats([(p.id, p.name) for p in players], figures), games
+
+    def _player_figures(self, db: Any, period: Period, player_id: int | None, table: str | None) -> list[Any]:
+        return self.store.player_figures(db, period, player_id) if table is None \
+            else club.player_figures(db, table, period, player_id)
+
     def _player_stats(self, period: Period, player_id: int | None, table: str | None = None) -> list[PlayerStats]:
         with self._read() as db:
             profiles = [(p.id, p.name) for p in self.store.players(db) if player_id is None or p.id == player_id]
-            figures = self.store.player_figures(db, period, player_id) if table is None \
-                else club.player_figures(db, table, period, player_id)
-        per_game: dict[int, list[tuple[Any, ...]]] = {}
-        for row in figures:
-            per_game.setdefault(row[0], []).append(row[1:])
-        out = []
-        for pid, name in profiles:
-            assert pid is not None
-            rows = per_game.get(pid, [])
-            games = sum(r[1] for r in rows)
-            wins = sum(r[2] for r in rows)
-            score_sum = sum(r[3] for r in rows)
-            rank_sum = sum(r[5] for r in rows)
-            places = tuple((place, sum(r[5 + place] for r in rows)) for place in range(1, 7))
-            by_game = tuple(PlayerGameStats(game, g, w, w / g if g else 0.0, _num(best), total / g if g else None)
-                            for game, g, w, total, best, *_ in rows)
-            out.append(PlayerStats(name, games, wins, wins / games if games else 0.0, by_game, id=pid,
-                                   average_score=score_sum / games if games else None,
-                                   best_score=_num(max(r[4] for r in rows)) if rows else None,
-                                   average_place=rank_sum / games if games else None,
-                                   places=tuple((p, c) for p, c in places if c)))
-        return out
+            figures = self._player_figures(db, period, player_id, table)
+        return _player_stats(profiles, figures)
 
     def scores_over_time(self, player_id: int, since: datetime | None = None,
                          until: datetime | None = None, table: str | None = None) -> list[MonthScores]:
@@ -188,17 +183,20 @@ class Queries(ServiceCore):
                    table: str | None = None) -> list[GameStats]:
         period = _period(since, until)
         with self._read() as db:
-            if table is None:
-                figures = self.store.game_figures(db, period)
-                winners = self.store.player_figures(db, period)
-                holders = {game: self.store.record_holders(db, game, top, period)
-                           for game, _g, _ws, _wn, top, *_ in figures if top is not None}
-            else:
-                figures = club.game_figures(db, table, period)
-                winners = club.player_figures(db, table, period)
-                holders = {game: club.record_holders(db, table, game, top, period)
-                           for game, _g, _ws, _wn, top, *_ in figures if top is not None}
             names = {p.id: p.name for p in self.store.players(db)}
+            return self._game_stats(db, period, table, self._player_figures(db, period, None, table), names)
+
+    def _game_stats(self, db: Any, period: Period, table: str | None, winners: list[Any],
+                    names: dict[int | None, str]) -> list[GameStats]:
+        """Each game's figures; ``winners``: the players' figures over the same games (who won most)."""
+        if table is None:
+            figures = self.store.game_figures(db, period)
+            holders = {game: self.store.record_holders(db, game, top, period)
+                       for game, _g, _ws, _wn, top, *_ in figures if top is not None}
+        else:
+            figures = club.game_figures(db, table, period)
+            holders = {game: club.record_holders(db, table, game, top, period)
+                       for game, _g, _ws, _wn, top, *_ in figures if top is not None}
         top: dict[str, tuple[int, list[str]]] = {}
         for pid, game, _games, wins, *_ in sorted(winners, key=lambda r: (r[1], -r[3], names.get(r[0], ""))):
             if not wins:
@@ -237,6 +235,29 @@ class Queries(ServiceCore):
         totals = {f: sum(getattr(g, f) for g in games)
                   for f in ("games", "a_wins", "b_wins", "a_ahead", "b_ahead", "level")}
         return HeadToHead(a, b, **totals, by_game=games)
+
+
+def _player_stats(profiles: list[tuple[int | None, str]], figures: list[Any]) -> list[PlayerStats]:
+    per_game: dict[int, list[tuple[Any, ...]]] = {}
+    for row in figures:
+        per_game.setdefault(row[0], []).append(row[1:])
+    out = []
+    for pid, name in profiles:
+        assert pid is not None
+        rows = per_game.get(pid, [])
+        games = sum(r[1] for r in rows)
+        wins = sum(r[2] for r in rows)
+        score_sum = sum(r[3] for r in rows)
+        rank_sum = sum(r[5] for r in rows)
+        places = tuple((place, sum(r[5 + place] for r in rows)) for place in range(1, 7))
+        by_game = tuple(PlayerGameStats(game, g, w, w / g if g else 0.0, _num(best), total / g if g else None)
+                        for game, g, w, total, best, *_ in rows)
+        out.append(PlayerStats(name, games, wins, wins / games if games else 0.0, by_game, id=pid,
+                               average_score=score_sum / games if games else None,
+                               best_score=_num(max(r[4] for r in rows)) if rows else None,
+                               average_place=rank_sum / games if games else None,
+                               places=tuple((p, c) for p, c in places if c)))
+    return out
 
 
 def _num(value: float) -> int | float:

@@ -1,8 +1,9 @@
 """A club tablet whose server goes away and comes back, in a real browser (issue #16).
 
-The app runs on a PostgreSQL database of this module's own server (tests/pg.py's ``Server``; the
-other tests' server is never stopped). On a landscape tablet: the bar says « Connecté au serveur du
-club », an entry is made, the server is stopped; the bar turns to « Hors ligne », the table keeps
+The app runs on a PostgreSQL database of this module's own server (tests/pgserver.py's
+``Server``; the other tests' server is never stopped). On a landscape tablet: the bar says
+« Connecté au serveur du club », an entry is made, the server is stopped; the bar turns to
+« Hors ligne », the table keeps
 showing the game as it was acknowledged and says why entries are refused, a tap on an entry gives
 the offline sentence; the server is started again, the bar turns back and the next entry is
 accepted, without restarting the app. Every step is a tap or a read on the page."""
@@ -17,7 +18,7 @@ from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
 from tests.e2e.harness import AppProcess, Screen
-from tests.pg import Server
+from tests.pgserver import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

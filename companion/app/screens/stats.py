@@ -180,8 +180,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     if bad:
         return app.t("app.stats.title"), ft.Column(parts, spacing=ui.GAP)
     table = state.get("table")
-    everyone = app.guard(lambda: app.service.player_stats(since, until, table=table)) or []
-    games = app.guard(lambda: app.service.game_stats(since, until, table=table)) or []
+    everyone, games = app.guard(lambda: app.service.statistics(since, until, table=table)) or ([], [])
     players = [p for p in everyone if p.games]
 
     if not players and not games:
