@@ -237,12 +237,15 @@ class App:
         return self.link is Connection.OFFLINE
 
     def failed(self, err: BaseException) -> None:
-        """A service call failed: Offline shows "offline" at once (the caller renders next); any
-        failure makes the watch ask the server again now rather than at its next turn."""
+        """A service call failed: Offline shows "offline" at once (the caller renders next; the
+        watch's next turn says when the server is back); any other failure makes the watch ask
+        the server now rather than at its next turn."""
         from companion.service import Connection, Offline
 
-        if isinstance(err, Offline) and self.link is not Connection.LOCAL:
-            self.link = Connection.OFFLINE
+        if isinstance(err, Offline):
+            if self.link is not Connection.LOCAL:
+                self.link = Connection.OFFLINE
+            return
         self._check_soon()
 
     def _check_soon(self) -> None:
