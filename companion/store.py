@@ -1175,10 +1175,13 @@ def _server_args(url: URL) -> dict[str, Any]:
 def is_disconnect(err: BaseException) -> bool:
     """Whether ``err`` says the server cannot be reached: no connection could be made, the one in
     use was closed or lost (the server stopped, the network went), or SQLAlchemy invalidated it.
-    A refusal by a reachable server (a constraint, a deadlock, a bad password…) is not one."""
+    A refusal by a reachable server (a constraint, a deadlock, a cancelled statement…) is not one,
+    nor anything about a SQLite file (on this device: there is no server to lose)."""
+    orig = getattr(err, "orig", None) or err
+    if isinstance(orig, sqlite3.Error):
+        return False
     if getattr(err, "connection_invalidated", False):  # SQLAlchemy's own judgement (dialect.is_disconnect)
         return True
-    orig = getattr(err, "orig", None) or err
     try:
         import psycopg
     except ImportError:  # pragma: no cover - no server without the driver

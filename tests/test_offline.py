@@ -221,6 +221,9 @@ def test_only_a_server_that_cannot_be_reached_is_offline():
     assert not is_disconnect(psycopg.errors.DeadlockDetected("deadlock detected"))
     assert not is_disconnect(psycopg.errors.UniqueViolation("duplicate key"))
     assert not is_disconnect(sqlite3.OperationalError("database is locked"))
+    closed = OperationalError("SELECT 1", {}, sqlite3.ProgrammingError("Cannot operate on a closed database."),
+                              connection_invalidated=True)
+    assert not is_disconnect(closed)  # SQLAlchemy calls it a disconnect: a SQLite file has no server to lose
     assert not is_disconnect(OperationalError("UPDATE sessions", {}, Exception("disk I/O error")))
     offline = Offline()
     assert isinstance(offline, ServiceError) and offline.msg == Msg("service.offline")
