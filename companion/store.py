@@ -79,8 +79,9 @@ class StoreUnusable(Exception):
     """The database file cannot be used by this version (not SQLite, damaged, a directory, written
     by a newer version…). ``msg`` says why in one sentence; the file was not changed."""
 
-    def __init__(self, msg: Msg):
+    def __init__(self, msg: Msg, offline: bool = False):
         self.msg = msg
+        self.offline = offline  # a server that cannot be reached now: it may answer later
         super().__init__(msg.render("en"))
 
 
@@ -176,7 +177,8 @@ class Store:
                 tables = set(inspect(conn).get_table_names())
                 revision = MigrationContext.configure(conn).get_current_revision()
         except SQLAlchemyError as err:
-            raise StoreUnusable(Msg("store.unusable", {"path": self.where, "detail": _first_line(err)})) from None
+            raise StoreUnusable(Msg("store.unusable", {"path": self.where, "detail": _first_line(err)}),
+                                offline=is_disconnect(err)) from None
         where = {"path": self.where}
         if tables and "alembic_version" not in tables:
             raise StoreUnusable(Msg("store.foreign", where))

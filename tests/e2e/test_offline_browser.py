@@ -6,7 +6,8 @@ The app runs on a PostgreSQL database of this module's own server (tests/pgserve
 « Hors ligne », the table keeps
 showing the game as it was acknowledged and says why entries are refused, a tap on an entry gives
 the offline sentence; the server is started again, the bar turns back and the next entry is
-accepted, without restarting the app. Every step is a tap or a read on the page."""
+accepted, without restarting the app. An app started while the server is down says so and opens
+by itself once the server answers. Every step is a tap or a read on the page."""
 
 from __future__ import annotations
 
@@ -98,3 +99,32 @@ def test_a_tablet_says_offline_refuses_entries_and_carries_on_when_the_server_re
     assert acknowledged(url, sid) == [{"type": "reveal", "card": "p10"}, {"type": "pass", "player": A}]
     log = app.log()
     assert "Traceback" not in log, log
+
+
+def test_an_app_started_while_the_server_is_down_opens_by_itself_when_it_answers(
+        chromium, tmp_path, monkeypatch, club_server):
+    url = club_server.new_database()
+    monkeypatch.delenv("COMPANION_TABLE", raising=False)
+    club_server.halt("fast")
+    app = None
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+               else route.abort())
+    try:
+        app = AppProcess(url, tmp_path / "app.log").start()
+        s = Screen(page)
+        s.open(app.url, first="startup-waiting")
+        s.wait_text(fr("app.online.waiting"), "startup-waiting-text")
+        assert not s.exists("home-new")
+
+        club_server.resume()
+        s.wait_for("home-new", timeout=WAIT)
+        s.wait_text(fr("app.online.connected"), "connection", timeout=WAIT)
+        assert app.proc is not None and app.proc.poll() is None  # the same app process throughout
+    finally:
+        context.close()
+        if app is not None:
+            app.stop()
+        club_server.resume()
+    assert "Traceback" not in app.log(), app.log()
