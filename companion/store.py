@@ -72,14 +72,19 @@ BUSY_TIMEOUT_MS = 10_000
 NAME_LOCKS = 0x7AB2  # PostgreSQL: the first key of the advisory locks on players' names (Store.lock_names)
 MIGRATION_LOCK = 0x7AB1E  # PostgreSQL advisory lock key: one migrating process at a time (Store.upgrade)
 SQLITE_MAGIC = b"SQLite format 3\x00"
+CONNECT_TIMEOUT_S = 3  # an unreachable server refuses an entry after this long, not the system's minutes
+# libpq's settings for a server's connections (see _server_args); ignored on a Unix socket
+SERVER_TIMEOUTS = {"connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepalives_idle": 10,
+                   "keepalives_interval": 3, "keepalives_count": 3, "tcp_user_timeout": 10_000}
 
 
 class StoreUnusable(Exception):
     """The database file cannot be used by this version (not SQLite, damaged, a directory, written
     by a newer version…). ``msg`` says why in one sentence; the file was not changed."""
 
-    def __init__(self, msg: Msg):
+    def __init__(self, msg: Msg, offline: bool = False):
         self.msg = msg
+        self.offline = offline  # a server that cannot be reached now: it may answer later
         super().__init__(msg.render("en"))
 
 
@@ -157,7 +162,7 @@ class Store:
         else:
             self.where = url.render_as_string(hide_password=True)
             # every time the server shows or compares is UTC, as the app's are
-            self.engine = create_engine(url, connect_args={"options": "-c timezone=UTC"}, pool_pre_ping=True)
+            self.engine = create_engine(url, connect_args=_server_args(url), pool_pre_ping=True)
             self._writer = self.engine
             self._time_in = None  # psycopg sends an aware datetime as it is
             self._q = _pyformat
@@ -175,7 +180,8 @@ class Store:
                 tables = set(inspect(conn).get_table_names())
                 revision = MigrationContext.configure(conn).get_current_revision()
         except SQLAlchemyError as err:
-            raise StoreUnusable(Msg("store.unusable", {"path": self.where, "detail": _first_line(err)})) from None
+            raise StoreUnusable(Msg("store.unusable", {"path": self.where, "detail": _first_line(err)}),
+                                offline=is_disconnect(err)) from None
         where = {"path": self.where}
         if tables and "alembic_version" not in tables:
             raise StoreUnusable(Msg("store.foreign", where))
@@ -198,6 +204,18 @@ class Store:
                 conn.commit()
         except SQLAlchemyError as err:
             raise StoreUnusable(Msg("store.unusable", {"path": self.where, "detail": _first_line(err)})) from None
+
+    def reachable(self) -> bool:
+        """Whether the database answers now (a server: ``SELECT 1`` on a pooled connection, checked
+        first by the pool's pre-ping; a new connection waits at most ``CONNECT_TIMEOUT_S``). A
+        SQLite file is on this device: always True."""
+        if self.path is None:
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("SELECT 1")
+            except (SQLAlchemyError, OSError):
+                return False
+        return True
 
     def revision(self) -> str | None:
         with self.engine.connect() as conn:
@@ -1161,6 +1179,39 @@ def _target(value: str | Path) -> tuple[URL | None, str | Path]:
     if url.drivername == "postgresql":  # the driver the app ships with, not psycopg2's default
         url = url.set(drivername="postgresql+psycopg")
     return url, value
+
+
+def _server_args(url: URL) -> dict[str, Any]:
+    """The driver's connection settings for a server: the session's time zone, and how long an
+    unreachable server may keep a tablet waiting (a new connection, unacknowledged data on an open
+    one, an idle one that died). The URL's own settings (``?connect_timeout=10``) win."""
+    args: dict[str, Any] = {"options": "-c timezone=UTC"}
+    for name, value in SERVER_TIMEOUTS.items():
+        if name not in url.query:
+            args[name] = value
+    return args
+
+
+def is_disconnect(err: BaseException) -> bool:
+    """Whether ``err`` says the server cannot be reached: no connection could be made, the one in
+    use was closed or lost (the server stopped, the network went), or SQLAlchemy invalidated it.
+    A refusal by a reachable server (a constraint, a deadlock, a cancelled statement…) is not one,
+    nor anything about a SQLite file (on this device: there is no server to lose)."""
+    orig = getattr(err, "orig", None) or err
+    if isinstance(orig, sqlite3.Error):
+        return False
+    if getattr(err, "connection_invalidated", False):  # SQLAlchemy's own judgement (dialect.is_disconnect)
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - no server without the driver
+        return False
+    if not isinstance(orig, (psycopg.OperationalError, psycopg.InterfaceError)):
+        return False
+    state = getattr(orig, "sqlstate", None)
+    # no SQLSTATE: the client's own failure (refused, closed, lost); class 08: connection exception;
+    # 57P01–57P03: the server is shutting down, crashed or starting
+    return state is None or state.startswith("08") or state in ("57P01", "57P02", "57P03")
 
 
 def _first_line(err: BaseException) -> str:

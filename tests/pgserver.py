@@ -50,9 +50,13 @@ def find_tool(name: str) -> str | None:
 class Server:
     """The running server: ``url(name)`` of one of its databases, ``new_database()`` for a test."""
 
-    def __init__(self) -> None:
+    def __init__(self, options: str = "") -> None:
+        """``options``: more ``-c name=value`` server settings, after (so over) the usual ones."""
         self.folder: Path | None = None
+        self.extra = options
         self._pg_ctl: list[str] = []
+        self._start: list[str] = []
+        self.halted = False
         self._numbers = itertools.count(1)
         self._shared: Any = None  # an open connection to SHARED, which empties it
 
@@ -87,10 +91,10 @@ class Server:
         if init.returncode != 0:
             return f"initdb failed: {(init.stderr or init.stdout).strip()[-500:]}"
         options = (f"-c listen_addresses='' -k {self.folder} -c fsync=off -c synchronous_commit=off "
-                   "-c full_page_writes=off -c max_connections=200")
+                   f"-c full_page_writes=off -c max_connections=200 {self.extra}")
         self._pg_ctl = as_user + [pg_ctl, "-D", str(data)]
-        started = subprocess.run(self._pg_ctl + ["-l", str(log), "-w", "-t", "60", "-o", options, "start"],
-                                 capture_output=True, text=True)
+        self._start = self._pg_ctl + ["-l", str(log), "-w", "-t", "60", "-o", options, "start"]
+        started = subprocess.run(self._start, capture_output=True, text=True)
         if started.returncode != 0:
             detail = log.read_text(errors="replace")[-500:] if log.exists() else started.stderr
             return f"the PostgreSQL server did not start: {detail.strip()}"
@@ -111,6 +115,21 @@ class Server:
                              "WHERE datname = %s AND pid <> pg_backend_pid()", (SHARED,))
         self._shared.execute(f"TRUNCATE {', '.join(APP_TABLES)} RESTART IDENTITY")
         return self.url(SHARED)
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stop the server and keep its data (``pg_ctl stop -m fast``: clients are disconnected;
+        ``immediate``: killed, as by a crash), to bring it back with :meth:`resume`."""
+        if self._shared is not None:
+            self._shared.close()
+            self._shared = None
+        subprocess.run(self._pg_ctl + ["-m", mode, "-w", "stop"], capture_output=True, check=True)
+        self.halted = True
+
+    def resume(self) -> None:
+        """Start the server :meth:`halt` stopped, on the same data and socket (running: nothing)."""
+        if self.halted:
+            subprocess.run(self._start, capture_output=True, check=True)
+            self.halted = False
 
     def stop(self) -> None:
         if self._shared is not None:

@@ -7,10 +7,12 @@ point (one :class:`~companion.app.shell.App` per connected page, one service per
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -98,6 +100,65 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
     return main
 
 
+class Waiting:
+    """The service on a club's server that did not answer when the app started: opened by the first
+    page that finds the server answering, then shared by every page (one service per process)."""
+
+    def __init__(self, db_path: Path | str):
+        self.db_path = db_path
+        self.service: SessionService | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> SessionService | None:
+        """The service, or None while the server does not answer (StoreUnusable for anything else:
+        a server that answers with a database the app cannot use)."""
+        from companion.store import StoreUnusable
+
+        with self._lock:
+            if self.service is None:
+                try:
+                    self.service = open_service(self.db_path)
+                except StoreUnusable as err:
+                    if not err.offline:
+                        raise
+                    return None
+            return self.service
+
+
+WAIT_EVERY_S = 3.0  # how often a page waiting for the club's server tries it again
+
+
+def make_waiting_main(waiting: Waiting, export_dir: Path | None = None, settings_path: Path | None = None,
+                      gate: PinGate | None = None, table: str | None = None) -> Callable[[Any], None]:
+    """The entry point of a page while the club's server has not answered since the app started: it
+    says so, tries again every few seconds (in a worker thread: a connection may wait for its
+    timeout) and opens the app as soon as the server answers; no restart needed."""
+    def main(page: Any) -> None:
+        from companion.app.web import error_view, show, waiting_view
+        from companion.store import StoreUnusable
+
+        lang = saved_language(settings_path)
+        show(page, waiting_view(lang))
+        closed = threading.Event()
+        page.on_close = lambda _: closed.set()
+
+        async def wait() -> None:
+            while not closed.is_set():
+                try:
+                    service = await asyncio.to_thread(waiting.get)
+                except StoreUnusable as err:
+                    show(page, error_view(err.msg, lang))
+                    return
+                if service is not None:
+                    make_main(service, export_dir, settings_path, gate=gate, table=table)(page)
+                    return
+                await asyncio.sleep(WAIT_EVERY_S)
+
+        page.run_task(wait)
+
+    return main
+
+
 def make_error_main(message: Msg, settings_path: Path | None = None) -> Callable[[Any], None]:
     """The entry point when the app cannot start: every page shows why, in one sentence."""
     def main(page: Any) -> None:
@@ -153,7 +214,8 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
     print that anyone on the network can reach it and the table PIN other devices must enter
     (``pin``, or a new random one). With ``desktop``, open a desktop window instead where a
     display and Flet's desktop client are available. A database the app cannot use: one sentence
-    on standard error, and every page shows it; the exit status is then 2. ``table``: this
+    on standard error, and every page shows it; the exit status is then 2. A club's server that
+    does not answer yet: the same sentence, and every page waits for it (see make_waiting_main). ``table``: this
     tablet's table name (``--table``, ``COMPANION_TABLE``), saved in its settings, where the app's
     own field changes it later."""
     import flet as ft
@@ -166,12 +228,18 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
     status = 0
     if table is not None:
         save_setting(settings, "table", table)
+    service: SessionService | None = None
+    waiting: Waiting | None = None
     try:
         service = open_service(db_path)
         main = make_main(service, export_dir_for(db_path), settings, table=table)
     except StoreUnusable as err:
         print(err.msg.render(saved_language(settings)), file=sys.stderr, flush=True)
-        main, status = make_error_main(err.msg, settings), 2
+        if err.offline:  # the club's server does not answer yet: every page waits for it
+            waiting = Waiting(db_path)
+            main = make_waiting_main(waiting, export_dir_for(db_path), settings, table=table)
+        else:
+            main, status = make_error_main(err.msg, settings), 2
     if desktop:
         if desktop_available():
             print(f"database: {shown_db(db_path)}", file=sys.stderr, flush=True)
@@ -190,8 +258,10 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
 
         gate = PinGate(pin)
         hosts += [socket.gethostname()]
-        if status == 0:
+        if service is not None:
             main = make_main(service, export_dir_for(db_path), settings, gate=gate, table=table)
+        elif waiting is not None:
+            main = make_waiting_main(waiting, export_dir_for(db_path), settings, gate=gate, table=table)
     print(f"http://{shown}:{port}/", flush=True)
     print(f"database: {shown_db(db_path)}", file=sys.stderr, flush=True)
     if gate is not None:

@@ -12,6 +12,7 @@ handlers and look at ``app.root`` / ``app.dialog``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ log = logging.getLogger("companion.app")
 
 NEWS = "companion-games"  # pubsub topic: a game changed (message: its session id, or None)
 LISTS = ("home", "history", "players", "stats")  # screens that list games
+CHECK_EVERY_S = 3.0  # how often a page on a club's server asks whether the server answers
 
 
 @dataclass
@@ -70,6 +72,13 @@ class App:
         self.dialog: ft.AlertDialog | None = None
         self.wide = True
         self.narrow = False   # a phone: compact bar, smaller prompt, game screens in their compact form
+        # the club's server as last found (LOCAL: a SQLite file, no indicator); see _watch_link
+        self.link = service.last_connection
+        self._closed = False   # the page's session ended: the watch stops
+        self._away = False     # the browser is disconnected: no check until it comes back
+        self._wake: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._watch: Any = None
         if page is not None:
             self._setup_page(page)
 
@@ -209,11 +218,90 @@ class App:
         try:
             return action()
         except ServiceError as err:
+            self.failed(err)
             self.tell(self.say(err.msg), "error")
-        except Exception:  # a defect: say so, keep the app usable; what was saved stays saved
+        except Exception as err:  # a defect: say so, keep the app usable; what was saved stays saved
             log.exception("unexpected error in a handler")
+            self.failed(err)
             self.tell(self.t("app.error.unexpected"), "error")
         return None
+
+    # -- the club's server ----------------------------------------------------------------------
+
+    @property
+    def offline(self) -> bool:
+        """The club's server was not answering at the last look: entries are refused (a SQLite file
+        is never offline)."""
+        from companion.service import Connection
+
+        return self.link is Connection.OFFLINE
+
+    def failed(self, err: BaseException) -> None:
+        """A service call failed: Offline shows "offline" at once (the caller renders next; the
+        watch's next turn says when the server is back); any other failure makes the watch ask
+        the server now rather than at its next turn."""
+        from companion.service import Connection, Offline
+
+        if isinstance(err, Offline):
+            if self.link is not Connection.LOCAL:
+                self.link = Connection.OFFLINE
+            return
+        self._check_soon()
+
+    def _check_soon(self) -> None:
+        if self._wake is not None and self._loop is not None:
+            try:
+                self._loop.call_soon_threadsafe(self._wake.set)
+            except RuntimeError:  # the loop is closed: the page is gone
+                pass
+
+    def show_link(self, link: Any) -> bool:
+        """Show what a check of the server found; the screen is rebuilt if that changed (back
+        online, the table reads the game from the server again). Returns whether it changed."""
+        if link == self.link:
+            return False
+        self.link = link
+        self.render()
+        return True
+
+    async def _watch_link(self) -> None:
+        """The page's watch on the club's server: a check every CHECK_EVERY_S seconds, and at once
+        after a failed call. The check runs in a worker thread (a server that does not answer may
+        take the connection timeout), never on the page's event loop. Ends with the page's session."""
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        while not self._closed:
+            if not self._away:
+                try:
+                    link = await asyncio.to_thread(self.service.connection)
+                    if not self._closed:
+                        self.show_link(link)
+                except Exception:  # the page went away while the screen was rebuilt
+                    log.debug("connection check", exc_info=True)
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), CHECK_EVERY_S)
+            except asyncio.TimeoutError:
+                pass
+
+    def _link_view(self) -> ft.Control | None:
+        """The app bar's "connected to the club server" / "offline" (nothing for a SQLite file)."""
+        from companion.service import Connection
+
+        if self.link is Connection.LOCAL:
+            return None
+        offline = self.link is Connection.OFFLINE
+        words = self.t("app.online.offline" if offline else "app.online.connected")
+        fg = ft.Colors.ON_ERROR_CONTAINER if offline else ft.Colors.ON_TERTIARY_CONTAINER
+        parts: list[ft.Control] = [ft.Icon(ft.Icons.CLOUD_OFF if offline else ft.Icons.CLOUD_DONE, color=fg, size=24)]
+        if not self.narrow:  # a phone's bar keeps its one line: the icon, its words in its label and tooltip
+            parts.append(ft.Text(words, size=ui.FONT_SMALL, weight=ft.FontWeight.W_600, color=fg,
+                                 max_lines=1, overflow=ft.TextOverflow.ELLIPSIS))
+        box = ft.Container(ft.Row(parts, spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                           bgcolor=ft.Colors.ERROR_CONTAINER if offline else ft.Colors.TERTIARY_CONTAINER,
+                           padding=ft.Padding.symmetric(horizontal=10, vertical=6), border_radius=ui.RADIUS,
+                           tooltip=words)
+        return ui.tid("connection", box, label=words, live_region=True)
 
     # -- rendering ----------------------------------------------------------------------------
 
@@ -224,8 +312,9 @@ class App:
             return None
         from companion.service import ServiceError
 
-        try:
-            return str(self.service.open(session_id).game)
+        try:  # offline: as last read, without waiting for a server that does not answer
+            game = (self.service.last_known if self.offline else self.service.open)(session_id).game
+            return str(game)
         except ServiceError:  # the screen itself will say what is wrong with the session
             return None
 
@@ -240,6 +329,7 @@ class App:
         except Exception as err:
             from companion.service import ServiceError
 
+            self.failed(err)
             if isinstance(err, ServiceError):
                 sentence = self.say(err.msg)
             else:
@@ -270,12 +360,14 @@ class App:
         else:
             lang = ui.button(self.t(f"app.lang.{other}"), lambda _: self.set_lang(other), ident="lang-switch",
                              icon=ft.Icons.TRANSLATE, kind="text", size=ui.FONT_BODY)
+        link = self._link_view()
         title = ft.Text(heading, size=ui.FONT_LABEL if self.narrow else ui.FONT_TITLE - 2, weight=ft.FontWeight.BOLD,
                         max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
         bar = ft.Container(
             ft.Row([
                 *left,
                 ui.tid("screen-title", title),
+                *([link] if link is not None else []),
                 lang,
                 ui.icon_button(ft.Icons.LIGHT_MODE if self.dark else ft.Icons.DARK_MODE,
                                lambda _: self.toggle_theme(), ident="theme-switch",
@@ -344,6 +436,25 @@ class App:
         pubsub = getattr(page, "pubsub", None)
         if pubsub is not None:
             pubsub.subscribe_topic(NEWS, self._on_news)
+        from companion.service import Connection
+
+        if self.link is not Connection.LOCAL and hasattr(page, "run_task"):
+            page.on_close = self._on_close
+            page.on_disconnect = self._on_disconnect
+            page.on_connect = self._on_connect
+            self._watch = page.run_task(self._watch_link)
+
+    def _on_close(self, _: Any) -> None:
+        """The page's session expired: its watch on the server ends."""
+        self._closed = True
+        self._check_soon()
+
+    def _on_disconnect(self, _: Any) -> None:
+        self._away = True
+
+    def _on_connect(self, _: Any) -> None:
+        self._away = False
+        self._check_soon()
 
     def _is_wide(self) -> bool:
         if self.page is None:

@@ -154,6 +154,14 @@ def error_view(message: Msg, lang: str) -> ft.Control:
     ], spacing=ui.GAP), padding=32))
 
 
+def waiting_view(lang: str) -> ft.Control:
+    """The page a device sees while the club's server has not answered since the app started."""
+    return ui.tid("startup-waiting", ft.Container(ft.Column([
+        ui.title(Msg("app.online.offline").render(lang)),
+        ui.text(Msg("app.online.waiting").render(lang), ui.FONT_BODY, ident="startup-waiting-text"),
+    ], spacing=ui.GAP), padding=32))
+
+
 def show(page: Any, control: ft.Control) -> None:
     page.controls = [control]
     page.update()

@@ -31,6 +31,7 @@ from companion.service.errors import (
     GameChanged,
     Malformed,
     NotKept,
+    Offline,
     Refused,
     ServiceError,
     StaleState,
@@ -43,6 +44,7 @@ from companion.service.records import ENVELOPE_COLUMNS, setup_fields
 from companion.service.sessions import Sessions
 from companion.service.states import (
     UTC,
+    Connection,
     GameStats,
     HeadToHead,
     HeadToHeadGame,
@@ -68,7 +70,7 @@ class SessionService(Sessions, Play, Queries, Transfer, Players, Club):
 
 
 __all__ = [
-    "CACHE_SIZE", "ENVELOPE_COLUMNS", "UTC",
+    "CACHE_SIZE", "ENVELOPE_COLUMNS", "UTC", "Connection", "Offline",
     "CorrectionConflict", "GameStats", "HeadToHead", "HeadToHeadGame", "HistoryEntry", "HistoryPage", "LogEntry", "Malformed", "MonthScores",
     "NotKept", "PlayerGameStats", "PlayerProfile", "PlayerStats", "Refused", "SeatResult", "ServiceError", "SessionService",
     "SessionState", "SessionSummary", "setup_fields",

@@ -28,7 +28,7 @@ class Club(ServiceCore):
         """(every table name a game of the database was started at, sorted; whether some games
         were started at a tablet with no name)."""
         try:
-            with self.store.read() as db:
+            with self._read() as db:
                 return club.table_names(db)
         except STORAGE_ERRORS as err:
             raise storage_error(err) from err
@@ -37,7 +37,7 @@ class Club(ServiceCore):
                      table: str | None = None) -> list[tuple[str, int]]:
         """(game, finished games) played in the period (at the table), most played first."""
         try:
-            with self.store.read() as db:
+            with self._read() as db:
                 return club.league_games(db, _period(since, until), table)
         except STORAGE_ERRORS as err:
             raise storage_error(err) from err
@@ -50,7 +50,7 @@ class Club(ServiceCore):
         if game not in refereed_games():
             raise ServiceError(Msg("service.no_referee", {"game": game}))
         try:
-            with self.store.read() as db:
+            with self._read() as db:
                 return club.league(db, game, _period(since, until), table, offset, min(500, max(1, int(limit))))
         except STORAGE_ERRORS as err:
             raise storage_error(err) from err

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from companion.store import is_disconnect
 from models.i18n import Msg
 
 try:
@@ -95,6 +96,15 @@ class GameChanged(ServiceError):
         super().__init__(Msg("service.changed"))
 
 
+class Offline(ServiceError):
+    """The club's server cannot be reached (no connection, or the one in use was lost): nothing was
+    written and nothing is acknowledged; what was acknowledged before is kept on the server. ``msg``
+    says what was not done (an entry, an undo, a correction, or any other call)."""
+
+    def __init__(self, msg: Msg | None = None):
+        super().__init__(msg or Msg("service.offline"))
+
+
 class StaleState(RuntimeError):
     """A defect in the caller: the engine of a :class:`SessionState` was read after a later entry
     changed it. A state is read at once (a screen built from it) and not kept."""
@@ -108,6 +118,10 @@ def unknown_session(session_id: object) -> ServiceError:
     return ServiceError(Msg("service.session.unknown", {"session": session_id}))
 
 
-def storage_error(err: Exception) -> ServiceError:
+def storage_error(err: Exception, offline: str = "service.offline") -> ServiceError:
+    """The ServiceError for a failing database: :class:`Offline` (with the message ``offline``)
+    when the server cannot be reached, else the storage failure with the database's reason."""
+    if is_disconnect(err):
+        return Offline(Msg(offline))
     detail = str(getattr(err, "orig", None) or err).splitlines()[0]
     return ServiceError(Msg("service.storage.failed", {"detail": detail}))

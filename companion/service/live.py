@@ -20,11 +20,13 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
-from companion.service.errors import ServiceError, unknown_session
+from sqlmodel import Session
+
+from companion.service.errors import STORAGE_ERRORS, Offline, ServiceError, unknown_session
 from companion.service.records import columns_record, refereed_actions
 from companion.service.replay import Fold, fold
-from companion.service.states import UTC, LogEntry, Prefix, SessionState, utc
-from companion.store import SessionRows, Store
+from companion.service.states import UTC, Connection, LogEntry, Prefix, SessionState, utc
+from companion.store import SessionRows, Store, is_disconnect
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, TableRecord
 from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS
@@ -84,6 +86,53 @@ class ServiceCore:
         self._clock = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()
         self._cache: OrderedDict[int, Live] = OrderedDict()
+        # what the last look at the database found (connection(), or a call that met no server)
+        self.last_connection = Connection.LOCAL if store.path is not None else Connection.CONNECTED
+
+    def connection(self) -> Connection:
+        """Whether the games' database can be used now: LOCAL for a SQLite file on this device, else
+        CONNECTED or OFFLINE as a ``SELECT 1`` on the club's server finds it (a new connection waits
+        a few seconds at most: call it off the UI's thread). Takes no lock: an entry being made by
+        another tab does not delay the answer."""
+        if self.store.path is not None:
+            return Connection.LOCAL
+        self.last_connection = Connection.CONNECTED if self.store.reachable() else Connection.OFFLINE
+        return self.last_connection
+
+    def last_known(self, session_id: int) -> SessionState:
+        """The game as this service last saw it, without asking the database: the last acknowledged
+        state, which a screen keeps showing while the server cannot be reached. Offline if this
+        process has not kept the game (it must be read from the server)."""
+        with self._lock:
+            live = self._cache.get(session_id)
+            if live is None:
+                raise Offline()
+            return self._state(live)
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        """A read transaction (:meth:`Store.read`) where a server that cannot be reached is
+        :class:`Offline`, not the driver's error."""
+        try:
+            with self.store.read() as db:
+                yield db
+        except STORAGE_ERRORS as err:
+            if is_disconnect(err):
+                self.last_connection = Connection.OFFLINE
+                raise Offline() from err
+            raise
+
+    def _rewind(self, live: Live) -> None:
+        """After an entry applied to the cached engine whose transaction then failed: the engine
+        again as the acknowledged entries leave it, replayed in memory (no database needed: the
+        server may be the very thing that failed). The lists only grow after a commit, so they
+        still hold the acknowledged entries; a state handed out earlier keeps the old engine and
+        says so if read (StaleState)."""
+        folded = fold(live.base, live.actions, data=[entry.action for entry in live.log])
+        if folded.violation is not None:  # cannot happen: these entries were accepted
+            self._forget(live.session_id)
+            return
+        live.engine = folded.engine
 
     def _now(self) -> datetime:
         return utc(self._clock())
@@ -113,7 +162,7 @@ class ServiceCore:
 
     def _current(self, live: Live) -> Live:
         """``live`` if the database still has exactly its entries, else the session read again."""
-        with self.store.read() as db:
+        with self._read() as db:
             exists, last_seq, last_active = self.store.log_position(db, live.session_id)
         if not exists:
             self._forget(live.session_id)
@@ -128,7 +177,7 @@ class ServiceCore:
     def _load(self, session_id: int) -> Live:
         """Replay a session from its rows: two queries (the session with its seats, the log),
         one JSON parse and one validation for all the actions, then the engine fold."""
-        with self.store.read() as db:
+        with self._read() as db:
             rows = self.store.session_rows(db, session_id)
         if rows is None:
             raise unknown_session(session_id)

@@ -32,6 +32,7 @@ from companion.service.errors import (
     CorrectionConflict,
     GameChanged,
     Malformed,
+    Offline,
     Refused,
     ServiceError,
     Stale,
@@ -40,12 +41,13 @@ from companion.service.errors import (
 )
 from companion.service.live import Live, ServiceCore, broken
 from companion.service.replay import Fold, fold, result_rows
-from companion.service.states import LogEntry, SessionState
-from companion.store import Tx, dumps, is_seq_race
+from companion.service.states import Connection, LogEntry, SessionState
+from companion.store import Tx, dumps, is_disconnect, is_seq_race
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
 from scoring.base import Outcome, RuleViolation
 
+OFFLINE_ENTRY = "service.offline.entry"
 ATTEMPTS = 3  # a change whose game came back to what its device showed is made again, at most this often
 
 
@@ -57,6 +59,17 @@ class _Again(Exception):
     def __init__(self, state: SessionState, seen: int):
         self.state = state
         self.seen = seen
+
+
+def _offline_says(change: Callable[[], SessionState], key: str) -> SessionState:
+    """``change()``, where an :class:`Offline` raised says what was not done (``key``: the entry,
+    the undo…). A plain try: a tap pays nothing for it."""
+    try:
+        return change()
+    except Offline as err:
+        if err.msg.key == key:
+            raise
+        raise Offline(Msg(key)) from err.__cause__
 
 
 def _again(change: Callable[[], SessionState]) -> SessionState:
@@ -76,7 +89,7 @@ class Play(ServiceCore):
     def submit(self, session_id: int, action: dict[str, Any], *, seen: int | None = None) -> SessionState:
         """Accept an entry and return the new state (the entry is on disk), or raise: Refused
         (a rule), Malformed, GameChanged (``seen`` is not the game's version any more)."""
-        return _again(lambda: self._submit(session_id, action, seen))
+        return _offline_says(lambda: _again(lambda: self._submit(session_id, action, seen)), OFFLINE_ENTRY)
 
     def _submit(self, session_id: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
@@ -105,6 +118,11 @@ class Play(ServiceCore):
                 self._forget(session_id)
                 raise Refused(violation.rule, violation.msg, index) from None
             except STORAGE_ERRORS as err:
+                if is_disconnect(err):  # the server went: not acknowledged; the cache stays the acknowledged game
+                    if applied:
+                        self._rewind(live)
+                    self.last_connection = Connection.OFFLINE
+                    raise Offline(Msg(OFFLINE_ENTRY)) from err
                 self._forget(session_id)
                 if is_seq_race(err):  # another device's entry took the seq: nothing of ours was written
                     raise self._changed(session_id, live, seen) from None
@@ -126,7 +144,7 @@ class Play(ServiceCore):
         game: its results rows go. With ``seen``, only the last entry of the state the device
         showed: if another device changed the game since, GameChanged and nothing is retracted.
         The engine has no inverse of an entry: an undo replays the entries before it."""
-        return _again(lambda: self._undo(session_id, seen))
+        return _offline_says(lambda: _again(lambda: self._undo(session_id, seen)), "service.offline.undo")
 
     def _undo(self, session_id: int, seen: int | None) -> SessionState:
         with self._lock:
@@ -162,7 +180,8 @@ class Play(ServiceCore):
                 seen: int | None = None) -> SessionState:
         """Replace entry ``index``: in one transaction the entries from ``index`` on are retracted
         and the corrected one and the later ones appended again."""
-        return _again(lambda: self._correct(session_id, index, action, seen))
+        return _offline_says(lambda: _again(lambda: self._correct(session_id, index, action, seen)),
+                             "service.offline.correction")
 
     def _correct(self, session_id: int, index: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
@@ -199,6 +218,9 @@ class Play(ServiceCore):
         except Stale:
             raise self._changed(live.session_id, live, seen) from None
         except STORAGE_ERRORS as err:
+            if is_disconnect(err):  # nothing changed in the cache yet: it stays the acknowledged game
+                self.last_connection = Connection.OFFLINE
+                raise Offline() from err
             self._forget(live.session_id)
             if is_seq_race(err):  # see submit
                 raise self._changed(live.session_id, live, seen) from None

@@ -71,7 +71,7 @@ class Queries(ServiceCore):
         if status is not None and status not in STATUSES:
             raise ServiceError(Msg("service.history.status", {"status": status}))
         offset, limit = max(0, int(offset)), max(1, int(limit))
-        with self.store.read() as db:
+        with self._read() as db:
             ids: set[int] | None = None
             if player is not None:
                 found = self.store.player_by_name(db, player)
@@ -94,7 +94,7 @@ class Queries(ServiceCore):
     def entries_history(self, session_id: int) -> list[HistoryEntry]:
         """Every entry ever made in the session, retracted ones included, oldest first: for
         disputes. Each: seq, action, created_at, retracted_at (None while active)."""
-        with self.store.read() as db:
+        with self._read() as db:
             if self.store.session(db, session_id) is None:
                 raise unknown_session(session_id)
             return [{"seq": r.seq, "action": json.loads(r.action), "created_at": aware(r.created_at),
@@ -122,7 +122,7 @@ class Queries(ServiceCore):
 
     def summary(self, session_id: int) -> SessionSummary:
         """One game's summary row, as the history lists it."""
-        with self.store.read() as db:
+        with self._read() as db:
             row = self.store.summary_row(db, session_id)
             tables = club.table_of(db, [session_id])
         if row is None:
@@ -149,7 +149,7 @@ class Queries(ServiceCore):
         """What the statistics screen shows: :meth:`player_stats` and :meth:`game_stats` together,
         from one read of the players' figures (the dearest query, the same for both)."""
         period = _period(since, until)
-        with self.store.read() as db:
+        with self._read() as db:
             players = self.store.players(db)
             figures = self._player_figures(db, period, None, table)
             games = self._game_stats(db, period, table, figures, {p.id: p.name for p in players})
@@ -160,7 +160,7 @@ class Queries(ServiceCore):
             else club.player_figures(db, table, period, player_id)
 
     def _player_stats(self, period: Period, player_id: int | None, table: str | None = None) -> list[PlayerStats]:
-        with self.store.read() as db:
+        with self._read() as db:
             profiles = [(p.id, p.name) for p in self.store.players(db) if player_id is None or p.id == player_id]
             figures = self._player_figures(db, period, player_id, table)
         return _player_stats(profiles, figures)
@@ -168,7 +168,7 @@ class Queries(ServiceCore):
     def scores_over_time(self, player_id: int, since: datetime | None = None,
                          until: datetime | None = None, table: str | None = None) -> list[MonthScores]:
         """A player's average score and wins month by month (UTC months), all games together."""
-        with self.store.read() as db:
+        with self._read() as db:
             rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True) if table is None \
                 else club.player_figures(db, table, _period(since, until), player_id, by_month=True)
         months: dict[str, list[float]] = {}
@@ -182,7 +182,7 @@ class Queries(ServiceCore):
     def game_stats(self, since: datetime | None = None, until: datetime | None = None,
                    table: str | None = None) -> list[GameStats]:
         period = _period(since, until)
-        with self.store.read() as db:
+        with self._read() as db:
             names = {p.id: p.name for p in self.store.players(db)}
             return self._game_stats(db, period, table, self._player_figures(db, period, None, table), names)
 
@@ -222,7 +222,7 @@ class Queries(ServiceCore):
                      until: datetime | None = None, table: str | None = None) -> HeadToHead:
         if a == b:
             raise ServiceError(Msg("service.stats.same_player", {"name": a}))
-        with self.store.read() as db:
+        with self._read() as db:
             ids = []
             for name in (a, b):
                 found = self.store.player_by_name(db, name)

@@ -33,7 +33,7 @@ class Sessions(ServiceCore):
     def repair_results(self) -> list[int]:
         """Write the missing results rows of finished games (a database from before migration
         0002 has none) by replaying them once. Returns the sessions repaired."""
-        with self.store.read() as db:
+        with self._read() as db:
             missing = self.store.finished_without_results(db)
         repaired = []
         for session_id in missing:
@@ -57,7 +57,7 @@ class Sessions(ServiceCore):
     # -- players --------------------------------------------------------------------------------
 
     def players(self) -> list[PlayerProfile]:
-        with self.store.read() as db:
+        with self._read() as db:
             return [_profile(p) for p in self.store.players(db)]
 
     def add_player(self, name: str) -> PlayerProfile:
@@ -98,7 +98,7 @@ class Sessions(ServiceCore):
         except BadName as err:
             raise Malformed(Msg("service.setup.malformed", {"detail": err.msg})) from None
         # a name typed with other capitals than a saved profile's is that profile
-        with self.store.read() as db:
+        with self._read() as db:
             profiles = [p.name for p in self.store.players(db)]
         names = [find_same(n, profiles) or n for n in names]
         envelope: dict[str, Any] = {"format": RECORD_FORMAT, "game": game, "players": names, "actions": []}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from enum import Enum
 from functools import cached_property
 from typing import Any, TypedDict, TypeVar, overload
 
@@ -14,6 +15,16 @@ from models.record import AnyAction, TableRecord
 from scoring.base import Engine, Expectation, Outcome
 
 UTC = timezone.utc
+
+
+class Connection(str, Enum):
+    """Where the games are kept, as :meth:`SessionService.connection` finds it: ``LOCAL`` a SQLite
+    file on this device (always there), ``CONNECTED`` the club's server answers, ``OFFLINE`` it does
+    not (entries are refused until it does)."""
+
+    LOCAL = "local"
+    CONNECTED = "connected"
+    OFFLINE = "offline"
 
 
 def utc(moment: datetime) -> datetime:

@@ -36,7 +36,7 @@ def read_import(path: str, stdin: BinaryIO | None = None, limit: int = IMPORT_LI
 class Transfer(ServiceCore):
     def export(self, session_id: int | None = None) -> list[dict[str, Any]]:
         """Table records (table-record/1) of one session or of all, oldest first."""
-        with self.store.read() as db:
+        with self._read() as db:
             ids = self.store.session_ids(db) if session_id is None else [session_id]
             out = []
             for sid in ids:
@@ -70,7 +70,7 @@ class Transfer(ServiceCore):
             raise Malformed(Msg("service.import.empty"))
         now = self._now()
         checked: list[tuple[Kept, Fold]] = []
-        with self.store.read() as db:
+        with self._read() as db:
             known = [p.name for p in self.store.players(db)]
         for number, item in enumerate(items):
             try:

@@ -112,7 +112,7 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
 
 def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     service = app.service
-    session = service.open(session_id)
+    session = _session(app, session_id)
     draft = _table_draft(app, session_id)
     heading = app.t(f"game.{session.game}.name")
     game_screen = screen_for(session.game)
@@ -153,13 +153,15 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
             draft.problem = None
             app.render()
             return
-        except (Malformed, ServiceError) as err:
+        except (Malformed, ServiceError) as err:  # Offline too: not saved, and the bar says offline
+            app.failed(err)
             draft.problem = err.msg
             draft.refusal = None
             app.render()
             return
-        except Exception:  # a defect: say so; what was saved stays saved
+        except Exception as err:  # a defect: say so; what was saved stays saved
             log.exception("submitting %r", action)
+            app.failed(err)
             draft.problem = Msg("app.error.unexpected")
             app.render()
             return
@@ -212,6 +214,9 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     parts: list[ft.Control] = []
 
     # -- what is expected ----------------------------------------------------------------------
+    if app.offline:  # every entry is refused until the server answers: say so above the controls
+        parts.append(ui.banner(app.t("app.online.paused"), ident="offline-paused", kind="info",
+                               details=[] if app.narrow else [app.t("app.online.paused_help")]))
     if draft.correcting is None:
         parts.append(_prompt(app, app.say(session.expected.prompt), "prompt"))
     if draft.refusal is not None:
@@ -252,6 +257,21 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
         layout = ft.Column([ui.tid("game-panel", game_part), side], spacing=ui.GAP)
     parts.append(layout)
     return heading, ft.Column(parts, spacing=ui.GAP)
+
+
+def _session(app: App, session_id: int) -> SessionState:
+    """The game as the server has it; while the server does not answer, as it was last read (the
+    last acknowledged state: the screen keeps showing it, and every entry is refused as offline).
+    Offline with no game kept in this process: the frame says so instead of the table."""
+    from companion.service import Offline
+
+    if app.offline:  # no wait for a server known not to answer: the watch says when it is back
+        return app.service.last_known(session_id)
+    try:
+        return app.service.open(session_id)
+    except Offline as err:
+        app.failed(err)
+        return app.service.last_known(session_id)
 
 
 def landscape_share(game_screen: Any) -> int:
@@ -409,6 +429,7 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
         except Refused as err:
             draft.refusal = (err.rule, err.msg, err.index)
         except (Malformed, ServiceError) as err:
+            app.failed(err)
             draft.problem = err.msg
         except Exception:
             log.exception("previewing a correction of entry %s", index)
@@ -438,6 +459,7 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
             app.render()
             return
         except ServiceError as err:
+            app.failed(err)
             draft.problem = err.msg
             draft.preview = None
             app.render()

@@ -1,0 +1,130 @@
+"""A club tablet whose server goes away and comes back, in a real browser (issue #16).
+
+The app runs on a PostgreSQL database of this module's own server (tests/pgserver.py's
+``Server``; the other tests' server is never stopped). On a landscape tablet: the bar says
+« Connecté au serveur du club », an entry is made, the server is stopped; the bar turns to
+« Hors ligne », the table keeps
+showing the game as it was acknowledged and says why entries are refused, a tap on an entry gives
+the offline sentence; the server is started again, the bar turns back and the next entry is
+accepted, without restarting the app. An app started while the server is down says so and opens
+by itself once the server answers. Every step is a tap or a read on the page."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion.service import SessionService
+from companion.store import Store
+from models.i18n import Msg
+from tests.e2e.harness import AppProcess, Screen
+from tests.pgserver import Server
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+A, B, C = "Anne", "Bruno", "Chloé"
+WAIT = 30.0  # the bar follows a check every few seconds; a busy machine may take longer
+
+
+def fr(key: str, **params) -> str:
+    return Msg(key, params).render("fr")
+
+
+@pytest.fixture(scope="module")
+def club_server():
+    server = Server("-c synchronous_commit=on")
+    try:
+        problem = server.start()
+        if problem is not None:
+            if os.environ.get("CI"):
+                pytest.fail(f"PostgreSQL is required in CI: {problem}")
+            pytest.skip(problem)
+        yield server
+    finally:
+        server.stop()
+
+
+def acknowledged(url: str, session_id: int) -> list[dict]:
+    service = SessionService(Store(url))
+    try:
+        return [dict(e.action) for e in service.open(session_id).log]
+    finally:
+        service.store.close()
+
+
+def test_a_tablet_says_offline_refuses_entries_and_carries_on_when_the_server_returns(
+        chromium, tmp_path, monkeypatch, club_server):
+    url = club_server.new_database()
+    seeding = SessionService(Store(url))
+    sid = seeding.start("high-society", [A, B, C], first_player=A).session_id
+    seeding.store.close()
+    monkeypatch.delenv("COMPANION_TABLE", raising=False)
+    app = AppProcess(url, tmp_path / "app.log").start()  # --db takes a URL as well as a path
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+               else route.abort())
+    try:
+        s = Screen(page)
+        s.open(app.url)
+        s.wait_text(fr("app.online.connected"), "connection")
+        s.click(f"resume-{sid}")
+        s.click("reveal-p10")
+        s.wait_for("entry-0")
+        s.wait_text(A, "prompt")
+
+        club_server.halt("fast")
+        s.wait_text(fr("app.online.offline"), "connection", timeout=WAIT)
+        s.wait_text(fr("app.online.paused"), "offline-paused")
+        assert s.exists("entry-0") and not s.exists("entry-1")  # the game as it was acknowledged
+        s.wait_text(A, "prompt")
+        s.click("pass")
+        s.wait_text(fr("service.offline.entry"), "problem", timeout=WAIT)
+        assert not s.exists("entry-1")
+        assert fr("app.online.offline") in s.text("connection")
+
+        club_server.resume()
+        s.wait_text(fr("app.online.connected"), "connection", timeout=WAIT)
+        s.wait_gone("offline-paused")
+        s.click("pass")
+        s.wait_for("entry-1")
+        s.wait_text(B, "prompt")
+        assert not s.exists("problem")
+        assert app.proc is not None and app.proc.poll() is None  # the same app process throughout
+    finally:
+        context.close()
+        app.stop()
+        club_server.resume()
+    assert acknowledged(url, sid) == [{"type": "reveal", "card": "p10"}, {"type": "pass", "player": A}]
+    log = app.log()
+    assert "Traceback" not in log, log
+
+
+def test_an_app_started_while_the_server_is_down_opens_by_itself_when_it_answers(
+        chromium, tmp_path, monkeypatch, club_server):
+    url = club_server.new_database()
+    monkeypatch.delenv("COMPANION_TABLE", raising=False)
+    club_server.halt("fast")
+    app = None
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+               else route.abort())
+    try:
+        app = AppProcess(url, tmp_path / "app.log").start()
+        s = Screen(page)
+        s.open(app.url, first="startup-waiting")
+        s.wait_text(fr("app.online.waiting"), "startup-waiting-text")
+        assert not s.exists("home-new")
+
+        club_server.resume()
+        s.wait_for("home-new", timeout=WAIT)
+        s.wait_text(fr("app.online.connected"), "connection", timeout=WAIT)
+        assert app.proc is not None and app.proc.poll() is None  # the same app process throughout
+    finally:
+        context.close()
+        if app is not None:
+            app.stop()
+        club_server.resume()
+    assert "Traceback" not in app.log(), app.log()
