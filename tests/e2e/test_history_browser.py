@@ -27,11 +27,12 @@ def fr(key: str, **params) -> str:
 def pick_file(screen: Screen, ident: str, path) -> None:
     """Tap the control that opens the file picker and hand it ``path``, as a person choosing a
     file would. The tap is a real mouse click on the control (a browser opens a file picker only
-    during a user's gesture), once the control has stopped moving; tried again once."""
+    during a user's gesture), once the control has stopped moving; tried up to three times (under
+    load the first tap may land while the page is still rebuilding)."""
     from playwright.sync_api import Error
 
     screen.scroll_top()
-    for attempt in range(2):
+    for attempt in range(3):
         node = screen.wait_for(ident)
         box = None
         for _ in range(40):  # the canvas settles: the same place two frames apart
@@ -42,10 +43,10 @@ def pick_file(screen: Screen, ident: str, path) -> None:
                 break
         assert box is not None
         try:
-            with screen.page.expect_file_chooser(timeout=10_000) as chosen:
+            with screen.page.expect_file_chooser(timeout=15_000) as chosen:
                 screen.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         except Error:
-            if attempt == 1:
+            if attempt == 2:
                 raise
             continue
         chosen.value.set_files(str(path))
