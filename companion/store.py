@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 import unicodedata
 import zlib
 from contextlib import contextmanager
@@ -145,6 +146,9 @@ class Store:
     def __init__(self, path: str | Path, *, upgrade: bool = True):
         url, path = _target(path)
         self.path: Path | None = None
+        self._tap: Any = None  # SQLite: the connection the taps write on (see _sqlite_direct)
+        self._tap_lock = threading.Lock()
+        self._last_stamp: tuple[datetime | None, Any] = (None, None)
         if url is None:
             self.path = absolute(path)
             self.where = str(self.path)
@@ -222,6 +226,8 @@ class Store:
             return MigrationContext.configure(conn).get_current_revision()
 
     def close(self) -> None:
+        with self._tap_lock:
+            self._drop_tap()
         self.engine.dispose()
 
     # -- transactions -------------------------------------------------------------------------
@@ -248,20 +254,34 @@ class Store:
         its :class:`Tx`: the log position, append, touch, entries_added, status, results and
         summaries. Commits at the end of the block (the commit has returned: the entry is on disk)
         and rolls back if the block or the commit raises."""
-        fairy = self.engine.raw_connection()  # the pool's connect hook has set the pragmas
+        if self.path is not None:
+            with self._tap_lock:
+                yield from self._sqlite_direct()
+            return
+        fairy = self.engine.raw_connection()
         try:
             driver = fairy.driver_connection
-            if self.path is None:  # psycopg: a transaction begins with the first statement
+            try:  # psycopg: a transaction begins with the first statement
+                yield Tx(driver)
+                driver.commit()
+            except BaseException:
                 try:
-                    yield Tx(driver)
-                    driver.commit()
-                except BaseException:
-                    try:
-                        driver.rollback()
-                    except Exception:  # a connection that broke: the pool must not hand it out again
-                        fairy.invalidate()
-                    raise
-                return
+                    driver.rollback()
+                except Exception:  # a connection that broke: the pool must not hand it out again
+                    fairy.invalidate()
+                raise
+        finally:
+            fairy.close()
+
+    def _sqlite_direct(self) -> Iterator[Tx]:
+        """:meth:`write_direct` on SQLite: one connection held for the taps (under ``_tap_lock``),
+        not checked out of the pool and handed back (with the pool's reset) on every tap: BEGIN
+        IMMEDIATE serializes the writers of a file anyway. A connection that failed is closed and
+        the next tap opens another."""
+        if self._tap is None:
+            self._tap = self.engine.raw_connection()  # the pool's connect hook has set the pragmas
+        driver = self._tap.driver_connection
+        try:
             driver.execute(_BEGIN["IMMEDIATE"])
             try:
                 yield Tx(driver)
@@ -270,8 +290,17 @@ class Store:
                 if driver.in_transaction:
                     driver.execute("ROLLBACK")
                 raise
-        finally:
-            fairy.close()
+        except sqlite3.Error:
+            self._drop_tap()
+            raise
+
+    def _drop_tap(self) -> None:
+        tap, self._tap = self._tap, None
+        if tap is not None:
+            try:
+                tap.invalidate()
+            except Exception:  # closing a connection that already failed: nothing left to do
+                pass
 
     # -- players ------------------------------------------------------------------------------
 
@@ -490,7 +519,14 @@ class Store:
     def _stamp(self, moment: datetime) -> Any:
         """A time as SQLAlchemy's DateTime column writes it (its own bind processor), for the
         statements run on the driver's cursor."""
-        return self._time_in(moment) if self._time_in is not None else moment
+        if self._time_in is None:
+            return moment
+        last = self._last_stamp  # a tap stamps one time two or three times: convert it once
+        if last[0] is moment:
+            return last[1]
+        stamp = self._time_in(moment)
+        self._last_stamp = (moment, stamp)
+        return stamp
 
     def retract(self, db: Session, seqs: Sequence[int], session_id: int, now: datetime) -> None:
         if not seqs:
