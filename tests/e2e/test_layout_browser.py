@@ -194,7 +194,9 @@ def test_undo_asks_first_says_what_goes_and_redo_brings_it_back(screen: Screen, 
     screen.wait_text("Anne", "undo-confirm")
     screen.click("undo-confirm-no")            # changing one's mind leaves the game as it was
     screen.wait_gone("undo-confirm")
-    assert screen.exists("entry-6") and screen.exists("hs-result")
+    # (the page is rebuilt as the dialog closes: read it once it is back)
+    screen.until(lambda: screen.exists("entry-6") and screen.exists("hs-result"),
+                 "after 'no', the last entry and the auction's result are still there")
     screen.click("undo")
     screen.click("undo-confirm-yes")
     screen.wait_gone("entry-6")
