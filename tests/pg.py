@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
 from tests.pgserver import APP_TABLES, ROLE, SHARED, TEMPLATE, Server, find_tool
 
 __all__ = ["APP_TABLES", "ROLE", "SHARED", "TEMPLATE", "Server", "find_tool",
-           "pg_server", "pg_url", "pg_own_url", "pg_empty_url"]
+           "pg_server", "pg_url", "pg_own_url", "pg_empty_url", "started_server"]
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[Server]:
-    server = Server()
+@contextmanager
+def started_server(*options: str) -> Iterator[Server]:
+    """A throwaway server with these extra options, stopped at the end. One that cannot start
+    skips the test, or fails it in CI (where PostgreSQL is installed by scripts/test)."""
+    server = Server(*options)
     try:
         problem = server.start()
         if problem is not None:
@@ -31,6 +34,12 @@ def pg_server() -> Iterator[Server]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    with started_server() as server:
+        yield server
 
 
 @pytest.fixture

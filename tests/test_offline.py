@@ -9,7 +9,6 @@ every acknowledged entry."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 
 import pytest
@@ -17,7 +16,7 @@ import pytest
 from companion.service import Connection, Offline, ServiceError, SessionService
 from companion.store import Store, is_disconnect
 from models.i18n import Msg
-from tests.pgserver import Server
+from tests.pg import started_server
 
 A, B, C = "Anne", "Bruno", "Chloé"
 OPENING = [{"type": "reveal", "card": "p10"}, {"type": "bid", "player": A, "add": [1]},
@@ -29,16 +28,8 @@ ENTRY_FR = ("Le serveur du club ne répond pas : cette entrée n'est pas enregis
 
 @pytest.fixture(scope="module")
 def own_server():
-    server = Server("-c synchronous_commit=on")
-    try:
-        problem = server.start()
-        if problem is not None:
-            if os.environ.get("CI"):
-                pytest.fail(f"PostgreSQL is required in CI: {problem}")
-            pytest.skip(problem)
+    with started_server("-c synchronous_commit=on") as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

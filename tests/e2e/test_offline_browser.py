@@ -11,15 +11,13 @@ by itself once the server answers. Every step is a tap or a read on the page."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
 from tests.e2e.harness import AppProcess, Screen
-from tests.pgserver import Server
+from tests.pg import started_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,16 +31,8 @@ def fr(key: str, **params) -> str:
 
 @pytest.fixture(scope="module")
 def club_server():
-    server = Server("-c synchronous_commit=on")
-    try:
-        problem = server.start()
-        if problem is not None:
-            if os.environ.get("CI"):
-                pytest.fail(f"PostgreSQL is required in CI: {problem}")
-            pytest.skip(problem)
+    with started_server("-c synchronous_commit=on") as server:
         yield server
-    finally:
-        server.stop()
 
 
 def acknowledged(url: str, session_id: int) -> list[dict]:
