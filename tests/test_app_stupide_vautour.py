@@ -243,8 +243,9 @@ def test_assist_greys_out_used_cards_and_shows_hands_and_scores():
     assert en("app.sv.fair_hint") not in table.text()
 
 
-def test_a_used_card_is_refused_by_the_engine_with_the_round_it_was_played_in():
-    """The screen lets the table enter it (table-fair); the engine refuses with SV-PLAY-USED."""
+def test_a_used_card_is_refused_by_the_engine_without_the_round_it_was_played_in():
+    """The screen lets the table enter it (table-fair); the engine refuses with SV-PLAY-USED, and
+    its sentence does not tell the table when the card went (only the last cards are shown)."""
     actions = [reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)]
     state = state_of(actions)
     table = Table(state)
@@ -254,7 +255,8 @@ def test_a_used_card_is_refused_by_the_engine_with_the_round_it_was_played_in():
     with pytest.raises(RuleViolation) as info:
         state.engine.apply(action)
     assert info.value.rule == "SV-PLAY-USED"
-    assert "round 1" in info.value.message("en")
+    assert info.value.message("en") == "Anne already played the 14: it is no longer in hand."
+    assert info.value.message("fr") == "Anne a déjà joué son 14 : il n'est plus dans sa main."
 
 
 def test_after_a_play_the_screen_says_who_took_what_and_why():

@@ -231,15 +231,16 @@ def test_an_unknown_player_in_a_record_is_malformed():
     assert status == 2 and verdict.error.rule == "RECORD" and verdict.error.index == 1
 
 
-def test_a_card_already_played_is_refused_with_its_round():
+def test_a_card_already_played_is_refused_without_saying_when():
+    # when it was played is the players' memory, not what the table shows (only the last cards)
     eng = engine(["Nina", "Omar"])
     for point, n, o in [(1, 1, 2), (2, 2, 3), (3, 3, 4), (4, 9, 5)]:
         run(eng, reveal(point), play(Nina=n, Omar=o))
     run(eng, reveal(5))
     err = refused(eng, play(Nina=9, Omar=6))
     assert err.rule == "SV-PLAY-USED"
-    assert err.message() == "Nina already played the 9 in round 4: it is no longer in hand."
-    assert err.message("fr") == "Nina a déjà joué son 9 à la manche 4 : il n'est plus dans sa main."
+    assert err.message() == "Nina already played the 9: it is no longer in hand."
+    assert err.message("fr") == "Nina a déjà joué son 9 : il n'est plus dans sa main."
 
 
 def test_a_used_card_is_refused_in_a_record_verdict():
@@ -248,7 +249,7 @@ def test_a_used_card_is_refused_in_a_record_verdict():
     assert status == 1 and verdict.status == "illegal"
     assert verdict.applied == 5
     assert verdict.error.index == 5 and verdict.error.rule == "SV-PLAY-USED"
-    assert verdict.error.message == "Nina already played the 9 in round 1: it is no longer in hand."
+    assert verdict.error.message == "Nina already played the 9: it is no longer in hand."
 
 
 def test_cards_that_do_not_exist_are_refused_when_built_by_hand():
