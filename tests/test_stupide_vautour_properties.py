@@ -144,7 +144,7 @@ def test_random_legal_games(game):
 
 @settings(max_examples=40, deadline=None)
 @given(games(), st.data())
-def test_replaying_a_used_card_is_refused_with_the_round_it_was_played_in(game, data):
+def test_replaying_a_used_card_is_refused_naming_the_card_not_when_it_went(game, data):
     players, ties, points, hands = game
     eng = new_engine(players, ties)
     stop = data.draw(st.integers(min_value=1, max_value=14))
@@ -161,9 +161,12 @@ def test_replaying_a_used_card_is_refused_with_the_round_it_was_played_in(game, 
         eng.apply(SVPlay(type="play", cards=cards))
     except RuleViolation as err:
         assert err.rule == "SV-PLAY-USED"
-        assert err.msg.params["round"] == old_round + 1
+        assert err.msg.params["round"] == old_round + 1  # the engine knows when; the table is not told
+        card = hands[cheater][old_round]
         for lang in LANGUAGES:
-            assert str(old_round + 1) in err.message(lang)
+            said = err.message(lang)
+            assert said.startswith(f"{cheater} ") and f" {card}" in said
+            assert "round" not in said and "manche" not in said
     else:
         raise AssertionError("a used card was accepted")
     assert eng.player_view() == view

@@ -55,7 +55,7 @@ def test_stupide_vautour_table(tablet: Screen, companion_app):
     screen.wait_for("entry-1")
     screen.wait_text("Bruno", "sv-award")
 
-    # round 2: a vulture; Anne's 14 is already used: refused with its rule and round
+    # round 2: a vulture; Anne's 14 is already used: refused with its rule (not saying when it went)
     screen.click("sv-reveal--3")
     screen.wait_for("entry-2")
     screen.wait_text(fr("app.sv.mode.vulture"), "sv-pot-mode")
