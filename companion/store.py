@@ -652,9 +652,13 @@ class Store:
         finally:
             cursor.close()
 
-    def refresh_game_months(self, db: Session, session_ids: Sequence[int]) -> None:
-        """Recount every month and game these sessions count in (after writing many at once)."""
-        touched: set[tuple[str, str]] = set()
+    def refresh_game_months(self, db: Session, session_ids: Sequence[int],
+                            also: Iterable[tuple[str, str]] = ()) -> None:
+        """Recount every month and game these sessions count in (after writing many at once), and
+        the (game, month)s of ``also`` (where rewritten games counted before), once each, in
+        (game, month) order: on PostgreSQL each recount takes its month's lock (see
+        :meth:`refresh_months`), so two such writers never wait for each other in a cycle."""
+        touched: set[tuple[str, str]] = set(also)
         for chunk in _chunks(list(session_ids), 500):
             marks = ",".join(str(int(i)) for i in chunk)
             touched.update((g, m) for g, m in db.execute(text(

@@ -522,22 +522,7 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
                 or back.abandoned_at != game.abandoned_at \
                 or back.kept != (game.assist, game.started_at, game.table_name):
             raise _Rollback(Msg("migrate.not_kept", {"session": game.session_id}))
-    _refresh_months(store, db, months, [sid for _, sid in written])
-
-
-def _refresh_months(store: Store, db: Session, before: set[tuple[str, str]], written: Sequence[int]) -> None:
-    """The monthly figures recounted once per (game, month) the written games count in now or
-    counted in before, in (game, month) order: on PostgreSQL each takes the month's lock
-    (:meth:`Store.refresh_months`), so a migration and the tablets finishing games meanwhile, or
-    two migrations, never wait for each other in a cycle."""
-    touched = set(before)
-    if written:
-        marks = ",".join(str(int(i)) for i in written)
-        touched.update((game, month) for game, month in db.execute(text(
-            f"SELECT DISTINCT game, {store.sql.month('started_at')} FROM game_summaries "
-            f"WHERE status = 'finished' AND session_id IN ({marks})")))
-    for game, month in sorted(touched):
-        store.refresh_months(db, game, month)
+    store.refresh_game_months(db, [sid for _, sid in written], also=months)
 
 
 def _copy(store: Store, db: Session, game: SourceGame, profiles: Sequence[int]) -> int:
