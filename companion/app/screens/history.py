@@ -225,12 +225,8 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         ui.tid("filter-search", ft.TextField(label=app.t("app.history.search"), value=f.search, width=260,
                                              on_change=typed("search"), on_submit=apply, text_size=ui.FONT_BODY,
                                              prefix_icon=ft.Icons.SEARCH)),
-        ui.tid("filter-since", ft.TextField(label=app.t("app.history.since"), value=f.since_text, width=200,
-                                            hint_text=app.t("app.history.date_hint"), on_change=typed("since_text"),
-                                            on_submit=apply, text_size=ui.FONT_BODY)),
-        ui.tid("filter-until", ft.TextField(label=app.t("app.history.until"), value=f.until_text, width=200,
-                                            hint_text=app.t("app.history.date_hint"), on_change=typed("until_text"),
-                                            on_submit=apply, text_size=ui.FONT_BODY)),
+        date_field(app, "filter-since", "app.history.since", f.since_text, typed("since_text"), apply),
+        date_field(app, "filter-until", "app.history.until", f.until_text, typed("until_text"), apply),
         ui.button(app.t("app.history.apply"), apply, ident="filter-apply", icon=ft.Icons.FILTER_ALT),
     ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
@@ -326,3 +322,10 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
     ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ui.tile(body, lambda _: app.go("past", session_id=summary.session_id),
                    ident=f"history-{summary.session_id}", padding=14)
+
+
+def date_field(app: App, ident: str, label: str, value: str, on_change: Any, on_submit: Any) -> ft.Control:
+    """A "from" or "until" date of a period filter (history and statistics), typed as the hint says."""
+    return ui.tid(ident, ft.TextField(label=app.t(label), value=value, width=200,
+                                      hint_text=app.t("app.history.date_hint"), on_change=on_change,
+                                      on_submit=on_submit, text_size=ui.FONT_BODY))

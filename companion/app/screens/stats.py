@@ -19,7 +19,7 @@ import flet_charts as fch
 from companion.app import ui
 from companion.app.club import league_section, table_chips
 from companion.app.format import names, number, percent
-from companion.app.screens.history import PERIODS, Filters, bounds, duration
+from companion.app.screens.history import PERIODS, Filters, bounds, date_field, duration
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -125,12 +125,8 @@ def _period_panel(app: App, state: dict[str, Any]) -> tuple[ft.Control, datetime
                      selected=filters.period == p and not (filters.since_text or filters.until_text))
              for p in PERIODS]
     row = ft.Row([
-        ui.tid("stats-since", ft.TextField(label=app.t("app.history.since"), value=filters.since_text, width=200,
-                                           hint_text=app.t("app.history.date_hint"), on_change=typed("since"),
-                                           on_submit=apply, text_size=ui.FONT_BODY)),
-        ui.tid("stats-until", ft.TextField(label=app.t("app.history.until"), value=filters.until_text, width=200,
-                                           hint_text=app.t("app.history.date_hint"), on_change=typed("until"),
-                                           on_submit=apply, text_size=ui.FONT_BODY)),
+        date_field(app, "stats-since", "app.history.since", filters.since_text, typed("since"), apply),
+        date_field(app, "stats-until", "app.history.until", filters.until_text, typed("until"), apply),
         ui.button(app.t("app.history.apply"), apply, ident="stats-apply", icon=ft.Icons.FILTER_ALT),
     ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     def pick_table(value: str | None) -> None:
