@@ -462,7 +462,9 @@ class Store:
         for action in actions:
             seq += 1
             rows.append((session_id, seq, action, stamp))
-        if rows:
+        if len(rows) == 1:  # a tap
+            _driver(db).execute(self._q(_APPEND), rows[0])
+        elif rows:
             cursor = _cursor(db)
             try:
                 cursor.executemany(self._q(_APPEND), rows)
@@ -472,11 +474,7 @@ class Store:
 
     def touch(self, db: Session, session_id: int, now: datetime) -> None:
         """``updated_at`` after an entry that changes nothing else about the session (hot path)."""
-        cursor = _cursor(db)
-        try:
-            cursor.execute(self._q(_TOUCH), (self._stamp(now), session_id))
-        finally:
-            cursor.close()
+        _driver(db).execute(self._q(_TOUCH), (self._stamp(now), session_id))
 
     def entries_added(self, db: Session, session_id: int, count: int, now: datetime) -> None:
         """After ``count`` entries appended at ``now`` that change nothing else about the game (not
@@ -485,14 +483,9 @@ class Store:
         path). The summary ends exactly as :meth:`refresh_summary` would write it, without
         counting the game's entries again; with no summary row to update, a full refresh."""
         stamp = self._stamp(now)
-        cursor = _cursor(db)
-        try:
-            cursor.execute(self._q(_TOUCH), (stamp, session_id))
-            cursor.execute(self.sql.summary_entries, {"now": stamp, "n": count, "s": session_id})
-            updated = cursor.rowcount
-        finally:
-            cursor.close()
-        if updated != 1:
+        driver = _driver(db)
+        driver.execute(self._q(_TOUCH), (stamp, session_id))
+        if driver.execute(self.sql.summary_entries, {"now": stamp, "n": count, "s": session_id}).rowcount != 1:
             self.refresh_summary(db, session_id)
 
     def log_position(self, db: Session | Tx, session_id: int, lock: bool = False) -> tuple[bool, int, int]:
@@ -506,14 +499,11 @@ class Store:
         holds the first device's entries (one statement would read them with the snapshot it took
         before waiting). On SQLite the write transaction (BEGIN IMMEDIATE) already excludes every
         other writer."""
-        cursor = _cursor(db)
-        try:
-            if lock and self.path is None:
-                if cursor.execute(_LOCK_SESSION, (session_id,)).fetchone() is None:
-                    return False, 0, 0
-            exists, last_seq, last_active = cursor.execute(self._q(_LOG_POSITION), (session_id,) * 3).fetchone()
-        finally:
-            cursor.close()
+        driver = _driver(db)
+        if lock and self.path is None:
+            if driver.execute(_LOCK_SESSION, (session_id,)).fetchone() is None:
+                return False, 0, 0
+        exists, last_seq, last_active = driver.execute(self._q(_LOG_POSITION), (session_id,) * 3).fetchone()
         return bool(exists), last_seq or 0, last_active or 0
 
     def _stamp(self, moment: datetime) -> Any:
@@ -1269,28 +1259,31 @@ def is_seq_race(err: BaseException) -> bool:
     return isinstance(orig, sqlite3.IntegrityError) and "actions.session_id, actions.seq" in str(orig)
 
 
-def _cursor(db: Session | Tx) -> Any:
-    """A cursor of the sqlite3 connection under ``db``, inside its transaction (the connection is
-    looked up once per session: a store session is one transaction on one connection). An ORM
-    session's pending objects are flushed first, as its own statements would."""
-    if isinstance(db, Session):
-        if db.new or db.dirty or db.deleted:
-            db.flush()
-        driver = db.info.get("driver")
-        if driver is None:
-            driver = db.info["driver"] = db.connection().connection.driver_connection
-    else:
-        driver = db.info["driver"]
+def _driver(db: Session | Tx) -> Any:
+    """The driver's connection under ``db`` (sqlite3 or psycopg), inside its transaction (looked
+    up once per session: a store session is one transaction on one connection). An ORM session's
+    pending objects are flushed first, as its own statements would. Both drivers' connections
+    run a statement with ``execute`` (on a cursor of their own): the hot path's statements go
+    there, without making and closing a cursor of ours for each."""
+    if db.__class__ is Tx:
+        return db.info["driver"]
+    assert isinstance(db, Session)
+    if db.new or db.dirty or db.deleted:
+        db.flush()
+    driver = db.info.get("driver")
+    if driver is None:
+        driver = db.info["driver"] = db.connection().connection.driver_connection
     assert driver is not None
-    return driver.cursor()
+    return driver
+
+
+def _cursor(db: Session | Tx) -> Any:
+    """A cursor of the driver's connection under ``db`` (see :func:`_driver`)."""
+    return _driver(db).cursor()
 
 
 def _run(db: Session | Tx, sql: str, params: Any) -> None:
-    cursor = _cursor(db)
-    try:
-        cursor.execute(sql, params)
-    finally:
-        cursor.close()
+    _driver(db).execute(sql, params)
 
 
 def _stored_time(value: Any) -> datetime:
