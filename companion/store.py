@@ -79,6 +79,16 @@ SERVER_TIMEOUTS = {"connect_timeout": CONNECT_TIMEOUT_S, "keepalives": 1, "keepa
                    "keepalives_interval": 3, "keepalives_count": 3, "tcp_user_timeout": 10_000}
 
 
+class CommitUnknown(Exception):
+    """The connection to the club's server was lost during a commit (:meth:`Store.write_direct`):
+    the server may have committed the transaction or not, and only reading it again tells.
+    ``error`` is the driver's."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+        super().__init__(str(error))
+
+
 class StoreUnusable(Exception):
     """The database file cannot be used by this version (not SQLite, damaged, a directory, written
     by a newer version…). ``msg`` says why in one sentence; the file was not changed."""
@@ -263,15 +273,25 @@ class Store:
             driver = fairy.driver_connection
             try:  # psycopg: a transaction begins with the first statement
                 yield Tx(driver)
-                driver.commit()
             except BaseException:
-                try:
-                    driver.rollback()
-                except Exception:  # a connection that broke: the pool must not hand it out again
+                _roll_back(fairy)
+                raise
+            try:
+                self._commit_direct(driver)
+            except Exception as err:
+                if is_disconnect(err):  # the server may have committed before the connection went
                     fairy.invalidate()
+                    raise CommitUnknown(err) from err
+                _roll_back(fairy)
                 raise
         finally:
             fairy.close()
+
+    @staticmethod
+    def _commit_direct(driver: Any) -> None:
+        """The commit of :meth:`write_direct` on a server (a seam of its own: the tests lose the
+        connection right after the server committed)."""
+        driver.commit()
 
     def _sqlite_direct(self) -> Iterator[Tx]:
         """:meth:`write_direct` on SQLite: one connection held for the taps (under ``_tap_lock``),
@@ -1280,6 +1300,13 @@ def _driver(db: Session | Tx) -> Any:
 def _cursor(db: Session | Tx) -> Any:
     """A cursor of the driver's connection under ``db`` (see :func:`_driver`)."""
     return _driver(db).cursor()
+
+
+def _roll_back(fairy: Any) -> None:
+    try:
+        fairy.driver_connection.rollback()
+    except Exception:  # a connection that broke: the pool must not hand it out again
+        fairy.invalidate()
 
 
 def _run(db: Session | Tx, sql: str, params: Any) -> None:

@@ -13,7 +13,7 @@ import sqlite3
 
 import pytest
 
-from companion.service import Connection, Offline, ServiceError, SessionService
+from companion.service import Connection, GameChanged, Offline, ServiceError, SessionService
 from companion.store import Store, is_disconnect
 from models.i18n import Msg
 from tests.pg import started_server
@@ -134,6 +134,78 @@ def test_a_server_lost_inside_an_entry_s_transaction_leaves_the_cache_at_the_ack
     assert service.open(sid).engine.applied == len(OPENING)
     after = service.submit(sid, NEXT, seen=before.version)
     assert after.engine.applied == len(OPENING) + 1
+    assert acknowledged(url, sid) == OPENING + [NEXT]
+
+
+def test_an_entry_whose_commit_the_server_kept_but_never_confirmed_is_told_as_the_device_s_own(club, monkeypatch):
+    """The connection goes right after the server committed the entry: the tablet cannot know, so
+    it says the entry may be saved (not that it is not), keeps showing the acknowledged game, and
+    once the server is back the next tap meets the entry as its own, not as another device's."""
+    import psycopg
+
+    server, service, url = club
+    sid = started(service)
+    before = service.open(sid)
+
+    def committed_then_lost(driver):
+        driver.commit()
+        server.halt("immediate")
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(service.store, "_commit_direct", committed_then_lost)
+    with pytest.raises(Offline) as caught:
+        service.submit(sid, NEXT, seen=before.version)
+    monkeypatch.undo()
+    assert caught.value.msg.key == "service.offline.entry.unknown"
+    assert "peut-être gardé cette entrée" in caught.value.msg.render("fr")
+    assert service.last_connection is Connection.OFFLINE
+    shown = service.last_known(sid)  # the acknowledged game: the entry was never confirmed
+    assert shown.version == before.version and shown.engine.applied == len(OPENING)
+
+    server.resume()
+    assert acknowledged(url, sid) == OPENING + [NEXT]  # the server had kept it
+    retry = {"type": "bid", "player": C, "add": [2]}  # a tap made on the game the screen still shows
+    with pytest.raises(GameChanged) as changed:
+        service.submit(sid, retry, seen=before.version)
+    assert changed.value.msg.key == "service.changed.own_entry"
+    assert changed.value.msg.render("fr") == (
+        "Votre entrée avait bien été enregistrée avant la coupure de connexion. Chloé passe. "
+        "Voici la partie à jour ; vérifiez la table avant de continuer.")
+    assert [dict(e.action) for e in changed.value.state.log] == OPENING + [NEXT]
+    assert acknowledged(url, sid) == OPENING + [NEXT]  # the refused tap wrote nothing
+
+    # another device's entry after that is another device's again
+    other = SessionService(Store(url))
+    try:
+        other.submit(sid, {"type": "reveal", "card": "p9"})
+    finally:
+        other.store.close()
+    with pytest.raises(GameChanged) as elsewhere:
+        service.submit(sid, {"type": "reveal", "card": "p8"}, seen=changed.value.state.version)
+    assert elsewhere.value.msg.key == "service.changed"
+
+
+def test_an_entry_whose_commit_never_reached_the_server_goes_through_when_tapped_again(club, monkeypatch):
+    """The connection goes before the server committed: the tablet says the same (it cannot tell the
+    two apart), and once the server is back the same tap is simply saved, with no warning."""
+    server, service, url = club
+    sid = started(service)
+    before = service.open(sid)
+    real = service.store._commit_direct
+
+    def lost_before(driver):
+        server.halt("immediate")
+        real(driver)
+
+    monkeypatch.setattr(service.store, "_commit_direct", lost_before)
+    with pytest.raises(Offline) as caught:
+        service.submit(sid, NEXT, seen=before.version)
+    monkeypatch.undo()
+    assert caught.value.msg.key == "service.offline.entry.unknown"
+    server.resume()
+    assert acknowledged(url, sid) == OPENING
+    after = service.submit(sid, NEXT, seen=before.version)
+    assert [dict(e.action) for e in after.log] == OPENING + [NEXT]
     assert acknowledged(url, sid) == OPENING + [NEXT]
 
 

@@ -90,10 +90,10 @@ class GameChanged(ServiceError):
     ``state`` is the game as it is now, for the device to show instead; ``seen`` is the version
     the device had shown (:attr:`SessionState.version`)."""
 
-    def __init__(self, state: SessionState, seen: int):
+    def __init__(self, state: SessionState, seen: int, msg: Msg | None = None):
         self.state = state
         self.seen = seen
-        super().__init__(Msg("service.changed"))
+        super().__init__(msg or Msg("service.changed"))
 
 
 class Offline(ServiceError):

@@ -86,6 +86,9 @@ class ServiceCore:
         self._clock = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()
         self._cache: OrderedDict[int, Live] = OrderedDict()
+        # per game, an entry (seq, JSON text) whose commit the server never confirmed: the connection
+        # went during it; the next look at the game tells whether the server kept it
+        self._unconfirmed: dict[int, tuple[int, str]] = {}
         # what the last look at the database found (connection(), or a call that met no server)
         self.last_connection = Connection.LOCAL if store.path is not None else Connection.CONNECTED
 

@@ -42,12 +42,14 @@ from companion.service.errors import (
 from companion.service.live import Live, ServiceCore, broken
 from companion.service.replay import Fold, fold, result_rows
 from companion.service.states import Connection, LogEntry, SessionState
-from companion.store import Tx, dumps, is_disconnect, is_seq_race
+from companion.store import CommitUnknown, Tx, dumps, is_disconnect, is_seq_race
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
 from scoring.base import Outcome, RuleViolation
 
 OFFLINE_ENTRY = "service.offline.entry"
+# the connection went during the commit: the entry may be on the server (told on the next look at the game)
+OFFLINE_ENTRY_UNKNOWN = "service.offline.entry.unknown"
 ATTEMPTS = 3  # a change whose game came back to what its device showed is made again, at most this often
 
 
@@ -67,7 +69,7 @@ def _offline_says(change: Callable[[], SessionState], key: str) -> SessionState:
     try:
         return change()
     except Offline as err:
-        if err.msg.key == key:
+        if err.msg.key.startswith(key):  # the key itself, or a more precise one of its own
             raise
         raise Offline(Msg(key)) from err.__cause__
 
@@ -102,18 +104,24 @@ class Play(ServiceCore):
                 self._judged_on_current(live, seen)
                 raise Refused(violation.rule, violation.msg, index) from None
             data = action_to_data(parsed)
+            text = dumps(data)
             now = self._now()
             applied = False
             try:
                 with self.store.write_direct() as db:
                     self._check_fresh(db, live)
-                    seq = self.store.append(db, session_id, [dumps(data)], now, after=live.last_seq)
+                    seq = self.store.append(db, session_id, [text], now, after=live.last_seq)
                     applied = True  # from here on the cached engine may be ahead of the database
                     events = live.engine.apply(parsed)
                     outcome = live.engine.outcome()
                     self._write_status(db, live, outcome, now, appended=1)
             except Stale:
                 raise self._changed(session_id, live, seen) from None
+            except CommitUnknown:  # the server may have kept it: the cache stays the acknowledged game
+                self._rewind(live)
+                self.last_connection = Connection.OFFLINE
+                self._unconfirmed[session_id] = (seq, text)
+                raise Offline(Msg(OFFLINE_ENTRY_UNKNOWN)) from None
             except RuleViolation as violation:  # check accepted what apply refuses: a defect
                 self._forget(session_id)
                 raise Refused(violation.rule, violation.msg, index) from None
@@ -271,11 +279,24 @@ class Play(ServiceCore):
         showed after all (changed and changed back in between: another device's entry undone),
         :class:`_Again` instead: the change is made again on it."""
         self._forget(session_id)
-        state = self._state(self._live(session_id))
+        fresh = self._live(session_id)
+        state = self._state(fresh)
         shown = live.version if seen is None else seen
         if state.version == shown:
             raise _Again(state, shown)
+        if self._unconfirmed_was_kept(live, fresh):
+            return GameChanged(state, shown, Msg("service.changed.own_entry", {"entry": fresh.log[-1].events[0]}))
         return GameChanged(state, shown)
+
+    def _unconfirmed_was_kept(self, before: Live, fresh: Live) -> bool:
+        """Whether the one entry the game gained since ``before`` is this device's own whose commit
+        was never confirmed (the connection went while the server committed it): then the game
+        did not change on another device, the entry was saved after all. Forgets that entry."""
+        unconfirmed = self._unconfirmed.pop(fresh.session_id, None)
+        if unconfirmed is None or len(fresh.actions) != len(before.actions) + 1 or not fresh.log[-1].events:
+            return False
+        seq, text = unconfirmed
+        return fresh.seqs[-1] == seq and dumps(fresh.log[-1].action) == text
 
     # -- inside a write transaction -------------------------------------------------------------
 
@@ -291,6 +312,8 @@ class Play(ServiceCore):
             raise unknown_session(live.session_id)
         if last_active != live.version:
             raise Stale()  # the active entries changed elsewhere
+        if self._unconfirmed:  # the game is as acknowledged: an entry whose commit went unconfirmed was not kept
+            self._unconfirmed.pop(live.session_id, None)
         live.last_seq = last_seq
 
     def _write_status(self, db: Session | Tx, live: Live, outcome: Outcome | None, now: datetime,
