@@ -163,17 +163,41 @@ def test_a_device_on_the_lan_sees_only_the_pin_screen_until_it_enters_the_pin(se
     assert probe.has(page.controls[0], "home-new")
 
 
-def test_the_serving_machine_needs_no_pin_and_the_gate_locks_after_ten_wrong_pins(service):
+def test_the_serving_machine_needs_no_pin_and_ten_wrong_pins_lock_out_only_that_device(service):
     gate = PinGate("314159")
     local = Page("127.0.0.1")
     make_main(service, gate=gate)(local)
     assert probe.has(local.controls[0], "home-new")
+
+    pest = Page("192.168.1.66")
+    make_main(service, gate=gate)(pest)
     for _ in range(10):
-        assert not gate.check("111111")
-    assert gate.locked and not gate.check("314159")  # even the right PIN, until a restart
+        probe.type_into(pest.controls[0], "pin-field", "111111", submit=True)
+    root = pest.controls[0]
+    assert not probe.has(root, "pin-field")  # this device may not try again…
+    assert "Trop de codes erronés depuis cet appareil" in _shown(pest)
+    assert not gate.check("314159", "192.168.1.66")  # …not even with the right PIN, until a restart
+
+    guest = Page("192.168.1.21")  # …but another device still joins the table
+    make_main(service, gate=gate)(guest)
+    probe.type_into(guest.controls[0], "pin-field", "314159", submit=True)
+    assert probe.has(guest.controls[0], "home-new")
+    assert probe.has(local.controls[0], "home-new")
+
+
+def test_fifty_wrong_pins_from_all_devices_together_lock_every_device_out(service):
+    gate = PinGate("314159")
+    for device in range(5):
+        for _ in range(10):
+            assert not gate.check("111111", f"192.168.1.{100 + device}")
+    assert gate.closed and not gate.check("314159", "192.168.1.21")  # a guess from many addresses is bounded
     page = Page("192.168.1.21")
     make_main(service, gate=gate)(page)
     assert probe.has(page.controls[0], "pin-problem") and not probe.has(page.controls[0], "pin-field")
+    assert "l'accès est bloqué" in _shown(page)
+    local = Page("127.0.0.1")  # the serving machine still opens the app (and can restart it)
+    make_main(service, gate=gate)(local)
+    assert probe.has(local.controls[0], "home-new")
 
 
 def test_lan_prints_the_warning_and_a_pin_and_gates_the_pages(tmp_path, monkeypatch, capsys):

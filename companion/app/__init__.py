@@ -90,10 +90,12 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
         def open_app() -> None:
             App(service, page, export_dir=export_dir, settings_path=settings_path, table=table).render()
 
-        if gate is not None and not gate.trusted(getattr(page, "client_ip", None)):
+        client = getattr(page, "client_ip", None)
+        if gate is not None and not gate.trusted(client):
             from companion.app.web import pin_view, show
 
-            show(page, pin_view(gate, saved_language(settings_path), open_app, lambda view: show(page, view)))
+            show(page, pin_view(gate, saved_language(settings_path), open_app, lambda view: show(page, view),
+                                client=client))
             return
         open_app()
 

@@ -9,7 +9,10 @@
 - :class:`PinGate`: with ``--lan`` the app is reachable by anyone on the network, so a table PIN
   is printed at start; a device that has not entered it (the machine serving the app excepted)
   sees only the PIN screen — the app itself, its games and names, is not built for that page. Ten
-  wrong PINs lock the gate until the app is restarted (with a new PIN).
+  wrong PINs from one device lock that device out until the app is restarted (with a new PIN);
+  the other devices can still join, so one device cannot shut the table out. Fifty wrong PINs
+  from all devices together lock every device out (a bound on guessing from many addresses);
+  the machine serving the app needs no PIN either way.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 PIN_DIGITS = 6
-MAX_PIN_FAILURES = 10
+MAX_PIN_FAILURES = 10  # from one device (its address)
+MAX_TABLE_FAILURES = 50  # from all devices together
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -73,26 +77,38 @@ class OriginGuard:
 
 
 class PinGate:
-    """The table PIN shared by every page of one server process."""
+    """The table PIN shared by every page of one server process. Wrong PINs are counted per device
+    (its address: ``client``) and in all; a device is locked out after ``max_failures`` of its own,
+    every device after ``max_total`` in all."""
 
-    def __init__(self, pin: str | None = None, max_failures: int = MAX_PIN_FAILURES):
+    def __init__(self, pin: str | None = None, max_failures: int = MAX_PIN_FAILURES,
+                 max_total: int = MAX_TABLE_FAILURES):
         self.pin = pin if pin is not None else new_pin()
         self.max_failures = max_failures
-        self.failures = 0
+        self.max_total = max_total
+        self.failures: dict[str, int] = {}  # device address -> wrong PINs
+        self.total = 0
         self._lock = threading.Lock()
 
     @property
-    def locked(self) -> bool:
-        return self.failures >= self.max_failures
+    def closed(self) -> bool:
+        """Every device is locked out (too many wrong PINs in all)."""
+        return self.total >= self.max_total
 
-    def check(self, attempt: str) -> bool:
-        """Whether ``attempt`` is the PIN; a wrong one counts towards the lock."""
+    def locked(self, client: str | None = None) -> bool:
+        """Whether this device may not try again (its own wrong PINs, or the gate closed)."""
+        return self.closed or self.failures.get(client or "", 0) >= self.max_failures
+
+    def check(self, attempt: str, client: str | None = None) -> bool:
+        """Whether ``attempt`` is the PIN; a wrong one counts towards the device's lock and the gate's."""
         with self._lock:
-            if self.locked:
+            if self.locked(client):
                 return False
             if hmac.compare_digest(attempt.strip().encode(), self.pin.encode()):
                 return True
-            self.failures += 1
+            key = client or ""
+            self.failures[key] = self.failures.get(key, 0) + 1
+            self.total += 1
             return False
 
     @staticmethod
@@ -106,9 +122,10 @@ def new_pin() -> str:
 
 
 def pin_view(gate: PinGate, lang: str, on_open: Callable[[], None],
-             refresh: Callable[[ft.Control], None]) -> ft.Control:
+             refresh: Callable[[ft.Control], None], client: str | None = None) -> ft.Control:
     """The only screen a device sees before it enters the table PIN. ``on_open`` builds the app
-    once the PIN is right; ``refresh(view)`` shows the view again (with its message)."""
+    once the PIN is right; ``refresh(view)`` shows the view again (with its message); ``client``:
+    the device's address (its wrong PINs are counted apart)."""
 
     def t(key: str, **params: Any) -> str:
         return Msg(key, params).render(lang)
@@ -119,20 +136,23 @@ def pin_view(gate: PinGate, lang: str, on_open: Callable[[], None],
         typed["pin"] = e.control.value or ""
 
     def enter(_: Any) -> None:
-        if gate.check(typed["pin"]):
+        if gate.check(typed["pin"], client):
             on_open()
             return
         typed["pin"] = ""
-        typed["problem"] = "app.pin.locked" if gate.locked else "app.pin.wrong"
+        typed["problem"] = "app.pin.wrong"
         refresh(build())
+
+    def lock_key() -> str:
+        return "app.pin.locked" if gate.closed else "app.pin.locked_device"
 
     def build() -> ft.Control:
         parts: list[ft.Control] = [
             ui.title(t("app.pin.title")),
             ui.text(t("app.pin.why"), ui.FONT_BODY),
         ]
-        if gate.locked:
-            parts.append(ui.text(t("app.pin.locked"), ui.FONT_BODY, color=ft.Colors.ERROR, ident="pin-problem"))
+        if gate.locked(client):
+            parts.append(ui.text(t(lock_key()), ui.FONT_BODY, color=ft.Colors.ERROR, ident="pin-problem"))
         else:
             field = ft.TextField(label=t("app.pin.label"), password=True, on_change=set_pin, on_submit=enter,
                                  keyboard_type=ft.KeyboardType.NUMBER, width=280, text_size=ui.FONT_TITLE)
