@@ -133,6 +133,10 @@ class Screen:
             time.sleep(0.05)
         raise AssertionError(f"timed out: {what}\n--- screen text ---\n{self.body_text()[:3000]}")
 
+    def box(self, ident: str) -> dict[str, float] | None:
+        """Where the control ``ident`` is on the page (x, y, width, height in CSS pixels), or None."""
+        return self.wait_for(ident).bounding_box()
+
     def enabled(self, ident: str) -> bool | None:
         """What the accessibility tree says of the control ``ident``: True when a tap reaches it
         (a tappable node), False when it is disabled (``aria-disabled`` on a button or a tappable
