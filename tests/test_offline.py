@@ -315,14 +315,19 @@ def test_the_table_keeps_the_acknowledged_game_while_offline_and_takes_entries_a
     assert app.offline and fr("app.online.offline") in probe.text_of(app.root, "connection")
     assert fr("service.offline.entry") in probe.text_of(app.root, "problem")
     assert fr("app.online.paused") in probe.text_of(app.root, "offline-paused")
+    assert fr("app.online.locked") in probe.text_of(app.root, "offline-paused")
     assert probe.has(app.root, f"entry-{len(OPENING) - 1}") and not probe.has(app.root, f"entry-{len(OPENING)}")
     app.render()  # rebuilt while offline: the game as last acknowledged, not an error
     assert not probe.has(app.root, "screen-error") and probe.has(app.root, f"entry-{len(OPENING) - 1}")
+    locked = ("pass", "undo", f"correct-{len(OPENING) - 1}")  # no tap can reach a refusal
+    assert [ident for ident in locked if probe.is_enabled(app.root, ident)] == []
+    assert probe.is_enabled(app.root, "table-rules")  # reading the rules needs no server
 
     server.resume()
     assert app.show_link(service.connection())  # what the page's watch does every few seconds
     assert fr("app.online.connected") in probe.text_of(app.root, "connection")
     assert not probe.has(app.root, "offline-paused")
+    assert [ident for ident in locked if not probe.is_enabled(app.root, ident)] == []
     probe.tap(app.root, "pass")
     assert probe.has(app.root, f"entry-{len(OPENING)}") and not probe.has(app.root, "problem")
     assert acknowledged(url, sid) == OPENING + [NEXT]

@@ -66,13 +66,20 @@ def table_chips(app: App, chosen: str | None, on_pick: Callable[[str | None], No
             on_pick(value)
         return handler
 
-    chips = [ui.chip(app.t("app.club.all_tables"), pick(None), ident=f"{prefix}-all", selected=chosen is None)]
-    chips += [ui.chip(name, pick(name), ident=f"{prefix}-{name}", selected=chosen == name, icon=ft.Icons.TABLE_BAR)
-              for name in names]
+    small = app.narrow  # a phone: compact chips, several to a line
+    chips = [ui.chip(app.t("app.club.all_tables"), pick(None), ident=f"{prefix}-all", selected=chosen is None,
+                     compact=small)]
+    chips += [ui.chip(name, pick(name), ident=f"{prefix}-{name}", selected=chosen == name, icon=ft.Icons.TABLE_BAR,
+                      compact=small) for name in names]
     if unnamed:
         chips.append(ui.chip(app.t("app.club.no_table"), pick(NO_TABLE), ident=f"{prefix}-unnamed",
-                             selected=chosen == NO_TABLE))
-    return ui.wrap(chips)
+                             selected=chosen == NO_TABLE, compact=small))
+    return chip_row(app, chips)
+
+
+def chip_row(app: App, chips: list[ft.Control]) -> ft.Row:
+    """A filter's chips, wrapping: closer together on a phone, where they are compact."""
+    return ui.wrap(chips, spacing=8 if app.narrow else 12)
 
 
 def league_section(app: App, state: dict[str, Any], since: datetime | None, until: datetime | None,
@@ -95,8 +102,8 @@ def league_section(app: App, state: dict[str, Any], since: datetime | None, unti
             app.render()
         return handler
 
-    parts.append(ui.wrap([ui.chip(app.t(f"game.{g}.name"), pick(g), ident=f"league-game-{g}", selected=g == game)
-                          for g, _ in games]))
+    parts.append(chip_row(app, [ui.chip(app.t(f"game.{g}.name"), pick(g), ident=f"league-game-{g}",
+                                        selected=g == game, compact=app.narrow) for g, _ in games]))
     shown = max(LEAGUE_PAGE, int(state.get("league_shown", LEAGUE_PAGE)))
     league = app.guard(lambda: app.service.league(game, since, until, table, limit=shown))
     if league is None:

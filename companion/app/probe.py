@@ -59,7 +59,12 @@ def _target(node: Any, handler: str) -> Any:
 
 
 def is_enabled(root: Any, ident: str) -> bool:
+    """Whether a tap on ``ident`` would reach a handler: a handler below it, and nothing disabled on
+    the way (Flet passes ``disabled`` down from a control to every control below it)."""
     node = find(root, ident)
+    if any(getattr(above, "disabled", False) and above is not node and any(n is node for n in walk(above))
+           for above in walk(root)):
+        return False
     for inner in walk(node):
         if getattr(inner, "disabled", False):
             return False

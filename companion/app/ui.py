@@ -12,6 +12,7 @@ import flet as ft
 TOUCH = 64          # minimum height of anything a finger taps
 TOUCH_MIN = 48      # the least any tap target gets, on a phone too
 NARROW = 600        # a screen narrower than this (a phone) gets the compact layout
+DIMMED = 0.45       # the opacity of a tappable card that cannot be tapped
 GAP = 16
 RADIUS = 14
 FONT_BODY = 20
@@ -107,22 +108,39 @@ def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected:
     box = ft.Container(
         content=content, on_click=None if disabled else on_click, bgcolor=bg, border=border,
         border_radius=RADIUS, padding=padding, width=width, height=height,
-        alignment=ft.Alignment.CENTER if width else None, opacity=0.45 if disabled else 1.0, ink=True,
+        alignment=ft.Alignment.CENTER if width else None, opacity=DIMMED if disabled else 1.0, ink=True,
     )
     return tid(ident, box, button=True, selected=selected, label=label)
 
 
+def disable(control: ft.Control) -> ft.Control:
+    """Disable a built part of a screen: Flet passes ``disabled`` down to every control below, and
+    buttons and fields grey themselves; a tappable card (a plain container) does not, so it is
+    dimmed as a disabled :func:`tile` is."""
+    control.disabled = True
+    for node in walk(control):
+        if isinstance(node, ft.Container) and node.on_click is not None:
+            node.opacity = DIMMED
+    return control
+
+
 def chip(label: str, on_click: Handler | None, *, ident: str, selected: bool = False,
-         disabled: bool = False, icon: ft.IconData | None = None) -> ft.Control:
+         disabled: bool = False, icon: ft.IconData | None = None, compact: bool = False) -> ft.Control:
+    """A choice among a few (a filter, a game): ``compact`` on a phone, where two or three share a
+    line of a :func:`wrap` and still give a finger TOUCH_MIN."""
+    size = 20 if compact else 26
     parts: list[ft.Control] = []
     if icon is not None:
-        parts.append(ft.Icon(icon, size=26))
+        parts.append(ft.Icon(icon, size=size))
     elif selected:
-        parts.append(ft.Icon(ft.Icons.CHECK, size=26))
-    parts.append(ft.Text(label, size=FONT_LABEL, weight=ft.FontWeight.W_600 if selected else None))
-    return tile(ft.Row(parts, tight=True, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        parts.append(ft.Icon(ft.Icons.CHECK, size=size))
+    parts.append(ft.Text(label, size=FONT_SMALL if compact else FONT_LABEL,
+                         weight=ft.FontWeight.W_600 if selected else None))
+    return tile(ft.Row(parts, tight=True, spacing=6 if compact else 8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
                 on_click, ident=ident, selected=selected, disabled=disabled,
-                padding=ft.Padding.symmetric(horizontal=18, vertical=17))
+                padding=ft.Padding.symmetric(horizontal=12, vertical=10) if compact
+                else ft.Padding.symmetric(horizontal=18, vertical=17),
+                height=TOUCH_MIN if compact else None)
 
 
 def panel(content: ft.Control, *, ident: str | None = None, padding: float = 18,

@@ -133,6 +133,36 @@ class Screen:
             time.sleep(0.05)
         raise AssertionError(f"timed out: {what}\n--- screen text ---\n{self.body_text()[:3000]}")
 
+    def box(self, ident: str) -> dict[str, float] | None:
+        """Where the control ``ident`` is on the page (x, y, width, height in CSS pixels), or None."""
+        return self.wait_for(ident).bounding_box()
+
+    def enabled(self, ident: str) -> bool | None:
+        """What the accessibility tree says of the control ``ident``: True when a tap reaches it
+        (a tappable node), False when it is disabled (``aria-disabled`` on a button or a tappable
+        card, ``disabled`` on a field) and not tappable, None when it says neither (or is missing)."""
+        return self.page.evaluate(
+            """(id) => {
+                const top = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+                if (!top) return null;
+                const nodes = [top, ...top.querySelectorAll('*')];
+                if (nodes.some(e => e.hasAttribute('flt-tappable'))) return true;
+                if (nodes.some(e => e.getAttribute('aria-disabled') === 'true'
+                                    || (e.tagName === 'INPUT' && e.disabled))) return false;
+                return null;
+            }""", ident)
+
+    def wait_enabled(self, ident: str, enabled: bool = True, timeout: float = TIMEOUT) -> None:
+        self.until(lambda: self.enabled(ident) is enabled, f"{ident} {'enabled' if enabled else 'disabled'}",
+                   timeout)
+
+    def tap_anyway(self, ident: str) -> None:
+        """A tap a person makes on the control whatever its state: a click dispatched on its button
+        node (which Flutter ignores when the control is disabled)."""
+        self.wait_for(ident)
+        target = self.page.locator(f"{sel(ident)}[role], {sel(ident)} [role]").first
+        target.dispatch_event("click")
+
     def wait_text(self, needle: str, ident: str | None = None, timeout: float = TIMEOUT) -> None:
         if ident is None:
             self.until(lambda: needle in self.body_text(), f"text {needle!r} on screen", timeout)

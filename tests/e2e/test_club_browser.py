@@ -2,7 +2,8 @@
 database already holds games of two other tablets ("Table 1", "Salle du fond") and of a tablet
 with no name; this tablet is given its table name on the home screen, a High Society game is
 played on it through the table screen, then the statistics' league table is read for this table
-and for another, and the history is filtered by table. Every step is a tap or typing on the page.
+and for another, and the history is filtered by table. On both the league table starts on the
+first screen, under the filters. Every step is a tap or typing on the page.
 With SCREENSHOTS=1 the league table is written to docs/screenshots/club-league-<size>.png."""
 
 from __future__ import annotations
@@ -144,6 +145,15 @@ def test_a_tablet_names_its_table_plays_and_reads_the_club_league(chromium, tmp_
         s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=5), "league-heading")
         s.wait_text(B, "league-1")
         s.wait_text(fr("app.club.league_points", points=8), "league-1")
+        # The filters above leave the league table room: its heading is on the first screen, unscrolled
+        # (on a phone the filter chips share lines instead of stacking one per line).
+        s.scroll_top()
+
+        def heading_on_first_screen() -> bool:
+            box = s.box("league-heading")
+            return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+        s.until(heading_on_first_screen, f"the league table's heading within the first {height} px")
         s.click(f"stats-table-{mine}")
         if mine == "Table 3":  # only the game played here: Anne 2 points, Bruno 1, Chloé 0
             s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=1), "league-heading")

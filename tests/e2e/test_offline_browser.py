@@ -4,9 +4,10 @@ The app runs on a PostgreSQL database of this module's own server (tests/pgserve
 ``Server``; the other tests' server is never stopped). On a landscape tablet: the bar says
 « Connecté au serveur du club », an entry is made, the server is stopped; the bar turns to
 « Hors ligne », the table keeps
-showing the game as it was acknowledged and says why entries are refused, a tap on an entry gives
-the offline sentence; the server is started again, the bar turns back and the next entry is
-accepted, without restarting the app. An app started while the server is down says so and opens
+showing the game as it was acknowledged and says why entries are refused, its entry controls
+(money cards, pass, undo, correction) are greyed and a tap on them does nothing; the server is
+started again, the bar turns back, the controls come back and the next entry is accepted, without
+restarting the app. An app started while the server is down says so and opens
 by itself once the server answers. Every step is a tap or a read on the page."""
 
 from __future__ import annotations
@@ -25,8 +26,16 @@ A, B, C = "Anne", "Bruno", "Chloé"
 WAIT = 30.0  # the bar follows a check every few seconds; a busy machine may take longer
 
 
+# Offline these are disabled: the bid's money cards and pass, undo, a correction of an entry.
+ENTRY_CONTROLS = ("pass", "money-1", "undo", "correct-0")
+
+
 def fr(key: str, **params) -> str:
     return Msg(key, params).render("fr")
+
+
+def en(key: str, **params) -> str:
+    return Msg(key, params).render("en")
 
 
 @pytest.fixture(scope="module")
@@ -64,19 +73,36 @@ def test_a_tablet_says_offline_refuses_entries_and_carries_on_when_the_server_re
         s.wait_for("entry-0")
         s.wait_text(A, "prompt")
 
+        assert s.enabled("pass") and s.enabled("money-1") and s.enabled("undo") and s.enabled("correct-0")
+
         club_server.halt("fast")
         s.wait_text(fr("app.online.offline"), "connection", timeout=WAIT)
         s.wait_text(fr("app.online.paused"), "offline-paused")
+        s.wait_text(fr("app.online.locked"), "offline-paused")  # why the controls are greyed
         assert s.exists("entry-0") and not s.exists("entry-1")  # the game as it was acknowledged
         s.wait_text(A, "prompt")
-        s.click("pass")
-        s.wait_text(fr("service.offline.entry"), "problem", timeout=WAIT)
-        assert not s.exists("entry-1")
-        assert fr("app.online.offline") in s.text("connection")
+        for ident in ENTRY_CONTROLS:
+            s.wait_enabled(ident, False)
+        assert s.enabled("table-rules")  # the rules need no server
+        adding = s.text("bid-adding")
+        for ident in ENTRY_CONTROLS:  # a player taps anyway: nothing happens
+            s.tap_anyway(ident)
+        # A tap that reached the app would show before the answer to a later one: the language switch.
+        s.click("lang-switch")
+        s.wait_text(en("app.online.offline"), "connection")
+        assert not s.exists("problem") and not s.exists("undo-confirm")
+        assert s.exists("entry-0") and not s.exists("entry-1")
+        s.click("lang-switch")
+        s.wait_text(fr("app.online.offline"), "connection")
+        assert s.text("bid-adding") == adding  # the money card was not picked
+        for ident in ENTRY_CONTROLS:
+            assert s.enabled(ident) is False, ident
 
         club_server.resume()
         s.wait_text(fr("app.online.connected"), "connection", timeout=WAIT)
         s.wait_gone("offline-paused")
+        for ident in ENTRY_CONTROLS:  # enabled again without a reload
+            s.wait_enabled(ident)
         s.click("pass")
         s.wait_for("entry-1")
         s.wait_text(B, "prompt")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.club import table_chips
+from companion.app.club import chip_row, table_chips
 from companion.app.format import names, number, when
 
 if TYPE_CHECKING:
@@ -189,12 +189,13 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             app.render()
         return handler
 
+    small = app.narrow  # a phone: compact chips, several to a line
     game_chips = [ui.chip(app.t("app.history.all_games"), choose("game", None), ident="filter-game-all",
-                          selected=f.game is None)]
+                          selected=f.game is None, compact=small)]
     game_chips += [ui.chip(app.t(f"game.{g}.name"), choose("game", g), ident=f"filter-game-{g}",
-                           selected=f.game == g) for g in refereed_games()]
+                           selected=f.game == g, compact=small) for g in refereed_games()]
     status_chips = [ui.chip(app.t(f"app.history.status.{s}"), choose("status", s), ident=f"filter-status-{s}",
-                            selected=f.status == s) for s in STATUSES]
+                            selected=f.status == s, compact=small) for s in STATUSES]
     profiles = app.guard(app.service.players) or []
 
     def pick_player(e: Any) -> None:
@@ -209,7 +210,8 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         options=[ft.DropdownOption(key="", text=app.t("app.history.all_players"))]
         + [ft.DropdownOption(key=p.name, text=p.name) for p in profiles]))
     period_chips = [ui.chip(app.t(f"app.history.period.{p}"), choose("period", p), ident=f"filter-period-{p}",
-                            selected=f.period == p and not (f.since_text or f.until_text)) for p in PERIODS]
+                            selected=f.period == p and not (f.since_text or f.until_text), compact=small)
+                    for p in PERIODS]
 
     def typed(attr: str):
         def handler(e: Any) -> None:
@@ -227,8 +229,10 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                                              prefix_icon=ft.Icons.SEARCH)),
         date_field(app, "filter-since", "app.history.since", f.since_text, typed("since_text"), apply),
         date_field(app, "filter-until", "app.history.until", f.until_text, typed("until_text"), apply),
-        ui.button(app.t("app.history.apply"), apply, ident="filter-apply", icon=ft.Icons.FILTER_ALT),
-    ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        ui.button(app.t("app.history.apply"), apply, ident="filter-apply", icon=ft.Icons.FILTER_ALT,
+                  height=ui.TOUCH_MIN if small else ui.TOUCH, size=ui.FONT_BODY if small else ui.FONT_LABEL),
+    ], wrap=True, spacing=8 if small else ui.GAP, run_spacing=8 if small else 10,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
     def pick_table(value: str | None) -> None:
         f.table = value
@@ -237,9 +241,9 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
 
     tables = table_chips(app, f.table, pick_table, "filter-table")
     parts.append(ui.panel(ft.Column([
-        ui.wrap(game_chips), *([tables] if tables is not None else []), ui.wrap(status_chips),
-        ui.wrap(period_chips), dates,
-    ], spacing=12), ident="history-filters"))
+        chip_row(app, game_chips), *([tables] if tables is not None else []), chip_row(app, status_chips),
+        chip_row(app, period_chips), dates,
+    ], spacing=8 if small else 12), ident="history-filters", padding=12 if small else 18))
     if problem is not None:
         parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
                                ident="bad-date"))
@@ -326,6 +330,6 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
 
 def date_field(app: App, ident: str, label: str, value: str, on_change: Any, on_submit: Any) -> ft.Control:
     """A "from" or "until" date of a period filter (history and statistics), typed as the hint says."""
-    return ui.tid(ident, ft.TextField(label=app.t(label), value=value, width=200,
+    return ui.tid(ident, ft.TextField(label=app.t(label), value=value, width=150 if app.narrow else 200,
                                       hint_text=app.t("app.history.date_hint"), on_change=on_change,
                                       on_submit=on_submit, text_size=ui.FONT_BODY))

@@ -17,7 +17,7 @@ import flet as ft
 import flet_charts as fch
 
 from companion.app import ui
-from companion.app.club import league_section, table_chips
+from companion.app.club import chip_row, league_section, table_chips
 from companion.app.format import names, number, percent
 from companion.app.screens.history import PERIODS, Filters, bounds, date_field, duration
 
@@ -122,23 +122,27 @@ def _period_panel(app: App, state: dict[str, Any]) -> tuple[ft.Control, datetime
         app.render()
 
     chips = [ui.chip(app.t(f"app.history.period.{p}"), choose(p), ident=f"stats-period-{p}",
-                     selected=filters.period == p and not (filters.since_text or filters.until_text))
+                     selected=filters.period == p and not (filters.since_text or filters.until_text),
+                     compact=app.narrow)
              for p in PERIODS]
     row = ft.Row([
         date_field(app, "stats-since", "app.history.since", filters.since_text, typed("since"), apply),
         date_field(app, "stats-until", "app.history.until", filters.until_text, typed("until"), apply),
-        ui.button(app.t("app.history.apply"), apply, ident="stats-apply", icon=ft.Icons.FILTER_ALT),
-    ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        ui.button(app.t("app.history.apply"), apply, ident="stats-apply", icon=ft.Icons.FILTER_ALT,
+                  height=ui.TOUCH_MIN if app.narrow else ui.TOUCH, size=ui.FONT_BODY if app.narrow else ui.FONT_LABEL),
+    ], wrap=True, spacing=8 if app.narrow else ui.GAP, run_spacing=8 if app.narrow else 10,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER)
     def pick_table(value: str | None) -> None:
         state["table"] = value
         app.render()
 
     tables = table_chips(app, state.get("table"), pick_table, "stats-table")
-    lines: list[ft.Control] = [*([tables] if tables is not None else []), ui.wrap(chips), row]
+    lines: list[ft.Control] = [*([tables] if tables is not None else []), chip_row(app, chips), row]
     if problem is not None:
         lines.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
                                ident="stats-bad-date"))
-    return ui.panel(ft.Column(lines, spacing=12), ident="stats-period"), since, until, problem is not None
+    return (ui.panel(ft.Column(lines, spacing=8 if app.narrow else 12), ident="stats-period",
+                     padding=12 if app.narrow else 18), since, until, problem is not None)
 
 
 def places_text(app: App, places: tuple[tuple[int, int], ...]) -> str:

@@ -214,9 +214,10 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     parts: list[ft.Control] = []
 
     # -- what is expected ----------------------------------------------------------------------
-    if app.offline:  # every entry is refused until the server answers: say so above the controls
+    if app.offline:  # every entry is refused until the server answers: say so above the greyed controls
         parts.append(ui.banner(app.t("app.online.paused"), ident="offline-paused", kind="info",
-                               details=[] if app.narrow else [app.t("app.online.paused_help")]))
+                               details=[app.t("app.online.locked")]
+                               + ([] if app.narrow else [app.t("app.online.paused_help")])))
     if draft.correcting is None:
         parts.append(_prompt(app, app.say(session.expected.prompt), "prompt"))
     if draft.refusal is not None:
@@ -242,8 +243,9 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
         ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft,
                            side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
                            compact=app.narrow, width=game_width(app, share))
-        game_part = _finished(app, session) if session.outcome is not None else game_screen.build(state, ctx)
-    top = game_screen.build_side(state, ctx) if has_side else None
+        game_part = (_finished(app, session) if session.outcome is not None
+                     else paused(app, game_screen.build(state, ctx)))
+    top = paused(app, game_screen.build_side(state, ctx)) if has_side else None
 
     table_log = getattr(game_screen, "table_log", None)  # table-fair: what the log may say
     public = table_log(state_from_session(session), session.log) if table_log is not None else None
@@ -257,6 +259,13 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
         layout = ft.Column([ui.tid("game-panel", game_part), side], spacing=ui.GAP)
     parts.append(layout)
     return heading, ft.Column(parts, spacing=ui.GAP)
+
+
+def paused(app: App, control: ft.Control) -> ft.Control:
+    """The game's own controls, disabled while the club's server does not answer (buttons, cards
+    to tap, fields: see ui.disable). The game stays on screen as last acknowledged; no tap reaches
+    a refusal, and the render that follows the server's return (the shell's watch) enables them."""
+    return ui.disable(control) if app.offline else control
 
 
 def _session(app: App, session_id: int) -> SessionState:
@@ -355,7 +364,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
             ui.text(describe_entry(app, entry), ui.FONT_BODY, expand=True),
             *buttons,
             ui.icon_button(ft.Icons.EDIT, start_correction(entry.index), ident=f"correct-{entry.index}",
-                           tooltip=app.t("app.table.correct"), disabled=draft.correcting is not None),
+                           tooltip=app.t("app.table.correct"), disabled=draft.correcting is not None or app.offline),
         ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.START),
             padding=ft.Padding.symmetric(horizontal=10, vertical=6), border_radius=ui.RADIUS,
             bgcolor=ft.Colors.TERTIARY_CONTAINER if being_fixed else None)))
@@ -364,9 +373,10 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
 
     controls: list[ft.Control] = [top] if top is not None else []
     tools = [ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
-                       disabled=not entries or draft.correcting is not None, size=ui.FONT_BODY)]
+                       disabled=not entries or draft.correcting is not None or app.offline, size=ui.FONT_BODY)]
     if draft.undone and draft.correcting is None:
-        tools.append(ui.button(app.t("app.table.redo"), redo, ident="redo", icon=ft.Icons.REDO, size=ui.FONT_BODY))
+        tools.append(ui.button(app.t("app.table.redo"), redo, ident="redo", icon=ft.Icons.REDO, size=ui.FONT_BODY,
+                               disabled=app.offline))
     tools.append(ui.button(app.t("app.table.rules"), lambda _: app.go("rules", game=session.game),
                            ident="table-rules", icon=ft.Icons.MENU_BOOK, kind="outlined", size=ui.FONT_BODY))
     controls += [
@@ -504,12 +514,12 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
         parts.append(ui.banner(app.t("app.table.preview_ok", n=index + 1), ident="preview", kind="ok",
                                details=details,
                                actions=[ui.button(app.t("app.table.save_correction"), save, ident="correction-save",
-                                                  icon=ft.Icons.SAVE, kind="primary")]))
+                                                  icon=ft.Icons.SAVE, kind="primary", disabled=app.offline)]))
     state = state_at(session, index)
     ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
                        id_prefix="fix-", side_panel=has_side, compact=app.narrow,
                        width=game_width(app, landscape_share(game_screen)))
-    parts.append(game_screen.build(state, ctx))
+    parts.append(paused(app, game_screen.build(state, ctx)))
     return ft.Column(parts, spacing=ui.GAP), state, ctx
 
 
