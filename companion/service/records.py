@@ -30,7 +30,13 @@ ENVELOPE_COLUMNS = frozenset({"format", "game", "variant", "players", "first_pla
 def setup_fields(record: TableRecord) -> dict[str, Any]:
     """The record's optional set-up fields beyond those with a column of their own, as JSON data
     ({} when it has none)."""
-    return {k: v for k, v in record_to_data(record).items() if k not in ENVELOPE_COLUMNS}
+    return {k: v for k, v in _envelope_data(record).items() if k not in ENVELOPE_COLUMNS}
+
+
+def _envelope_data(record: TableRecord) -> dict[str, Any]:
+    """The record as JSON data with no actions (``"actions": []``): what its envelope fields are
+    read from, without dumping every action for nothing."""
+    return record_to_data(record.model_copy(update={"actions": []}))
 
 
 def _envelope(game: str, variant: dict[str, Any], players: Sequence[str], first_player: str,
@@ -59,7 +65,7 @@ class Kept:
 
 
 def kept(record: TableRecord, assist: bool, now: datetime) -> Kept:
-    row = {"game": record.game, "variant": record_to_data(record).get("variant", {}),
+    row = {"game": record.game, "variant": _envelope_data(record).get("variant", {}),
            "first_player": record.starting_player, "assist": assist, "now": now, "setup": setup_fields(record)}
     return Kept(row, list(record.players), [dumps(action_to_data(a)) for a in refereed_actions(record)])
 
@@ -82,16 +88,18 @@ def columns_record(game: str, variant: str, first_player: str, setup: str | None
     return parse_record_data({**envelope, "actions": list(actions)}, decoded=True)
 
 
-def lost(record: TableRecord, kept: Kept) -> list[str]:
+def lost(record: TableRecord, kept: Kept, row: GameSession | None = None) -> list[str]:
     """The envelope fields (or "actions") that would not come back from the store as they are in
     ``record``; [] when it comes back whole. Both are compared in canonical form: first player
-    explicit (the default, players[0], if the record leaves it out)."""
+    explicit (the default, players[0], if the record leaves it out). ``row``: the sessions row
+    :meth:`Store.session_row` made of ``kept.row`` when the caller has it already (and writes it)."""
     def canonical(parsed: TableRecord) -> TableRecord:
         return parsed.model_copy(update={"first_player": parsed.starting_player})
 
     back: TableRecord | None
     try:
-        back = canonical(stored_record(Store.session_row(**kept.row), kept.players, kept.actions))
+        back = canonical(stored_record(Store.session_row(**kept.row) if row is None else row, kept.players,
+                                        kept.actions))
     except (MalformedRecord, ValueError):
         back = None
     want = canonical(record)

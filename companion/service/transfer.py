@@ -17,10 +17,13 @@ from companion.service.errors import (
 )
 from companion.service.live import ServiceCore
 from companion.service.records import Kept, kept, lost, refereed_actions
-from companion.service.replay import Fold, fold, result_rows
+from companion.service.replay import fold, result_rows
+from companion.store import NewGame
 from models.i18n import Msg
 from models.names import find_same
 from models.record import RECORD_FORMAT, MalformedRecord, load_json, parse_record_data
+from models.tables import GameSession
+from scoring.base import Outcome
 from scoring.referee import NoReferee
 
 IMPORT_LIMIT = READ_LIMIT
@@ -69,7 +72,7 @@ class Transfer(ServiceCore):
         if not items:
             raise Malformed(Msg("service.import.empty"))
         now = self._now()
-        checked: list[tuple[Kept, Fold]] = []
+        checked: list[tuple[Kept, GameSession, Outcome | None]] = []
         with self._read() as db:
             known = [p.name for p in self.store.players(db)]
         for number, item in enumerate(items):
@@ -90,7 +93,8 @@ class Transfer(ServiceCore):
                               folded.index, record=number)
             # An accepted import must replay to the same record: read back what would be stored.
             rows = kept(record, False, now)
-            missing = lost(record, rows)
+            row = self.store.session_row(**rows.row)  # checked here, written below
+            missing = lost(record, rows, row)
             if missing:
                 raise NotKept(Msg("service.import.not_kept", {"record": number + 1, "fields": ", ".join(missing)}),
                               missing, record=number)
@@ -101,24 +105,24 @@ class Transfer(ServiceCore):
                                                                          "known": same}), record=number)
                 if same is None:
                     known.append(name)
-            checked.append((rows, folded))
-        ids: list[int] = []
+            # the outcome, not the replay's engine and log: a file's worth of them is only garbage
+            checked.append((rows, row, folded.engine.outcome()))
         with self._lock:
             try:
                 with self.store.write() as db:
-                    for rows, folded in checked:
-                        player_ids = self.store.ensure_players(db, rows.players, now)
-                        row = self.store.create_session(db, **rows.row,
-                                                        player_ids=[player_ids[n] for n in rows.players])
-                        assert row.id is not None  # the database gave it one
-                        self.store.append(db, row.id, rows.actions, now, after=0)
-                        outcome = folded.engine.outcome()
-                        if outcome is not None:
-                            self.store.write_results(db, row.id, result_rows(outcome, player_ids))
-                            self.store.set_status(db, row.id, True, now)
-                        self.store.refresh_summary(db, row.id, months=False)
-                        ids.append(row.id)
-                    # the monthly figures once per month and game imported, not once per game
+                    # every profile at once (PostgreSQL: the names' locks taken together, in order),
+                    # then every game's rows in a few statements, then the summaries and the
+                    # monthly figures once per month and game imported, not once per game
+                    names = list(dict.fromkeys(name for rows, _, _ in checked for name in rows.players))
+                    profiles = self.store.ensure_players(db, names, now)
+                    games = []
+                    for rows, row, outcome in checked:
+                        player_ids = {name: profiles[name] for name in rows.players}
+                        games.append(NewGame(
+                            row=row, player_ids=list(player_ids.values()),
+                            actions=rows.actions,
+                            results=None if outcome is None else result_rows(outcome, player_ids)))
+                    ids = self.store.add_games(db, games, now)
                     self.store.refresh_game_months(db, ids)
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
