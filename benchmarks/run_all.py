@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> None:
     print()
     engine_replay.main(["--seconds", "0.5" if args.quick else "2", "--games", "5" if args.quick else "20"])
     print()
-    append_latency.main(["--count", "100" if args.quick else "400", *extra])
+    append_latency.main(["--count", "100" if args.quick else "400", "--idle-count", "50" if args.quick else "150",
+                         *extra])
     print()
     resume.main(["--games", "10" if args.quick else "30", *extra])
     print()
