@@ -146,6 +146,15 @@ class _Plan(NamedTuple):
     fixed: int                 # keys every value was given: the tag and the required fields
     optional: tuple[str, ...]  # one key more each when not None (None is their default)
     objects: tuple[str, ...]   # objects of plain values: as many keys more as they hold
+    # where the checks read one field naming a player at most (most actions): that field ("" for
+    # none), so that the loop makes one test; None: the general path over every tuple above
+    one: str | None = None
+
+    def only_one(self) -> _Plan:
+        """This plan with ``one`` set, where the checks read one field naming a player at most."""
+        if self.manys or self.optional or self.objects or len(self.ones) > 1:
+            return self
+        return self._replace(one=self.ones[0] if self.ones else "")
 
 
 _PLANS: dict[type, _Plan] = {}
@@ -158,7 +167,7 @@ def _plan(cls: type) -> _Plan:
             fields = msgspec.structs.fields(cls)
             found = _Plan(cls.named_one, cls.named_many, 1 + sum(1 for field in fields if field.required),
                           tuple(field.name for field in fields if not field.required),
-                          tuple(field.name for field in fields if _holds_object(field.type)))
+                          tuple(field.name for field in fields if _holds_object(field.type))).only_one()
         else:  # a pydantic model (the reference path, or an action a test built): its keys are not counted
             from models.record_models import people_fields
 
@@ -263,6 +272,14 @@ def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int
     plans = _PLANS
     for i, action in enumerate(actions):
         plan = plans.get(action.__class__) or _plan(action.__class__)
+        one = plan.one
+        if one is not None and extra is None:  # a player named at most: most actions, one test
+            if one:
+                name = getattr(action, one)
+                if name is not None and name not in seen:
+                    raise _bad("action_player", i, i=i, name=repr(name))
+            keys += plan.fixed
+            continue
         for attr in plan.ones:
             name = getattr(action, attr)
             if name is not None and name not in seen:

@@ -10,6 +10,8 @@ verifies before it does:
   changes the state. Nothing is copied, so an action costs the same early and late in a game.
 - ``apply`` returns what happened as :class:`Event` s: sentences to show, each naming the rule ids
   that made it happen (the app's "why?" reads them on every game's log and results).
+- ``run(actions)`` is a fold of ``apply`` for a caller that reads no events (the verdict): the
+  engine is ``quiet`` meanwhile, and may skip building the events of its most frequent actions.
 - ``expected()`` says who must act and with which action types; ``outcome()`` is the result once
   the game is finished; its explanation lines are Events too.
 - ``variants`` declares the game's variant keys once (:class:`VariantSpec`): record validation,
@@ -191,12 +193,14 @@ class Engine(ABC):
     # the rules reference, in the rulebook's order (``rules`` is then ``tuple(r.id for r in rule_specs)``)
     rule_specs: ClassVar[tuple[RuleSpec, ...]] = ()
     variants: ClassVar[tuple[VariantSpec, ...]] = ()
-
     def __init__(self, record: Any):
         self.game: str = record.game
         self.players: tuple[str, ...] = tuple(record.players)
         self.first_player: str = record.starting_player
         self.applied: int = 0  # how many actions were accepted
+        # True while :meth:`run` folds actions for a caller that reads no events: an engine may then
+        # skip building the events of its most frequent actions (what ``_perform`` returns is dropped)
+        self.quiet: bool = False
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -210,6 +214,21 @@ class Engine(ABC):
         events = tuple(self._perform(action))
         self.applied += 1
         return events
+
+    def run(self, actions: Iterable[Any]) -> None:
+        """Apply parsed record actions in order, for a caller that reads none of their events (a
+        verdict): the same checks and changes as :meth:`apply`, with the engine ``quiet`` and no
+        tuple made per action. Raises the first refusal; ``applied`` then counts the actions
+        accepted before it, and the state is as they left it."""
+        check, perform = self._check, self._perform
+        self.quiet = True
+        try:
+            for action in actions:
+                check(action)
+                perform(action)
+                self.applied += 1
+        finally:
+            self.quiet = False
 
     def can(self, action: Any) -> bool:
         try:

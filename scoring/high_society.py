@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, ClassVar, Mapping
 
-from models.i18n import Msg
+from models.i18n import Msg, msg
 from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, Score, VariantSpec, event
 
 MONEY: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
@@ -76,6 +76,8 @@ def _num(value: int | Fraction) -> int | Fraction:
         return value.numerator
     return value
 
+
+_SILENT: list[Event] = []  # what a quiet engine's frequent actions return (never appended to)
 
 # The two sentences every round repeats (events are immutable values: built once per player)
 @lru_cache(maxsize=1024)
@@ -470,6 +472,8 @@ class HighSocietyEngine(Engine):
         state.round += 1
         state.revealed.append((state.round, card))
         state.stage = Bidding(card, state.starter)
+        if self.quiet:
+            return _SILENT
         if card in MISFORTUNE:
             return [event("HS-MISFORTUNE", "hs.event.reveal_misfortune", player=state.starter, card=label,
                           round=state.round)]
@@ -483,6 +487,8 @@ class HighSocietyEngine(Engine):
         seat.bid.extend(add)
         seat.bid_total += sum(add)
         stage.turn = self._next_active(stage, player)
+        if self.quiet:
+            return _SILENT
         return [event((), "hs.event.bid", player=player, cards=add, total=seat.bid_total)]
 
     def _pass(self, player: str) -> list[Event]:
@@ -496,12 +502,10 @@ class HighSocietyEngine(Engine):
             seat.hand.update(seat.bid)
             seat.bid = []
             seat.bid_total = 0
-            events = [event("HS-PASSED", "hs.event.pass_back", player=player, amount=back)]
-        else:
-            events = [_passes(player)]
         card = stage.card
         if card in MISFORTUNE:
-            events.append(event("HS-MISFORTUNE", "hs.event.misfortune", player=player, card=self._labels[card]))
+            events = [self._passed(player, back),
+                      event("HS-MISFORTUNE", "hs.event.misfortune", player=player, card=self._labels[card])]
             for other in self._others[player]:
                 lost = self._pay(other)
                 if lost:
@@ -511,15 +515,21 @@ class HighSocietyEngine(Engine):
         if len(stage.passed) == len(self.players) - 1:
             winner = next(p for p in self._others[player] if p not in stage.passed)
             price = self._pay(winner)
-            if price:
-                events.append(event("HS-FREE-CARD", "hs.event.buy", player=winner, card=self._labels[card],
-                                    amount=price))
-            else:
-                events.append(event("HS-FREE-CARD", "hs.event.free", player=winner, card=self._labels[card]))
-            events.extend(self._receive(winner, card))
-            return events
+            received = self._receive(winner, card)
+            if self.quiet:
+                return _SILENT
+            label = self._labels[card]
+            return [self._passed(player, back),
+                    event("HS-FREE-CARD", "hs.event.buy", player=winner, card=label, amount=price) if price
+                    else event("HS-FREE-CARD", "hs.event.free", player=winner, card=label),
+                    *received]
         stage.turn = self._next_active(stage, player)
-        return events
+        return _SILENT if self.quiet else [self._passed(player, back)]
+
+    @staticmethod
+    def _passed(player: str, back: int) -> Event:
+        """The pass itself: the player's open bid, if any, back to their hand."""
+        return event("HS-PASSED", "hs.event.pass_back", player=player, amount=back) if back else _passes(player)
 
     def _discard(self, player: str, card: str) -> list[Event]:
         state = self.state
@@ -726,22 +736,22 @@ def _breakdown(steps: list[tuple[str, int | Fraction, int]]) -> Msg:
     before: int | Fraction = 0
     for kind, value, added in steps[1:]:
         if kind == "plus":
-            calc = (Msg("hs.calc.num", {"n": added}) if calc is None
-                    else Msg("hs.calc.plus", {"left": calc, "n": added}))
+            calc = (msg("hs.calc.num", n=added) if calc is None
+                    else msg("hs.calc.plus", left=calc, n=added))
             terms += 1
         elif kind == "minus5":
             terms += 1 if calc is not None else 2
-            calc = Msg("hs.calc.minus5", {"left": calc or Msg("hs.calc.num", {"n": 0})})
+            calc = msg("hs.calc.minus5", left=calc or msg("hs.calc.num", n=0))
         else:
             if calc is None:
-                calc = Msg("hs.calc.num", {"n": 0})
+                calc = msg("hs.calc.num", n=0)
             elif terms > 1:
-                calc = Msg("hs.calc.eq", {"left": calc, "value": _num(before)})
+                calc = msg("hs.calc.eq", left=calc, value=_num(before))
             terms = 0
-            calc = Msg("hs.calc.x2" if kind == "x2" else "hs.calc.half", {"left": calc, "value": _num(value)})
+            calc = msg("hs.calc.x2" if kind == "x2" else "hs.calc.half", left=calc, value=_num(value))
         before = value
     if calc is None:
-        return Msg("hs.calc.num", {"n": 0})
+        return msg("hs.calc.num", n=0)
     if terms > 1:
-        calc = Msg("hs.calc.eq", {"left": calc, "value": _num(before)})
+        calc = msg("hs.calc.eq", left=calc, value=_num(before))
     return calc

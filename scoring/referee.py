@@ -73,15 +73,12 @@ def malformed_verdict(error: MalformedRecord, game: str | None = None, lang: str
 
 
 def verdict_of(record: Any, lang: str = "en") -> Verdict:
-    # The same fold as replay(), without keeping each action's events: the verdict prints none of them.
+    # The same fold as replay(), without the actions' events: the verdict prints none of them.
     engine = new_engine(record)
-    apply = engine.apply
-    applied = 0
     try:
-        for action in record.actions:
-            apply(action)
-            applied += 1
+        engine.run(record.actions)
     except RuleViolation as violation:
+        applied = engine.applied
         return Verdict(
             game=record.game,
             status="illegal",
@@ -89,6 +86,7 @@ def verdict_of(record: Any, lang: str = "en") -> Verdict:
             error=VerdictError(index=applied, rule=violation.rule, message=violation.message(lang)),
             result=None,
         )
+    applied = engine.applied
     outcome = engine.outcome()
     if outcome is None:
         return Verdict(game=record.game, status="in_progress", applied=applied, error=None, result=None)

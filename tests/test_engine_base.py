@@ -61,3 +61,61 @@ def test_every_engine_takes_a_plain_dict_action_like_a_parsed_one():
         engine.check(action)
         assert engine.applied == 0
         assert engine.apply(action) and engine.applied == 1
+
+
+def _fold_with_apply(engine, actions):
+    """The reference fold: ``apply`` one action after the other, to the first refusal."""
+    from scoring.base import RuleViolation
+
+    for action in actions:
+        try:
+            engine.apply(action)
+        except RuleViolation as refusal:
+            return refusal
+    return None
+
+
+@pytest.mark.parametrize("game", __import__("scoring.registry", fromlist=["refereed_games"]).refereed_games())
+def test_run_leaves_the_engine_as_apply_does_and_refuses_the_same_action(game):
+    """``run`` (the verdict's fold, the engine quiet) checks and changes exactly what ``apply`` does:
+    on complete legal games, and on the same games with one action left out (refused where the rules
+    refuse it, the state as the actions before it left it). Afterwards the engine reports events again."""
+    import sys
+    from pathlib import Path
+
+    from models.record import parse_record_data
+    from scoring.base import RuleViolation
+    from scoring.referee import new_engine
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from playouts import playout
+
+    refused = 0
+    for seed in range(3):
+        data = playout(game, seed)
+        cuts = [None, *range(1, len(data["actions"]), max(1, len(data["actions"]) // 7))]
+        for cut in cuts:
+            actions = data["actions"] if cut is None else data["actions"][:cut] + data["actions"][cut + 1:]
+            record = parse_record_data({**data, "actions": actions})
+            by_apply, by_run = new_engine(record), new_engine(record)
+            refusal = _fold_with_apply(by_apply, record.actions)
+            try:
+                by_run.run(record.actions)
+                ran: RuleViolation | None = None
+            except RuleViolation as error:
+                ran = error
+            assert (ran is None) == (refusal is None), (game, seed, cut)
+            if refusal is not None and ran is not None:
+                refused += 1
+                assert (ran.rule, ran.msg) == (refusal.rule, refusal.msg), (game, seed, cut)
+            assert vars(by_run) == vars(by_apply), (game, seed, cut)
+            assert by_run.outcome() == by_apply.outcome(), (game, seed, cut)
+        # run for half the game, then apply: the engine reports every event again, the same ones
+        record = parse_record_data(data)
+        half = len(record.actions) // 2
+        by_run, by_apply = new_engine(record), new_engine(record)
+        by_run.run(record.actions[:half])
+        _fold_with_apply(by_apply, record.actions[:half])
+        assert [by_run.apply(a) for a in record.actions[half:]] == [by_apply.apply(a) for a in record.actions[half:]]
+        assert by_run.outcome() == by_apply.outcome() and by_run.outcome() is not None
+    assert refused, f"{game}: no cut game was refused, the comparison proved nothing about refusals"
