@@ -221,13 +221,15 @@ class Engine(ABC):
         tuple made per action. Raises the first refusal; ``applied`` then counts the actions
         accepted before it, and the state is as they left it."""
         check, perform = self._check, self._perform
+        applied = self.applied
         self.quiet = True
         try:
             for action in actions:
                 check(action)
                 perform(action)
-                self.applied += 1
+                applied += 1
         finally:
+            self.applied = applied
             self.quiet = False
 
     def can(self, action: Any) -> bool:
