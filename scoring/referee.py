@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from models.i18n import Msg
+from models.i18n import Msg, dialect
 from models.record import (
     GAMES,
     MalformedRecord,
@@ -73,6 +73,13 @@ def malformed_verdict(error: MalformedRecord, game: str | None = None, lang: str
 
 
 def verdict_of(record: Any, lang: str = "en") -> Verdict:
+    """The verdict on a parsed record, its sentences in ``lang`` and in the words of the record's
+    edition (Animalement Vôtre's animals), as the app's screens render them."""
+    with dialect(record.game):
+        return _verdict_of(record, lang)
+
+
+def _verdict_of(record: Any, lang: str) -> Verdict:
     # The same fold as replay(), without the actions' events: the verdict prints none of them.
     engine = new_engine(record)
     try:

@@ -183,3 +183,26 @@ def test_replay_imports_no_flet_no_sqlalchemy_and_only_the_engine_at_hand(exampl
     assert lines["HEAVY"] == ""
     engines = {m for m in lines["GAMES"].split(",") if m not in ("scoring.base", "scoring.referee", "scoring.registry")}
     assert engines == {"scoring." + example.split("-in-")[0].replace("-", "_")}
+
+
+def test_an_animalement_votre_verdict_speaks_of_animals():
+    """The verdict renders its sentences in the record's edition's words, as the app's screens do:
+    Animalement Vôtre's refusal names animals and « malade comme un chien », not possessions and
+    the theft; High Society's the possessions and the theft."""
+    def bid(player, add):
+        return {"type": "bid", "player": player, "add": add}
+
+    def passes(player):
+        return {"type": "pass", "player": player}
+
+    actions = [{"type": "reveal", "card": "p3"}, bid("Anne", [1]), passes("Bruno"), passes("Chloé"),
+               {"type": "reveal", "card": "theft"}, passes("Anne"),
+               {"type": "reveal", "card": "p5"}]  # Anne owns a possession (an animal): she must discard it first
+    for game, says, never in (("animalement-votre", "malade comme un chien", "possession"),
+                              ("high-society", "theft", "animal")):
+        text = json.dumps({"format": "table-record/1", "game": game, "players": ["Anne", "Bruno", "Chloé"],
+                           "actions": actions})
+        status, verdict, _ = replay("-", stdin=text.encode())
+        error = verdict["error"]
+        assert status == 1 and error["rule"] == "HS-DISCARD-REQUIRED"
+        assert says in error["message"] and never not in error["message"].lower(), error["message"]
