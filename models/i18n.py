@@ -52,6 +52,24 @@ class Msg:
         return render(self, "en")
 
 
+@dataclass(frozen=True)
+class InWords(Msg):
+    """A sentence about one game inside a message that is not (an import's refusal, on a screen
+    about no game): rendered in that game's words (its ``@words`` dialect) wherever it is shown,
+    as a parameter of another message or through its own ``render``."""
+
+    words: str | None = None
+
+    def render(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        with dialect(self.words):
+            return render(self, lang)
+
+
+def in_words(words: str | None, message: Msg) -> InWords:
+    """``message`` to be rendered in the words of ``words`` (a game id) wherever it is shown."""
+    return InWords(message.key, message.params, words)
+
+
 _new_object = object.__new__
 
 
@@ -117,7 +135,7 @@ def _render_param(value: Any, lang: str) -> str:
     if cls is int:
         return str(value)
     if isinstance(value, Msg):
-        return render(value, lang)
+        return value.render(lang) if cls is InWords else render(value, lang)
     if isinstance(value, (list, tuple)):
         parts = [v if v.__class__ is str else str(v) if v.__class__ is int else _render_param(v, lang)
                  for v in value]

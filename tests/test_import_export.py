@@ -232,6 +232,26 @@ def test_illegal_entry_message_names_the_record_the_entry_and_the_rule(service):
     assert render(caught.value.msg, "en").startswith("Record 2, entry 3 breaks rule")
 
 
+def test_an_illegal_animalement_votre_entry_is_told_in_its_own_words(service):
+    """The import screen is about no game, yet the refusal inside its sentence is about an
+    Animalement Vôtre record: it speaks of animals and « malade comme un chien », in French and English."""
+    actions = [{"type": "reveal", "card": "p3"}, {"type": "bid", "player": "Anne", "add": [1]},
+               {"type": "pass", "player": "Bruno"}, {"type": "pass", "player": "Chloé"},
+               {"type": "reveal", "card": "theft"}, {"type": "pass", "player": "Anne"},
+               {"type": "reveal", "card": "p5"}]  # Anne owns an animal: she must discard it first
+    for game, says, never in (("animalement-votre", "malade comme un chien", "possession"),
+                              ("high-society", "vol", "animal")):
+        record = {"format": "table-record/1", "game": game, "players": ["Anne", "Bruno", "Chloé"],
+                  "actions": actions}
+        with pytest.raises(Refused) as caught:
+            service.import_records(json.dumps(record))
+        assert caught.value.rule == "HS-DISCARD-REQUIRED"
+        french = caught.value.msg.render("fr")
+        assert says in french and never not in french.lower(), french
+        english = caught.value.msg.render("en")
+        assert ("malade comme un chien" in english) == (game == "animalement-votre"), english
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 

@@ -62,7 +62,7 @@ from companion.store import (
     alembic_config,
     known_revisions,
 )
-from models.i18n import Msg, has_text
+from models.i18n import Msg, has_text, in_words
 from models.names import name_key
 from models.record import MalformedRecord
 from models.tables import STATUS_FINISHED, ActionRow, GameSession, Seat, StoreInfo
@@ -303,7 +303,7 @@ def check_game(game: SourceGame) -> Checked | Msg:
     if folded.violation is not None:
         assert folded.index is not None
         return Msg("migrate.game.illegal", {"entry": folded.index + 1, "rule": folded.violation.rule,
-                                            "reason": folded.violation.msg})
+                                            "reason": in_words(game.game, folded.violation.msg)})
     outcome = folded.engine.outcome()
     if (outcome is not None) != (game.status == STATUS_FINISHED):
         return Msg("migrate.game.status", {"status": game.status})

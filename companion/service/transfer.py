@@ -19,7 +19,7 @@ from companion.service.live import ServiceCore
 from companion.service.records import Kept, kept, lost, refereed_actions
 from companion.service.replay import fold, result_rows
 from companion.store import NewGame
-from models.i18n import Msg
+from models.i18n import Msg, in_words
 from models.names import find_same
 from models.record import RECORD_FORMAT, MalformedRecord, load_json, parse_record_data
 from models.tables import GameSession
@@ -89,7 +89,7 @@ class Transfer(ServiceCore):
                 v = folded.violation
                 assert folded.index is not None
                 raise Refused(v.rule, Msg("service.import.illegal", {"record": number + 1, "entry": folded.index + 1,
-                                                                     "rule": v.rule, "reason": v.msg}),
+                                                                     "rule": v.rule, "reason": in_words(record.game, v.msg)}),
                               folded.index, record=number)
             # An accepted import must replay to the same record: read back what would be stored.
             rows = kept(record, False, now)
