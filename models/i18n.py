@@ -217,6 +217,11 @@ _FORMATTER = _Formatter()
 _DIALECT: ContextVar[str | None] = ContextVar("catalogue_dialect", default=None)
 
 
+def current_dialect() -> str | None:
+    """The words being rendered in (``dialect``), or None."""
+    return _DIALECT.get()
+
+
 @contextmanager
 def dialect(name: str | None) -> Iterator[None]:
     """Render with the ``@name`` variants of keys where there are some (see the module's doc)."""

@@ -170,6 +170,26 @@ def undo(app: App) -> None:
     probe.tap(app.dialog, "undo-confirm-yes")
 
 
+def test_animalement_votre_undo_speaks_of_animals_in_the_question_and_the_notice(service, tmp_path):
+    """The undo question and the notice after it are built on a tap, outside the screen's
+    rendering: they still say the entry in the edition's words (animals, « malade comme un chien »)."""
+    state = service.start("animalement-votre", [A, B, C])
+    app = App(service, None, export_dir=tmp_path / "exports")
+    app.go("table", session_id=state.session_id)
+    probe.tap(app.root, "reveal-p3")
+    bid(app, 1)
+    for _ in (B, C):
+        probe.tap(app.root, "pass")
+    probe.tap(app.root, "reveal-theft")
+    probe.tap(app.root, "pass")  # Anne takes « malade comme un chien » and must discard her animal
+    probe.tap(app.root, "undo")
+    asked = probe.text_of(app.dialog, "undo-confirm")
+    assert "malade comme un chien" in asked and "possession" not in asked, asked
+    probe.tap(app.dialog, "undo-confirm-yes")
+    told = probe.text_of(app.root, "notice")
+    assert "malade comme un chien" in told and "possession" not in told, told
+
+
 def test_redo_enters_again_what_was_just_undone(service, tmp_path):
     app, sid = table(service, tmp_path)
     probe.tap(app.root, "reveal-p7")

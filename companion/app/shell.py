@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import flet as ft
 
 from companion.app import ui
-from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg, dialect
+from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg, current_dialect, dialect
 
 if TYPE_CHECKING:
     from companion.service import SessionService
@@ -88,6 +88,13 @@ class App:
         return Msg(key, params).render(self.lang)
 
     def say(self, message: Msg) -> str:
+        """``message`` in the table's language and, outside a screen's rendering (a dialog or a
+        notice made on a tap), in the words of the game the screen shows (Animalement Vôtre's)."""
+        if current_dialect() is None and self.stack:
+            game = self._game_of(self.here.params)
+            if game is not None:
+                with dialect(game):
+                    return message.render(self.lang)
         return message.render(self.lang)
 
     # -- navigation ---------------------------------------------------------------------------
