@@ -193,6 +193,7 @@ class Engine(ABC):
     # the rules reference, in the rulebook's order (``rules`` is then ``tuple(r.id for r in rule_specs)``)
     rule_specs: ClassVar[tuple[RuleSpec, ...]] = ()
     variants: ClassVar[tuple[VariantSpec, ...]] = ()
+
     def __init__(self, record: Any):
         self.game: str = record.game
         self.players: tuple[str, ...] = tuple(record.players)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
 from models.i18n import Msg, msg
 from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, Score, VariantSpec, event
@@ -77,7 +77,7 @@ def _num(value: int | Fraction) -> int | Fraction:
     return value
 
 
-_SILENT: list[Event] = []  # what a quiet engine's frequent actions return (never appended to)
+_SILENT: tuple[Event, ...] = ()  # what a quiet engine's frequent actions return
 
 # The two sentences every round repeats (events are immutable values: built once per player)
 @lru_cache(maxsize=1024)
@@ -448,7 +448,7 @@ class HighSocietyEngine(Engine):
 
     # -- the contract: perform -------------------------------------------------------------------
 
-    def _perform(self, action: Any) -> list[Event]:
+    def _perform(self, action: Any) -> Sequence[Event]:
         kind = action.type
         if kind == "pass":  # the most frequent action, then bids
             return self._pass(action.player)
@@ -458,7 +458,7 @@ class HighSocietyEngine(Engine):
             return self._reveal(action.card)
         return self._discard(action.player, action.card)
 
-    def _reveal(self, card: str) -> list[Event]:
+    def _reveal(self, card: str) -> Sequence[Event]:
         state = self.state
         state.deck[card] -= 1
         label = self._labels[card]
@@ -479,7 +479,7 @@ class HighSocietyEngine(Engine):
                           round=state.round)]
         return [event((), "hs.event.reveal", player=state.starter, card=label, round=state.round)]
 
-    def _bid(self, player: str, add: list[int]) -> list[Event]:
+    def _bid(self, player: str, add: list[int]) -> Sequence[Event]:
         stage = self.state.stage
         assert isinstance(stage, Bidding)
         seat = self.state.seats[player]
@@ -491,7 +491,7 @@ class HighSocietyEngine(Engine):
             return _SILENT
         return [event((), "hs.event.bid", player=player, cards=add, total=seat.bid_total)]
 
-    def _pass(self, player: str) -> list[Event]:
+    def _pass(self, player: str) -> Sequence[Event]:
         state = self.state
         stage = state.stage
         assert isinstance(stage, Bidding)
