@@ -126,3 +126,19 @@ def test_the_table_opens_its_own_games_rules(service, tmp_path):
     assert set(shown(app)) == set(engine_class("boursicocotte").rules)
     probe.tap(app.root, "nav-back")
     assert app.here.screen == "table"
+
+
+def test_animalement_votre_rules_speak_of_animals_and_are_found_by_its_words(app):
+    """The rules reference of Animalement Vôtre is written in its own words (the catalogue's
+    ``@animalement-votre`` texts), searched in them too; High Society's keeps its possessions and theft."""
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, "rules-game-animalement-votre")
+    animals = probe.text_of(app.root, "rule-HS-DISCARD-REQUIRED")
+    assert fr("rule.HS-DISCARD-REQUIRED.title@animalement-votre") in animals
+    assert "malade comme un chien" in animals and "vol" not in animals.split(), animals
+    probe.type_into(app.root, "rules-search", "malade chien")  # its words find its rules
+    assert "HS-DISCARD-REQUIRED" in shown(app) and "HS-BID-RAISE" not in shown(app)
+    probe.type_into(app.root, "rules-search", "")
+    probe.tap(app.root, "rules-game-high-society")
+    possessions = probe.text_of(app.root, "rule-HS-DISCARD-REQUIRED")
+    assert fr("rule.HS-DISCARD-REQUIRED.title") in possessions and "malade" not in possessions

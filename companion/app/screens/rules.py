@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
-from models.i18n import has_text
+from models.i18n import dialect, has_text
 
 ALL = ""  # the one section of an engine that declares no rule_specs
 
@@ -190,6 +190,11 @@ def build(app: Any, game: str | None = None, query: str = "", **_: Any) -> tuple
         game = app.drafts.get("rules-game") if app.drafts.get("rules-game") in offered else offered[0]
     assert game is not None
     app.drafts["rules-game"] = game
+    with dialect(game):  # the game's own words (Animalement Vôtre's animals), shown and searched
+        return _build(app, game, query, offered)
+
+
+def _build(app: Any, game: str, query: str, offered: tuple[str, ...]) -> tuple[str, ft.Control]:
 
     def search(e: Any) -> None:
         # The whole screen is rebuilt, like after any other change: a tree already on screen is
