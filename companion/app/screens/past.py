@@ -9,7 +9,7 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.format import names, when
-from companion.app.games import TableContext, screen_for, state_at
+from companion.app.games import TableContext, screen_for, state_at, state_from_session
 from companion.app.screens.results import outcome_view
 from scoring.base import rules_of
 
@@ -93,21 +93,30 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
     # -- step by step ----------------------------------------------------------------------------
     state = state_at(session, step)
     screen = screen_for(session.game)
+    # Table-fair: each entry says what the table's log says now (the game's ``table_log``: during
+    # a Stupide Vautour game, an earlier round without its cards), and a step whose table showed
+    # what is hidden now (cards since covered by later ones) is not drawn.
+    table_log = getattr(screen, "table_log", None)
+    said = [tuple(entry.events) for entry in session.log]
+    public = said if table_log is None else [tuple(m) for m in table_log(state_from_session(session), session.log)]
+    then = said if table_log is None else [tuple(m) for m in table_log(state, session.log[:step])]
+    drawn = all(public[i] == said[i] or then[i] != said[i] for i in range(step))
     if step == 0:
         happened = app.t("app.past.step_start")
     else:
         entry = session.log[step - 1]
-        happened = " ".join(app.say(m) for m in entry.events) or app.t("app.table.entry_plain",
-                                                                         type=entry.action.get("type", "?"))
+        happened = " ".join(app.say(m) for m in public[step - 1]) or app.t("app.table.entry_plain",
+                                                                           type=entry.action.get("type", "?"))
 
     def why(_: Any) -> None:
         """This step's "why?": what the entry did, and the rules behind it (the same as at the table)."""
         from companion.app.screens.table import why_dialog
 
         entry = session.log[step - 1]
-        rules = rules_of(entry.events)
-        sentences = [app.say(m) for m in entry.events] or [happened]
-        if not rules:
+        events = public[step - 1]
+        rules = rules_of(events)
+        sentences = [app.say(m) for m in events] or [happened]
+        if not rules and tuple(events) == tuple(entry.events):  # a hidden entry is not a plain one
             sentences.append(app.t("app.past.why_plain"))
         sentences.append(app.t("app.past.why_next", prompt=app.say(state.expected.prompt)))
         why_dialog(app, app.t("app.table.why_entry", n=step), sentences, rules, ident="why-step")
@@ -130,7 +139,9 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
         ui.text(happened, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident="step-events"),
         ui.muted(app.say(state.expected.prompt), ui.FONT_BODY, ident="step-prompt"),
     ]
-    if screen is not None:
+    if screen is not None and not drawn:
+        replay_parts.append(ui.muted(app.t("app.past.step_hidden"), ui.FONT_BODY, ident="step-hidden"))
+    elif screen is not None:
         ctx = TableContext(lang=app.lang, submit=lambda _action: None, refresh=lambda: app.render(),
                            readonly=True, id_prefix="past-")
         replay_parts.append(screen.build(state, ctx))

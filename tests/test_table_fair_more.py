@@ -1,0 +1,53 @@
+"""Table-fair beyond the table screen (issue #14): the other screens a player reads on the shared
+tablet during a game — a game of the history replayed step by step while it is still going, its
+"why?" — say no more than the table screen does. With the table aid (assist) the same checks find
+the hidden values, so they can fail."""
+
+from __future__ import annotations
+
+from companion.app import probe
+from companion.app.shell import App
+from tests.test_table_fair import SV_ROUNDS, play, said, service  # noqa: F401  (the fixture)
+
+
+def past_replay(service, session_id: int) -> str:  # noqa: F811
+    """Everything the past-game screen shows at every step of the replay, and each step's "why?"."""
+    app = App(service, None)
+    app.lang = "en"
+    app.go("past", session_id=session_id)
+    seen: list[str] = []
+    probe.tap(app.root, "step-first")
+    while True:
+        seen.extend(probe.texts(app.root))
+        if probe.is_enabled(app.root, "step-why"):
+            probe.tap(app.root, "step-why")
+            seen.extend(probe.texts(app.dialog))
+            app.close_dialog()
+        if not probe.is_enabled(app.root, "step-next"):
+            return "\n".join(seen)
+        probe.tap(app.root, "step-next")
+
+
+def test_stupide_vautour_past_replay_of_a_game_in_progress_hides_earlier_rounds(service):  # noqa: F811
+    fair = past_replay(service, play(service, "stupide-vautour", SV_ROUNDS, assist=False))
+    aided = past_replay(service, play(service, "stupide-vautour", SV_ROUNDS, assist=True))
+    hidden = [  # rounds 1 and 2: under later cards at the table
+        said("sv.played_by", player="Anne", card=13), said("sv.played_by", player="Bruno", card=2),
+        said("sv.played_by", player="Chloé", card=11), said("sv.played_by", player="Anne", card=3),
+        said("sv.played_by", player="Bruno", card=14), said("sv.played_by", player="Chloé", card=6),
+    ]
+    for sentence in hidden:
+        assert sentence not in fair, sentence
+        assert sentence in aided, sentence  # the check can fail
+    for player, last in (("Anne", 9), ("Bruno", 12), ("Chloé", 7)):
+        assert said("sv.played_by", player=player, card=last) in fair  # the top of each stack is public
+    assert said("app.sv.log.round_hidden", round=1) in fair
+    assert said("app.past.step_hidden") in fair and said("app.past.step_hidden") not in aided
+
+
+def test_stupide_vautour_past_replay_shows_every_round_once_the_game_is_over(service):  # noqa: F811
+    from tests.test_app_stupide_vautour import full_game
+
+    shown = past_replay(service, play(service, "stupide-vautour", full_game(), assist=False))
+    assert said("app.past.step_hidden") not in shown
+    assert said("sv.played_by", player="Chloé", card=8) in shown  # round 1, public at the end
