@@ -51,3 +51,26 @@ def test_stupide_vautour_past_replay_shows_every_round_once_the_game_is_over(ser
     shown = past_replay(service, play(service, "stupide-vautour", full_game(), assist=False))
     assert said("app.past.step_hidden") not in shown
     assert said("sv.played_by", player="Chloé", card=8) in shown  # round 1, public at the end
+
+
+def sv_correction_conflict(service, assist: bool) -> str:  # noqa: F811
+    """Round 1 corrected with Bruno's 14, which he played in round 2: the frame names the later entry."""
+    session = play(service, "stupide-vautour", SV_ROUNDS, assist=assist)
+    app = App(service, None)
+    app.lang = "en"
+    app.go("table", session_id=session)
+    probe.tap(app.root, "correct-1")
+    for player, card in (("Anne", 13), ("Bruno", 14), ("Chloé", 11)):
+        probe.tap(app.root, f"fix-sv-card-{player}-{card}")
+    probe.tap(app.root, "fix-sv-confirm")
+    return probe.text_of(app.root, "conflict")
+
+
+def test_stupide_vautour_correction_conflict_names_the_later_round_as_the_log_does(service):  # noqa: F811
+    fair = sv_correction_conflict(service, assist=False)
+    aided = sv_correction_conflict(service, assist=True)
+    assert "SV-PLAY-USED" in fair and "SV-PLAY-USED" in aided
+    for sentence in (said("sv.played_by", player="Anne", card=3), said("sv.played_by", player="Chloé", card=6)):
+        assert sentence not in fair, sentence   # round 2's other cards, under round 3's at the table
+        assert sentence in aided, sentence      # the check can fail
+    assert said("app.sv.log.round_hidden", round=2) in fair

@@ -503,6 +503,10 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
         later = session.log[err.index] if 0 <= err.index < len(session.log) else None
         details = []
         if later is not None:
+            table_log = getattr(game_screen, "table_log", None)  # the later entry as the log says it
+            if table_log is not None:
+                public = table_log(state_from_session(session), session.log)
+                later = replace(later, events=tuple(public[err.index]))
             details.append(app.t("app.table.conflict_entry", n=err.index + 1, what=describe_entry(app, later)))
         details.append(app.t("app.table.rule_line", rule=err.rule, title=app.t(f"rule.{err.rule}.title")))
         details.append(app.t(f"rule.{err.rule}.text"))
