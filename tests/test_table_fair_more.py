@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion.app import probe
 from companion.app.shell import App
-from tests.test_table_fair import SV_ROUNDS, play, said, service  # noqa: F401  (the fixture)
+from tests.test_table_fair import BC_SALE, SV_ROUNDS, play, said, service  # noqa: F401  (the fixture)
 
 
 def past_replay(service, session_id: int) -> str:  # noqa: F811
@@ -74,3 +74,37 @@ def test_stupide_vautour_correction_conflict_names_the_later_round_as_the_log_do
         assert sentence not in fair, sentence   # round 2's other cards, under round 3's at the table
         assert sentence in aided, sentence      # the check can fail
     assert said("app.sv.log.round_hidden", round=2) in fair
+
+
+# -- Boursicocotte: corrections made in private --------------------------------------------------------
+
+BC_TRADE = BC_SALE + [  # Bruno paid his 40 with his 50: Anne now holds two 50s
+    {"type": "draw", "card": "cow"}, {"type": "bid", "player": "Anne", "amount": 10},
+    {"type": "close", "buy_back": False}, {"type": "pay", "player": "Anne", "cards": [10]},
+    {"type": "draw", "card": "horse"}, {"type": "bid", "player": "Anne", "amount": 10},
+    {"type": "close", "buy_back": False}, {"type": "pay", "player": "Anne", "cards": [10]},
+    {"type": "challenge", "player": "Anne", "target": "Bruno", "animal": "cow", "cards": [50, 50]},  # face down
+]
+
+
+def correcting_bruno_payment(service, actions: list[dict]) -> App:  # noqa: F811
+    """The table, correcting Bruno's payment (entry 4) in his private view, opened."""
+    app = App(service, None)
+    app.lang = "en"
+    app.go("table", session_id=play(service, "boursicocotte", actions, assist=False))
+    if probe.has(app.root, "log-toggle"):
+        probe.tap(app.root, "log-toggle")
+    probe.tap(app.root, "correct-3")
+    probe.tap(app.root, "fix-bc-show-me")
+    return app
+
+
+def test_boursicocotte_a_refused_correction_goes_with_the_private_view(service):  # noqa: F811
+    app = correcting_bruno_payment(service, BC_SALE)
+    probe.tap(app.root, "fix-bc-cannot-pay")  # Bruno holds 90: he can pay the 40
+    money = said("bc.err.can_pay", player="Bruno", total=90, amount=40)
+    assert money in probe.text_of(app.root)  # his own view: he may read it (the check can fail)
+    probe.tap(app.root, "fix-bc-hide")
+    assert money not in probe.text_of(app.root)  # covered again: not left on the shared screen
+    assert not probe.has(app.root, "refusal")
+

@@ -521,7 +521,8 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
                                                   icon=ft.Icons.SAVE, kind="primary", disabled=app.offline)]))
     state = state_at(session, index)
     ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
-                       id_prefix="fix-", side_panel=has_side, compact=app.narrow,
+                       id_prefix="fix-", side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
+                       compact=app.narrow,
                        width=game_width(app, landscape_share(game_screen)))
     parts.append(paused(app, game_screen.build(state, ctx)))
     return ft.Column(parts, spacing=ui.GAP), state, ctx
