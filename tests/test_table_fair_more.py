@@ -108,3 +108,16 @@ def test_boursicocotte_a_refused_correction_goes_with_the_private_view(service):
     assert money not in probe.text_of(app.root)  # covered again: not left on the shared screen
     assert not probe.has(app.root, "refusal")
 
+
+def test_boursicocotte_a_correction_conflict_never_quotes_a_later_secret_offer(service):  # noqa: F811
+    app = correcting_bruno_payment(service, BC_TRADE)
+    for k in range(4):  # paid with four 10s instead: Anne would not have had her second 50
+        probe.tap(app.root, f"fix-bc-cash-10-{k}")
+    probe.tap(app.root, "fix-bc-pay")
+    shown = probe.text_of(app.root, "conflict")
+    assert "BC-CARDS-MISSING" in shown and said("app.table.nothing_saved") in shown
+    offer = said("bc.err.cards_missing", player="Anne", cards=[50, 50], missing=[50])
+    assert offer not in shown
+    assert "50" not in shown  # neither the cards of Anne's face-down offer nor what is missing
+    probe.tap(app.root, "fix-bc-hide")
+    assert "50" not in probe.text_of(app.root, "conflict")

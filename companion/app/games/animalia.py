@@ -41,6 +41,10 @@ FAMILY_COLOURS: Mapping[str, tuple[str, str]] = {
 }
 ADVICE_SHOWN = 6  # options listed under the adviser's best one
 
+# Entries made in a player's private view (the bonus card drawn, the medals taken): the frame never
+# quotes a refusal of one of them on the shared screen (a correction's conflict).
+PRIVATE_ENTRIES = ("bonus", "medals")
+
 
 def build(state: Any, ctx: Any) -> ft.Control:
     engine = state.engine

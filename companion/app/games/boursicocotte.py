@@ -50,6 +50,10 @@ ANIMAL_COLOURS: Mapping[str, tuple[str, str]] = {
     "horse": (ft.Colors.DEEP_ORANGE_900, ft.Colors.DEEP_ORANGE_50),
 }
 
+# Entries made in a player's private view: the frame never quotes a refusal of one of them on the
+# shared screen (a correction's conflict), since it may name the money it held.
+PRIVATE_ENTRIES = ("pay", "cannot_pay", "challenge", "counter")
+
 
 def build(state: Any, ctx: Any) -> ft.Control:
     view = state.engine.player_view()

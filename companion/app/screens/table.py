@@ -511,7 +511,11 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
         details.append(app.t("app.table.rule_line", rule=err.rule, title=app.t(f"rule.{err.rule}.title")))
         details.append(app.t(f"rule.{err.rule}.text"))
         details.append(app.t("app.table.nothing_saved"))
-        parts.append(ui.banner(app.say(err.msg), ident="conflict", details=details))
+        heading = app.say(err.msg)
+        if later is not None and later.action.get("type") in getattr(game_screen, "PRIVATE_ENTRIES", ()):
+            # the refusal of a later private entry may quote what it held (a face-down offer's cards)
+            heading = app.t("app.table.conflict_private", entry=err.index + 1, player=later.action.get("player", "?"))
+        parts.append(ui.banner(heading, ident="conflict", details=details))
     if draft.preview is not None:
         action, result = draft.preview
         details = _preview_lines(app, result, index)
