@@ -121,3 +121,22 @@ def test_boursicocotte_a_correction_conflict_never_quotes_a_later_secret_offer(s
     assert "50" not in shown  # neither the cards of Anne's face-down offer nor what is missing
     probe.tap(app.root, "fix-bc-hide")
     assert "50" not in probe.text_of(app.root, "conflict")
+
+
+def payment_why(service, cards: list[int]) -> str:  # noqa: F811
+    """The "why?" of Bruno's payment of the 40 he owes, paid with ``cards``, on the table screen."""
+    session = play(service, "boursicocotte", BC_SALE[:-1] + [{"type": "pay", "player": "Bruno", "cards": cards}],
+                   assist=False)
+    app = App(service, None)
+    app.lang = "en"
+    app.go("table", session_id=session)
+    probe.tap(app.root, f"why-entry-{len(BC_SALE) - 1}")
+    return probe.text_of(app.dialog)
+
+
+def test_boursicocotte_why_of_a_payment_never_tells_an_overpayment(service):  # noqa: F811
+    exact = payment_why(service, [10, 10, 10, 10])
+    over = payment_why(service, [50])  # the table only saw cards change hands face down
+    assert "BC-PAYER" in exact
+    assert over == exact  # the same words and the same rules, whatever cards were handed over
+    assert "BC-OVERPAY" not in over and said("rule.BC-OVERPAY.title") not in over

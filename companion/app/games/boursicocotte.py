@@ -23,12 +23,14 @@ Everything shown comes from the engine's documented ``player_view()`` (scoring/b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Mapping
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.format import number
+from scoring.base import event
 from scoring.boursicocotte import ANIMALS, DONKEY_MONEY, VALUES, animal
 
 RAISES = (10, 20, 50, 100, 200)
@@ -53,6 +55,19 @@ ANIMAL_COLOURS: Mapping[str, tuple[str, str]] = {
 # Entries made in a player's private view: the frame never quotes a refusal of one of them on the
 # shared screen (a correction's conflict), since it may name the money it held.
 PRIVATE_ENTRIES = ("pay", "cannot_pay", "challenge", "counter")
+
+
+def table_log(state: Any, entries: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """The log as the shared screen shows it: a payment is the amount owed changing hands, the same
+    sentence and the same rules (its "why?") whether the cards handed over made the exact sum or
+    more — the table saw them face down, so it does not know of an overpayment."""
+    out: list[tuple[Any, ...]] = []
+    for entry in entries:
+        out.append(tuple(
+            event("BC-PAYER", "bc.paid", payer=m.params["payer"], recipient=m.params["recipient"],
+                  amount=m.params["amount"]) if m.key in ("bc.paid", "bc.paid_over") else m
+            for m in entry.events))
+    return out
 
 
 def build(state: Any, ctx: Any) -> ft.Control:
