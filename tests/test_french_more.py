@@ -25,3 +25,25 @@ def test_a_turn_refusal_about_yann():
         "Ce n'est pas le tour de Yann :")
     assert render(Msg("bc.err.turn", {"player": "Yves", "turn": "Bruno"}), "fr").startswith(
         "Ce n'est pas le tour d'Yves :")
+
+
+def _medal_option(cards: list[str]):
+    from scoring.animalia_medals import options
+
+    return options(cards, [])[0]
+
+
+@pytest.mark.parametrize("lang,expected", [("fr", "0 point en fin de partie"), ("en", "0 points at the end")])
+def test_an_animalia_option_with_no_medal_counts_its_points(lang, expected):
+    # three animals of three families: no medal, nothing at the end; French says "0 point"
+    from scoring.animalia import medals_msg
+    from scoring.animalia_medals import count_msg
+
+    option = _medal_option(["cat-cute", "dog-cute", "horse-cute"])
+    assert option.end == 0
+    for key in ("app.ani.option", "app.ani.option_owl"):
+        said = render(Msg(key, {"medals": medals_msg(option.medals), "covers": Msg("app.ani.no_cover"),
+                                "owl": "", "now": count_msg("medals", option.now), "end": option.end}), lang)
+        assert expected in said, said
+    five = render(Msg("app.ani.option", {"medals": "", "covers": "", "now": "", "end": 5}), lang)
+    assert "5 points" in five
