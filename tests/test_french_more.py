@@ -47,3 +47,14 @@ def test_an_animalia_option_with_no_medal_counts_its_points(lang, expected):
         assert expected in said, said
     five = render(Msg("app.ani.option", {"medals": "", "covers": "", "now": "", "end": 5}), lang)
     assert "5 points" in five
+
+
+@pytest.mark.parametrize("lang,one,two", [("fr", "1 donne en tout", "2 donnes en tout"),
+                                          ("en", "1 deal in all", "2 deals in all")])
+def test_monte_descend_score_sheet_rule_with_a_one_deal_match(lang, one, two):
+    # the variant "deals" may be 1 (its minimum)
+    from scoring.monte_descend import MonteDescendEngine
+
+    assert [v.minimum for v in MonteDescendEngine.variants if v.key == "deals"] == [1]
+    assert one in render(Msg("app.md.sheet_rule", {"deals": 1}), lang)
+    assert two in render(Msg("app.md.sheet_rule", {"deals": 2}), lang)
