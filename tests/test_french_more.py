@@ -58,3 +58,36 @@ def test_monte_descend_score_sheet_rule_with_a_one_deal_match(lang, one, two):
     assert [v.minimum for v in MonteDescendEngine.variants if v.key == "deals"] == [1]
     assert one in render(Msg("app.md.sheet_rule", {"deals": 1}), lang)
     assert two in render(Msg("app.md.sheet_rule", {"deals": 2}), lang)
+
+
+def test_a_list_of_skipped_or_excluded_players_agrees_with_one_and_with_several():
+    import re
+
+    one, two = ["Anne"], ["Anne", "Bruno"]
+    # Animalia: one player skipped is not "Sautés"
+    skipped = render(Msg("ani.event.skipped", {"players": one}), "fr")
+    assert not re.search(r"\bSautés\b", skipped), skipped
+    # Boursicocotte: two bidders out of a re-auction did not each "n'a pas pu payer" together
+    excluded = render(Msg("app.bc.excluded", {"players": two}), "fr")
+    assert "n'a pas pu" not in excluded, excluded
+    # Animalia: a single 2nd place is not told "chacun"
+    second_one = render(Msg("ani.event.prize_second", {"who": one, "n": 1}), "fr")
+    second_two = render(Msg("ani.event.prize_second", {"who": two, "n": 2}), "fr")
+    assert "chacun" not in second_one and "chacun" in second_two, (second_one, second_two)
+    assert "each" not in render(Msg("ani.event.prize_second", {"who": one, "n": 1}), "en")
+
+
+def test_animalia_single_second_place_is_not_told_each():
+    """A real season's end: Anne first, Bruno alone in second place."""
+    from tests.test_animalia import SEASON, engine, give
+
+    eng = engine(3)
+    events = []
+    for i in range(5):
+        for player, cards in SEASON.items():
+            events += give(eng, cards[i], player)
+    second = [e for e in events if e.key == "ani.event.prize_second"]
+    assert len(second) == 1
+    fr, en = render(second[0], "fr"), render(second[0], "en")
+    assert "Bruno" in fr and "chacun" not in fr and "1 carte-bonus" in fr, fr
+    assert "Bruno" in en and "each" not in en and "1 bonus card" in en, en
