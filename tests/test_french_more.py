@@ -91,3 +91,35 @@ def test_animalia_single_second_place_is_not_told_each():
     fr, en = render(second[0], "fr"), render(second[0], "en")
     assert "Bruno" in fr and "chacun" not in fr and "1 carte-bonus" in fr, fr
     assert "Bruno" in en and "each" not in en and "1 bonus card" in en, en
+
+
+def test_a_broken_animalement_votre_game_says_why_in_its_own_words(tmp_path):
+    """A saved game whose entries the engine now refuses: the refusal, shown on the table screen
+    (whose game cannot be opened, so the screen itself has no dialect), is in the edition's words."""
+    import re
+    import sqlite3
+
+    from companion.app import probe
+    from companion.app.shell import App
+    from companion.service import ServiceError, SessionService
+    from companion.store import Store
+
+    db = tmp_path / "av.db"
+    service = SessionService(Store(db))
+    sid = service.start("animalement-votre", ["Anne", "Bruno", "Chloé"]).session_id
+    service.submit(sid, {"type": "reveal", "card": "p1"})
+    with sqlite3.connect(db) as con:  # an entry the engine refuses: nothing is waiting for a discard
+        con.execute("INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
+                    (sid, 99, '{"type":"discard","player":"Anne","card":"p1"}', "2026-01-01T00:00:00+00:00"))
+    con.close()
+    fresh = SessionService(Store(db))
+    with pytest.raises(ServiceError) as err:
+        fresh.open(sid)
+    for lang in ("fr", "en"):
+        said = err.value.msg.render(lang).lower()
+        assert "malade comme un chien" in said or "sick as a dog" in said, said
+        assert not re.search(r"\b(vol|theft|possessions?)\b", said), said
+    app = App(fresh, None)
+    app.go("table", session_id=sid)
+    shown = " ".join(probe.texts(app.root)).lower()
+    assert "malade comme un chien" in shown and not re.search(r"\b(vol|possessions?)\b", shown), shown
