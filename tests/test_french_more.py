@@ -123,3 +123,47 @@ def test_a_broken_animalement_votre_game_says_why_in_its_own_words(tmp_path):
     app.go("table", session_id=sid)
     shown = " ".join(probe.texts(app.root)).lower()
     assert "malade comme un chien" in shown and not re.search(r"\b(vol|possessions?)\b", shown), shown
+
+
+MONEY_WORDS = {"fr": r"\b(billets?|cartes? d'argent)\b", "en": r"\bmoney cards?\b"}
+
+
+def test_animalement_votre_bids_with_its_bid_cards_in_every_shared_text():
+    """Animalement Vôtre's money is its « cartes d'enchère » (its events already say so): no shared
+    High Society text it shows (the bid pad, a refusal, the rules reference) speaks of « billets »
+    or « cartes d'argent »."""
+    import re
+
+    from models.i18n import LANGUAGES, catalogue
+
+    missing, wrong = [], []
+    for lang in LANGUAGES:
+        texts = catalogue(lang)
+        for key, text in texts.items():
+            if "@" in key or "high-society" in key.split(".") or not key.startswith(("hs.", "app.hs.", "rule.HS-")):
+                continue
+            if re.search(MONEY_WORDS[lang], text, re.I):
+                own = texts.get(f"{key}@animalement-votre")
+                if own is None:
+                    missing.append(f"{lang}: {key}")
+                elif re.search(MONEY_WORDS[lang], own, re.I):
+                    wrong.append(f"{lang}: {key}")
+    assert not missing and not wrong, (missing, wrong)
+
+
+def test_animalement_votre_bid_pad_speaks_of_bid_cards(tmp_path):
+    from companion.app import probe
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+
+    service = SessionService(Store(tmp_path / "av.db"))
+    shown = {}
+    for game in ("animalement-votre", "high-society"):
+        sid = service.start(game, ["Anne", "Bruno", "Chloé"]).session_id
+        service.submit(sid, {"type": "reveal", "card": "p1"})
+        app = App(service, None)
+        app.go("table", session_id=sid)
+        shown[game] = " ".join(probe.texts(app.root)).lower()
+    assert "billet" in shown["high-society"]
+    assert "billet" not in shown["animalement-votre"] and "cartes d'enchère" in shown["animalement-votre"]
