@@ -167,3 +167,11 @@ def test_animalement_votre_bid_pad_speaks_of_bid_cards(tmp_path):
         shown[game] = " ".join(probe.texts(app.root)).lower()
     assert "billet" in shown["high-society"]
     assert "billet" not in shown["animalement-votre"] and "cartes d'enchère" in shown["animalement-votre"]
+
+
+def test_the_players_who_win_most_often_may_be_several():
+    # a tie for the most wins at a game lists every leader: the line is not in the singular
+    two = render(Msg("app.stats.top_winner", {"players": ["Anne", "Bruno"], "wins": "3 victoires"}), "fr")
+    one = render(Msg("app.stats.top_winner", {"players": ["Anne"], "wins": "3 victoires"}), "fr")
+    assert not two.startswith("Gagne "), two
+    assert "Anne et Bruno" in two and "Anne" in one
