@@ -175,3 +175,14 @@ def test_the_players_who_win_most_often_may_be_several():
     one = render(Msg("app.stats.top_winner", {"players": ["Anne"], "wins": "3 victoires"}), "fr")
     assert not two.startswith("Gagne "), two
     assert "Anne et Bruno" in two and "Anne" in one
+
+
+def test_too_many_of_one_animal_in_a_short_version_deal_is_said_in_french():
+    from models.record import MalformedRecord, parse_record_data
+
+    deal = {"Anne": ["donkey"] * 4, "Bruno": ["donkey", "cow", "cow", "cow"], "Chloé": ["cow", "hen", "hen", "hen"]}
+    with pytest.raises(MalformedRecord) as err:
+        parse_record_data({"format": "table-record/1", "game": "boursicocotte", "players": list(deal),
+                           "start_animals": deal, "actions": []})
+    said = err.value.msg.render("fr")
+    assert said.startswith("start_animals : ") and "plus que les" not in said and "plus de 4 fois" in said, said
