@@ -12,7 +12,8 @@ Parameters are rendered before they are formatted into the template:
 A template may give a parameter a format spec (``{name:spec}``) for what French grammar needs:
 - elision: ``{player:de}`` → "de Bruno" / "d'Anne"; likewise ``que`` (qu'), ``le`` and ``la``
   (l'), and capitalised ``De``, ``Que``, ``Le``, ``La`` at the start of a sentence. The word is
-  elided before a vowel, a ``y`` or a mute ``h`` (accents ignored: "d'Émile"); never before a digit.
+  elided before a vowel, a ``y`` or a mute ``h`` (accents ignored: "d'Émile"); never before a digit,
+  nor before a ``y`` sounded as a consonant, that is followed by a vowel ("de Yann", "d'Yves").
 - a game's own words: inside ``with dialect("animalement-votre"):`` a key ``K`` is rendered from
   ``K@animalement-votre`` when the catalogue has it (the edition's words for a shared engine's
   sentence: animals, not possessions), else from ``K``.
@@ -197,10 +198,18 @@ def _count_of(value: Any) -> float:
     raise ValueError(f"a plural needs a number, not {value!r}")
 
 
+def _bare(letter: str) -> str:
+    return unicodedata.normalize("NFD", letter)[:1].lower()
+
+
 def elide(word: str, following: str) -> str:
-    """``word`` ("de", "que", "le", "la") before ``following``, elided where French elides."""
-    first = next((c for c in following if c.isalnum()), "")
-    bare = unicodedata.normalize("NFD", first)[:1].lower()
+    """``word`` ("de", "que", "le", "la") before ``following``, elided where French elides. A
+    ``y`` followed by a vowel is sounded as a consonant: "de Yann", "de Yasmine", but "d'Yves"."""
+    letters = [c for c in following if c.isalnum()][:2]
+    first = letters[0] if letters else ""
+    bare = _bare(first)
+    if bare == "y" and len(letters) > 1 and _bare(letters[1]) in _VOWELS - {"h"}:
+        return f"{word} {following}"
     if bare and bare in _VOWELS and not first.isdigit():
         return _ELIDED[word] + following
     return f"{word} {following}"

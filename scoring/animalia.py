@@ -584,7 +584,8 @@ class AnimaliaEngine(Engine):
             out.append(event("ANI-PRIZE", "ani.event.prize_first", who=self._who(winner[0], winner[1]),
                              cards=count_msg("cards", 2)))
             if second:
-                out.append(event("ANI-PRIZE", "ani.event.prize_second", who=[self._who(c[0], c[1]) for c in second]))
+                out.append(event("ANI-PRIZE", "ani.event.prize_second", who=[self._who(c[0], c[1]) for c in second],
+                                 n=len(second)))
         else:
             out.append(event("ANI-PRIZE", "ani.event.prize_tie", who=[self._who(p, r) for p, r, _ in top]))
         out.append(event(("ANI-PRIZE", "ANI-BONUS-ORDER"), "ani.event.owed", order=list(self.owed)))

@@ -27,7 +27,7 @@ from companion.service.records import columns_record, refereed_actions
 from companion.service.replay import Fold, fold
 from companion.service.states import UTC, Connection, LogEntry, Prefix, SessionState, utc
 from companion.store import SessionRows, Store, is_disconnect
-from models.i18n import Msg
+from models.i18n import Msg, in_words
 from models.record import AnyAction, MalformedRecord, TableRecord
 from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS
 from scoring.base import Engine, Outcome
@@ -70,12 +70,14 @@ def decoded_actions(texts: Sequence[str]) -> list[Any]:
     return data
 
 
-def broken(session_id: int, folded: Fold) -> ServiceError:
-    """A saved session whose entries the engine refuses (``folded`` stopped at one)."""
+def broken(session_id: int, folded: Fold, game: str) -> ServiceError:
+    """A saved session whose entries the engine refuses (``folded`` stopped at one). The refusal is
+    in the words of the session's game (Animalement Vôtre's animals) wherever it is shown: the
+    screen that shows it cannot open the session to learn its game."""
     assert folded.index is not None and folded.violation is not None
     return ServiceError(Msg("service.session.broken", {"session": session_id, "entry": folded.index + 1,
                                                        "rule": folded.violation.rule,
-                                                       "reason": folded.violation.msg}))
+                                                       "reason": in_words(game, folded.violation.msg)}))
 
 
 class ServiceCore:
@@ -203,7 +205,7 @@ class ServiceCore:
             detail = err.msg if isinstance(err, MalformedRecord) else str(err)
             raise ServiceError(Msg("service.session.damaged", {"session": session_id, "detail": detail})) from None
         if folded.violation is not None:
-            raise broken(session_id, folded)
+            raise broken(session_id, folded, rows.game)
         return Live(session_id=session_id, game=rows.game, variant=variant, players=tuple(rows.names),
                     player_ids=dict(zip(rows.names, rows.player_ids)), first_player=rows.first_player,
                     assist=rows.assist, started_at=rows.started_at, updated_at=rows.updated_at, base=base,

@@ -162,7 +162,7 @@ class Play(ServiceCore):
             kept = live.actions[:-1]
             folded = fold(live.base, kept, data=[e.action for e in live.log[:-1]])
             if folded.violation is not None:  # cannot happen with a deterministic engine
-                raise broken(live.session_id, folded)
+                raise broken(live.session_id, folded, live.game)
             outcome = folded.engine.outcome()
             now = self._now()
             with self._rewriting(live, seen) as db:
