@@ -1,4 +1,5 @@
-"""The rules reference checked against its promises: no French text copies a rulebook sentence."""
+"""The rules reference checked against its promises: no French text copies a rulebook sentence; for every engine (``test_rule_specs``
+covers three of them), a ruling says it is one and names the other reading a table could choose."""
 
 from __future__ import annotations
 
@@ -8,9 +9,58 @@ from pathlib import Path
 
 import pytest
 
-from models.i18n import catalogue
+from models.i18n import LANGUAGES, catalogue
+from scoring.base import Engine
+from scoring.registry import engine_class, refereed_games
 
 SEEDS = Path("/work/shared/seeds")
+
+
+def engines() -> list[type[Engine]]:
+    found: list[type[Engine]] = []
+    for game in refereed_games():
+        cls = engine_class(game)
+        if cls is not None and cls not in found:
+            found.append(cls)
+    return found
+
+
+ENGINES = engines()
+
+
+def texts(rule: str, lang: str) -> dict[str, str]:
+    """The rule's title + text, and the same in each edition's own words (``K@edition``)."""
+    keys = catalogue(lang)
+    title, text = f"rule.{rule}.title", f"rule.{rule}.text"
+    shown = {"": keys[title] + " " + keys[text]}
+    for key in keys:
+        if key.startswith(f"rule.{rule}.") and "@" in key:
+            edition = key.split("@", 1)[1]
+            shown[edition] = keys.get(f"{title}@{edition}", keys[title]) + " " + keys.get(f"{text}@{edition}", keys[text])
+    return shown
+
+
+SAYS_RULING = {"fr": re.compile(r"décision", re.I), "en": re.compile(r"\bruling\b", re.I)}
+# the other reading a table could choose, named
+NAMES_ALTERNATIVE = {
+    "fr": re.compile(r"autre lecture|autre table|autre possibilité|autre solution|au lieu de|\bsinon\b|l'inverse", re.I),
+    "en": re.compile(r"other reading|another table|alternative|rather than", re.I),
+}
+
+
+@pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
+def test_a_ruling_says_so_and_names_the_other_reading_in_both_languages(cls):
+    missing = []
+    for spec in cls.rule_specs:
+        if not spec.ruling:
+            continue
+        for lang in LANGUAGES:
+            for edition, text in texts(spec.id, lang).items():
+                if not SAYS_RULING[lang].search(text):
+                    missing.append(f"{spec.id}@{edition} {lang}: does not say it is a ruling")
+                if not NAMES_ALTERNATIVE[lang].search(text):
+                    missing.append(f"{spec.id}@{edition} {lang}: names no other reading")
+    assert missing == []
 
 
 # -- no copied rulebook sentence ------------------------------------------------------------------
