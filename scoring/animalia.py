@@ -66,7 +66,7 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("ANI-FULL", "phase1", refusal=True),
     RuleSpec("ANI-SKIP", "phase1"),
     RuleSpec("ANI-FORCED-TAKE", "phase1", refusal=True),
-    RuleSpec("ANI-LAST", "phase1", refusal=True),
+    RuleSpec("ANI-LAST", "phase1", refusal=True, ruling=True),
     RuleSpec("ANI-DECK-OUT", "phase1", ruling=True),
     RuleSpec("ANI-POWERS", "powers"),
     RuleSpec("ANI-POWER-TEXTS", "powers", ruling=True),

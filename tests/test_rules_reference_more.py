@@ -1,5 +1,6 @@
 """The rules reference checked against its promises: no French text copies a rulebook sentence; for every engine (``test_rule_specs``
-covers three of them), a ruling says it is one and names the other reading a table could choose."""
+covers three of them), a ruling says it is one and names the other reading a table could choose, and
+an entry whose text states an app decision is labelled a ruling."""
 
 from __future__ import annotations
 
@@ -61,6 +62,16 @@ def test_a_ruling_says_so_and_names_the_other_reading_in_both_languages(cls):
                 if not NAMES_ALTERNATIVE[lang].search(text):
                     missing.append(f"{spec.id}@{edition} {lang}: names no other reading")
     assert missing == []
+
+
+@pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
+def test_an_entry_that_states_an_app_decision_is_labelled_a_ruling(cls):
+    """The badge (rule or ruling) agrees with the text: « notre décision » under a « Règle » badge
+    tells the table the rulebook says so when it does not."""
+    mislabelled = [spec.id for spec in cls.rule_specs if not spec.ruling
+                   and any(SAYS_RULING[lang].search(text) for lang in LANGUAGES
+                           for text in texts(spec.id, lang).values())]
+    assert mislabelled == []
 
 
 # -- no copied rulebook sentence ------------------------------------------------------------------
