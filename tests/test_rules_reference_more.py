@@ -1,9 +1,12 @@
 """The rules reference checked against its promises: no French text copies a rulebook sentence; for every engine (``test_rule_specs``
-covers three of them), a ruling says it is one and names the other reading a table could choose, and
-an entry whose text states an app decision is labelled a ruling."""
+covers three of them), a ruling says it is one and names the other reading a table could choose,
+an entry whose text states an app decision is labelled a ruling, and the refusal ids are the ones
+the engine raises."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import re
 import unicodedata
 from pathlib import Path
@@ -109,3 +112,42 @@ def test_the_copy_check_finds_a_copy():
     assert not runs(words("tous les joueurs sauf un"), COPY)
 
 
+# -- refusals -------------------------------------------------------------------------------------
+
+def raised_ids(cls: type[Engine]) -> set[str]:
+    """The rule ids the engine's module passes to ``RuleViolation``: a literal, a module constant, or
+    a local set from constants in the same function (``rule = UP if … else DOWN``)."""
+    module = importlib.import_module(cls.__module__)
+    tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
+
+    def constants(node: ast.AST) -> set[str]:
+        return {getattr(module, n.id) for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(getattr(module, n.id, None), str)}
+
+    found: set[str] = set()
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for node in ast.walk(function):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleViolation"):
+                continue
+            first = node.args[0]
+            if isinstance(first, ast.Constant):
+                found.add(first.value)
+            elif isinstance(first, ast.Name) and first.id not in vars(module):
+                for assign in ast.walk(function):
+                    if isinstance(assign, ast.Assign) and any(getattr(t, "id", None) == first.id for t in assign.targets):
+                        found |= constants(assign.value)
+            else:
+                found |= constants(first)
+    return found
+
+
+@pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
+def test_refusals_are_declared_and_every_declared_refusal_is_raised(cls):
+    specs = {spec.id: spec for spec in cls.rule_specs}
+    raised = raised_ids(cls)
+    assert raised
+    assert sorted(raised - set(specs)) == []                                   # refused under an undeclared id
+    assert sorted(r for r in raised if not specs[r].refusal) == []             # refused, declared never refused
+    assert sorted(r for r, s in specs.items() if s.refusal and r not in raised) == []  # declared, never refused
