@@ -151,3 +151,11 @@ def test_refusals_are_declared_and_every_declared_refusal_is_raised(cls):
     assert sorted(raised - set(specs)) == []                                   # refused under an undeclared id
     assert sorted(r for r in raised if not specs[r].refusal) == []             # refused, declared never refused
     assert sorted(r for r, s in specs.items() if s.refusal and r not in raised) == []  # declared, never refused
+
+
+def test_the_english_draw_rule_says_what_the_french_one_says():
+    """The rulebook has a player draw when no card fits, not by choice; the app accepts any draw only
+    because it does not see the hands (both languages say so, not « cannot or will not »)."""
+    en, fr = catalogue("en")["rule.MD-DRAW.text"], catalogue("fr")["rule.MD-DRAW.text"]
+    assert "ne peut rien poser" in fr and "ne voit pas les mains" in fr
+    assert "will not" not in en and "cannot lay" in en and "does not see" in en
