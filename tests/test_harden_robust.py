@@ -104,3 +104,14 @@ def test_replay_of_a_record_holding_half_a_character_is_a_verdict_not_a_tracebac
     first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert first["status"] == "illegal" and first["error"]["rule"] == "RECORD" and first["error"]["index"] == 0
     assert "U+D800" in first["error"]["message"] and second["status"] != "illegal"
+
+
+@pytest.mark.parametrize("number", ["99999999999999999999", "-9223372036854775809"])
+def test_export_of_a_session_number_too_big_for_the_database_says_there_is_no_such_game(tmp_path, capsys, number):
+    from companion import cli
+
+    db = tmp_path / "x.db"
+    Store(db).close()
+    assert cli.main(["--db", str(db), "export", "--session", number]) == 2
+    err = capsys.readouterr().err
+    assert number in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
