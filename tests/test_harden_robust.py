@@ -3,6 +3,9 @@ renamed follows the same name rules as one added or seated at a table (models/na
 
 from __future__ import annotations
 
+import unicodedata
+from pathlib import Path
+
 import pytest
 
 from companion.service import Malformed, ServiceError, SessionService
@@ -115,3 +118,101 @@ def test_export_of_a_session_number_too_big_for_the_database_says_there_is_no_su
     assert cli.main(["--db", str(db), "export", "--session", number]) == 2
     err = capsys.readouterr().err
     assert number in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# -- fuzz: any JSON-ish value as an entry, a correction or a name --------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from scoring.registry import refereed_games  # noqa: E402
+
+TRICKY = ["Anne", "anne", "Chloe\u0301", "Anne  Marie", "A\u2028B", HALF, "p1", "reveal", "bid", 2**64, -1, float("nan")]
+LEAVES = st.one_of(st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70),
+                   st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8),
+                   st.sampled_from(TRICKY))
+JSONISH = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                           max_size=3), max_leaves=8)
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    from playouts import playout
+
+    store = Store(tmp_path_factory.mktemp("fuzz") / "x.db")
+    service = SessionService(store)
+    started = {}
+    for game in refereed_games():
+        record = playout(game, 1)
+        setup = {k: v for k, v in record.items()
+                 if k not in ("format", "game", "players", "first_player", "variant", "actions")}
+        state = service.start(game, record["players"], record.get("first_player"), record.get("variant"),
+                              setup=setup or None)
+        for action in record["actions"][:3]:
+            state = service.submit(state.session_id, action)
+        started[game] = (state.session_id, record["actions"])
+    yield service, started
+    store.close()
+
+
+def _mutated(draw, actions):
+    action = dict(draw(st.sampled_from(actions)))
+    how = draw(st.integers(0, 3))
+    if how == 0:
+        return draw(JSONISH)
+    key = draw(st.sampled_from(sorted(action)))
+    if how == 1:
+        action[key] = draw(st.one_of(st.sampled_from(TRICKY), JSONISH))
+    elif how == 2:
+        del action[key]
+    else:
+        action[draw(st.text(max_size=6))] = draw(JSONISH)
+    return action
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_no_entry_escapes_as_anything_but_a_sentence_nor_changes_a_saved_game(games, data):
+    service, started = games
+    game = data.draw(st.sampled_from(sorted(started)))
+    session_id, actions = started[game]
+    before = SessionService(service.store).open(session_id)
+    action = _mutated(data.draw, actions)
+    how = data.draw(st.sampled_from(["submit", "preview", "correct"]))
+    index = data.draw(st.one_of(st.integers(-1, 3), st.just(True), st.none()))
+    try:
+        if how == "submit":
+            service.submit(session_id, action)
+            service.undo(session_id)
+        elif how == "preview":
+            service.preview_correction(session_id, index, action)
+        else:
+            service.correct(session_id, index, action)
+            service.correct(session_id, index, before.log[index].action)
+    except ServiceError as err:
+        assert all(err.msg.render(lang).strip() for lang in ("fr", "en"))
+    after = SessionService(service.store).open(session_id)
+    assert (after.version == before.version or how != "preview") and [e.action for e in after.log] == [
+        e.action for e in before.log]
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.one_of(st.sampled_from(TRICKY), JSONISH))
+def test_no_name_escapes_as_anything_but_a_sentence(tmp_path_factory, name):
+    store = Store(tmp_path_factory.mktemp("names") / "x.db")
+    try:
+        service = SessionService(store)
+        bruno = service.add_player("Bruno")
+        service.add_player("Chloé")
+        for change in (lambda: service.add_player(name), lambda: service.rename_player(bruno.id, name)):
+            try:
+                change()
+            except ServiceError as err:
+                assert all(err.msg.render(lang).strip() for lang in ("fr", "en"))
+        keys = [" ".join(unicodedata.normalize("NFC", p.name).casefold().split()) for p in service.players()]
+        assert len(keys) == len(set(keys))
+    finally:
+        store.close()
