@@ -386,8 +386,42 @@ def _record_of(data: Any) -> Record:
         record = msgspec.convert(data, record_struct(data["game"]), strict=True)
     except msgspec.ValidationError:
         raise _refusal(data) from None
+    except UnicodeEncodeError:
+        raise _half_character(data) from None
     _check_people(record)
     return record
+
+
+_HALF_CHARACTER = re.compile("[\ud800-\udfff]")
+
+
+def _half_character(data: Any) -> MalformedRecord:
+    """The refusal of decoded data holding a lone UTF-16 surrogate (JSON's ``"\\ud800"`` decodes to
+    one): half of a character, which no text can be encoded with, naming the first place it is in."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            found = _HALF_CHARACTER.search(item)
+            if found is not None:
+                return _surrogate_at(where, found.group())
+        elif isinstance(item, dict):
+            for key, value in reversed(list(item.items())):
+                shown = _HALF_CHARACTER.sub(lambda m: f"U+{ord(m.group()):04X}", str(key))
+                place = f"{where}.{shown}" if where else shown
+                found = _HALF_CHARACTER.search(key) if isinstance(key, str) else None
+                if found is not None:
+                    return _surrogate_at(place, found.group())
+                stack.append((value, place))
+        elif isinstance(item, list):
+            stack.extend((value, f"{where}[{i}]") for i, value in reversed(list(enumerate(item))))
+    return _surrogate_at("", "")  # not reached: only asked for data that could not be encoded
+
+
+def _surrogate_at(where: str, char: str) -> MalformedRecord:
+    found = re.match(r"actions\[(\d+)\]", where)
+    return _bad("surrogate", int(found.group(1)) if found else None, where=where or "record",
+                code=f"U+{ord(char):04X}" if char else "?")
 
 
 class _RepeatedKey(ValueError):
@@ -510,6 +544,8 @@ def parse_action(game: str, data: Any, players: list[str]) -> Any:
         from models.record_models import action_refusal
 
         raise action_refusal(game, data, players) from None
+    except UnicodeEncodeError:
+        raise _half_character(data) from None
     _check_action(game, action, players)
     return action
 

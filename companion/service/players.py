@@ -6,38 +6,34 @@ a table. Each is one write transaction that leaves the history right:
 - lists and statistics follow the profile (``seats.player_id``, ``results.player_id``): after a
   rename they show the new name, after a merge the two profiles' games and results are one.
 
-Names are checked minimally here (trimmed, not empty, no control character, at most
-:data:`MAX_NAME` characters, not another profile's name ignoring case): the shared rules of
-``models/names.py`` are not in this branch yet.
+A new name follows the shared rules of ``models/names.py``, like a name added or seated at a
+table: kept as :func:`models.names.clean_name` gives it back (NFC, trimmed, inner spaces made one,
+no control or invisible character, at most ``MAX_LENGTH`` characters), and not another profile's
+name by :func:`models.names.name_key` (case and Unicode composition aside).
 """
 
 from __future__ import annotations
-
-import unicodedata
 
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from companion.service.errors import STORAGE_ERRORS, ServiceError, storage_error
+from companion.service.errors import STORAGE_ERRORS, Malformed, ServiceError, storage_error
 from companion.service.live import ServiceCore
 from companion.service.states import PlayerProfile, utc
 from models.i18n import Msg
+from models.names import BadName, name_key
+from models.names import clean_name as clean_player_name
 from models.tables import Player
-
-MAX_NAME = 40
 
 
 def clean_name(name: object) -> str:
-    """The name as a profile keeps it, or ServiceError saying what is wrong with it."""
-    value = name.strip() if isinstance(name, str) else ""
-    if not value:
-        raise ServiceError(Msg("service.player.blank"))
-    if any(unicodedata.category(c).startswith("C") for c in value):
-        raise ServiceError(Msg("service.players.control", {"name": value.encode("unicode_escape").decode()}))
-    if len(value) > MAX_NAME:
-        raise ServiceError(Msg("service.players.too_long", {"max": MAX_NAME}))
-    return value
+    """The name as a profile keeps it, or Malformed saying what is wrong with it (the same rules
+    and sentences as :meth:`Sessions.add_player`)."""
+    try:
+        return clean_player_name(name if name is not None else "")
+    except BadName as err:
+        raise Malformed(Msg("service.player.blank") if err.msg.key == "name.blank" else err.msg) from None
 
 
 class Players(ServiceCore):
@@ -50,9 +46,10 @@ class Players(ServiceCore):
                 with self.store.write() as db:
                     self.store.lock_names(db, [name])
                     player = self._profile_row(db, player_id)
+                    key = name_key(name)
                     for _other_id, other in db.execute(text("SELECT id, name FROM players WHERE id != :p"),
                                                       {"p": player_id}):
-                        if other.casefold() == name.casefold():
+                        if name_key(other) == key:
                             raise ServiceError(Msg("service.player.duplicate", {"name": other}))
                     db.execute(text("UPDATE players SET name = :n WHERE id = :p"), {"n": name, "p": player_id})
                     created = player.created_at

@@ -27,6 +27,7 @@ from scoring.base import Outcome
 from scoring.referee import NoReferee
 
 IMPORT_LIMIT = READ_LIMIT
+ID_LIMIT = 2**63  # SQLite cannot even be asked about a row id out of 64 bits (OverflowError, not an answer)
 ImportUnreadable = Unreadable  # a file ``import`` will not read; nothing was written
 
 
@@ -39,6 +40,8 @@ def read_import(path: str, stdin: BinaryIO | None = None, limit: int = IMPORT_LI
 class Transfer(ServiceCore):
     def export(self, session_id: int | None = None) -> list[dict[str, Any]]:
         """Table records (table-record/1) of one session or of all, oldest first."""
+        if session_id is not None and not -ID_LIMIT <= session_id < ID_LIMIT:
+            raise unknown_session(session_id)  # no row has it: the database cannot even be asked (a number typed)
         with self._read() as db:
             ids = self.store.session_ids(db) if session_id is None else [session_id]
             out = []
