@@ -122,6 +122,17 @@ def test_export_of_a_session_number_too_big_for_the_database_says_there_is_no_su
 
 # -- fuzz: any JSON-ish value as an entry, a correction or a name --------------------------------
 
+@pytest.mark.parametrize("players", [None, 3, False, "Anne", {"Anne": 1}])
+def test_players_that_are_not_a_list_of_names_are_malformed(service, players):
+    """The screens always send a list; anything else is refused with the record's own sentence, in
+    French and English, and no game or profile is written."""
+    with pytest.raises(Malformed) as caught:
+        service.start("high-society", players)
+    for lang in ("fr", "en"):
+        assert "players" in caught.value.msg.render(lang)
+    assert service.players() == [] and service.history() == []
+
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

@@ -91,6 +91,11 @@ class Sessions(ServiceCore):
         from companion.service.club import checked_table
 
         table = checked_table(table)
+        if not isinstance(players, (list, tuple)):  # not a list of names: the record's own sentence says so
+            try:
+                parse_record_data({"format": RECORD_FORMAT, "game": game, "players": players, "actions": []})
+            except (MalformedRecord, NoReferee) as err:
+                raise Malformed(Msg("service.setup.malformed", {"detail": err.msg})) from None
         try:
             names = [clean_name(n) for n in players]
             check_distinct(names)
