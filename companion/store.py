@@ -643,6 +643,11 @@ class Store:
 
     # -- results ------------------------------------------------------------------------------
 
+    def seat_profiles(self, db: Session | Tx, session_id: int) -> list[int]:
+        """The profile of each seat, in seat order, as the database has it now (a merge on another
+        device may have given a seat another profile since the game was opened)."""
+        return [p for (p,) in _driver(db).execute(self._q(_SEAT_PROFILES), (session_id,)).fetchall()]
+
     def write_results(self, db: Session | Tx, session_id: int, rows: Sequence[ResultRow]) -> None:
         self.clear_results(db, session_id)
         cursor = _cursor(db)
@@ -1281,6 +1286,7 @@ _SET_STATUS = "UPDATE sessions SET status = ?, finished_at = ?, updated_at = ? W
 _RESULT = "INSERT INTO results (session_id, player_id, score, rank, winner, eliminated) VALUES (?, ?, ?, ?, ?, ?)"
 _SUMMARY_STATUS = "SELECT status FROM game_summaries WHERE session_id = ?"
 _SEAT_PLAYERS = "SELECT player_id FROM seats WHERE session_id = ?"
+_SEAT_PROFILES = "SELECT player_id FROM seats WHERE session_id = ? ORDER BY position"
 # PostgreSQL only (psycopg's style): the game's row locked by a change, the month's by a recount
 _LOCK_SESSION = "SELECT 1 FROM sessions WHERE id = %s FOR UPDATE"
 _MONTH_PLACEHOLDER = ("INSERT INTO game_months (game, month, games, win_score_n, spread_n, actions_sum, duration_n) "

@@ -543,3 +543,25 @@ def test_two_tablets_seating_one_new_player_spelled_two_ways_at_once_make_one_pr
     finally:
         for store in stores:
             store.close()
+
+
+def test_a_merge_on_another_device_does_not_break_the_entry_that_ends_a_game(devices):
+    """Device B merges one of a game's players into another profile while device A's game goes on:
+    A's entry that ends the game is saved at once, its results go to the profile the seat belongs
+    to now (A's cache still held the merged profile's id: the results' foreign key refused it and
+    the player read "the entry could not be saved")."""
+    a, b, _ = devices
+    record = hs_long(["Anne", "Bruno", "Chloé"])
+    state = a.start("high-society", record["players"])
+    for action in record["actions"][:-1]:
+        state = a.submit(state.session_id, action, seen=state.version)
+    b.add_player("Bruna")
+    ids = {p.name: p.id for p in b.players()}
+    b.merge_players(ids["Bruno"], ids["Bruna"])
+    state = a.submit(state.session_id, record["actions"][-1], seen=state.version)
+    assert state.outcome is not None
+    finished = [g for g in b.history() if g.session_id == state.session_id]
+    assert finished and finished[0].status == "finished"
+    assert ids["Bruna"] in {p.id for p in b.players()} and "Bruno" not in {p.name for p in b.players()}
+    bruna = b.player_profile_stats(ids["Bruna"])
+    assert bruna.name == "Bruna" and bruna.games == 1  # the seat's result counts for its profile now

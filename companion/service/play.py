@@ -325,6 +325,8 @@ class Play(ServiceCore):
         rows only when it ends. A change of status, an undo or a correction rewrites the summary
         from the game's rows."""
         if outcome is not None:
+            # each seat's profile as the database has it now: another device may have merged one
+            live.player_ids = dict(zip(live.players, self.store.seat_profiles(db, live.session_id)))
             self.store.write_results(db, live.session_id, result_rows(outcome, live.player_ids))
             self.store.set_status(db, live.session_id, True, now)
         elif live.outcome is not None:  # the change reopens a finished game
