@@ -565,3 +565,37 @@ def test_a_merge_on_another_device_does_not_break_the_entry_that_ends_a_game(dev
     assert ids["Bruna"] in {p.id for p in b.players()} and "Bruno" not in {p.name for p in b.players()}
     bruna = b.player_profile_stats(ids["Bruna"])
     assert bruna.name == "Bruna" and bruna.games == 1  # the seat's result counts for its profile now
+
+
+def _two_devices(tmp_path: Path) -> tuple[SessionService, SessionService, SessionState]:
+    """Device A shows a game; device B (another process, on the same file) then makes an entry."""
+    a = SessionService(Store(tmp_path / "two.db"))
+    b = SessionService(Store(tmp_path / "two.db"))
+    shown = a.start("high-society", PLAYERS)
+    shown = a.submit(shown.session_id, SCRIPT[0], seen=shown.version)
+    b.submit(shown.session_id, SCRIPT[1], seen=b.open(shown.session_id).version)
+    return a, b, shown
+
+
+@pytest.mark.parametrize("change", ["undo_nothing", "correct_missing", "correct_same", "correct_refused"])
+def test_an_undo_or_correction_judged_on_a_game_another_device_changed_is_game_changed(tmp_path, change):
+    """A refusal or a correction that changes nothing, judged on the cache of a game another device
+    has changed since, told the device something of a game that is no longer the table's ("nothing
+    to undo" when there was an entry, "no entry 2" when there was one, or the old game back as if
+    saved): it is GameChanged with the game as it is, as for an entry (submit)."""
+    a, b, shown = _two_devices(tmp_path)
+    sid = shown.session_id
+    if change == "undo_nothing":  # A showed a game before its first entry
+        shown = a.start("high-society", PLAYERS)
+        sid = shown.session_id
+        b.submit(sid, SCRIPT[0], seen=b.open(sid).version)
+    changes = {
+        "undo_nothing": lambda: a.undo(sid, seen=shown.version),
+        "correct_missing": lambda: a.correct(sid, 1, SCRIPT[1], seen=shown.version),
+        "correct_same": lambda: a.correct(sid, 0, SCRIPT[0], seen=shown.version),
+        "correct_refused": lambda: a.correct(sid, 0, SCRIPT[1], seen=shown.version),  # no bid before a card
+    }
+    with pytest.raises(GameChanged) as changed:
+        changes[change]()
+    assert changed.value.state.version == b.open(sid).version != shown.version
+    assert [e.action for e in a.open(sid).log] == [e.action for e in b.open(sid).log]

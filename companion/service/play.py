@@ -158,6 +158,7 @@ class Play(ServiceCore):
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
             if not live.actions:
+                self._judged_on_current(live, seen)  # another device's entry: GameChanged, not "nothing"
                 raise ServiceError(Msg("service.undo.nothing"))
             kept = live.actions[:-1]
             folded = fold(live.base, kept, data=[e.action for e in live.log[:-1]])
@@ -194,9 +195,16 @@ class Play(ServiceCore):
     def _correct(self, session_id: int, index: int, action: dict[str, Any], seen: int | None) -> SessionState:
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
-            actions, folded = self._corrected(live, index, action)
+            try:
+                actions, folded = self._corrected(live, index, action)
+            except Malformed:  # the entry itself, whatever the game
+                raise
+            except ServiceError:  # refused, or no such entry, judged on the cache: GameChanged if the game moved on
+                self._judged_on_current(live, seen)
+                raise
             if action_to_data(actions[index]) == live.log[index].action:
-                return self._state(live)  # nothing changes: nothing to write
+                self._judged_on_current(live, seen)  # nothing to write: but the state returned must be the game
+                return self._state(live)
             outcome = folded.engine.outcome()
             now = self._now()
             with self._rewriting(live, seen) as db:
