@@ -565,16 +565,18 @@ class Store:
             last_seq=log[-1][0] if log else 0)
 
     def append(self, db: Session, session_id: int, actions: Iterable[str], now: datetime,
-               after: int | None = None) -> int:
+               after: int | None = None, times: Sequence[Any] | None = None) -> int:
         """Append actions (JSON texts) after seq ``after`` (default: the last seq used); returns
         the new last seq. This is the hot path: one INSERT on the driver's cursor, no ORM unit of
-        work and no SQL compilation (the statement text is fixed)."""
+        work and no SQL compilation (the statement text is fixed). ``times``: each row's time as
+        :meth:`entry_times` read it (entries written again by a correction keep theirs), else
+        ``now``."""
         seq = self.last_seq(db, session_id) if after is None else after
         stamp = self._stamp(now)
         rows = []
-        for action in actions:
+        for i, action in enumerate(actions):
             seq += 1
-            rows.append((session_id, seq, action, stamp))
+            rows.append((session_id, seq, action, stamp if times is None else times[i]))
         if len(rows) == 1:  # a tap
             _driver(db).execute(self._q(_APPEND), rows[0])
         elif rows:
@@ -584,6 +586,19 @@ class Store:
             finally:
                 cursor.close()
         return seq
+
+    def entry_times(self, db: Session | Tx, session_id: int, seqs: Sequence[int]) -> list[Any]:
+        """The stored times of these entries, in the order of ``seqs``, as the driver reads them
+        (what :meth:`append` takes back in ``times``)."""
+        found: dict[int, Any] = {}
+        driver = _driver(db)
+        for chunk in _chunks(seqs, 500):
+            marks = ", ".join("?" * len(chunk))
+            for seq, created in driver.execute(
+                    self._q(f"SELECT seq, created_at FROM actions WHERE session_id = ? AND seq IN ({marks})"),
+                    (session_id, *chunk)).fetchall():
+                found[seq] = created
+        return [found[seq] for seq in seqs]
 
     def touch(self, db: Session, session_id: int, now: datetime) -> None:
         """``updated_at`` after an entry that changes nothing else about the session (hot path)."""

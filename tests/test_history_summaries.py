@@ -467,3 +467,37 @@ def test_downgrading_0004_keeps_every_game(tmp_path):
         con.close()
     finally:
         store.close()
+
+
+def test_a_correction_days_later_keeps_the_games_times(service, store, clock):
+    """Correcting an entry of a finished game the next day fixes what was entered, not when the
+    game was played: the entries written again keep their times, the game its finish time, and its
+    duration and last play stay those of the evening it was played."""
+    record = hs_long(PLAYERS)
+    state = service.start("high-society", PLAYERS)
+    sid = state.session_id
+    for action in record["actions"]:
+        state = service.submit(sid, action)
+    assert state.outcome is not None
+    before = summary_row(store, sid)
+    clock.now += timedelta(days=1)
+    corrected = None
+    for index, entry in enumerate(state.log):  # a different legal entry that keeps the game finished
+        if entry.action["type"] != "bid":
+            continue
+        for value in (2, 3, 4, 6, 8, 10, 12, 15, 20, 25):
+            fixed = {**entry.action, "add": [value]}
+            try:
+                preview = service.preview_correction(sid, index, fixed)
+            except ServiceError:
+                continue
+            if preview.outcome is not None:
+                corrected = service.correct(sid, index, fixed)
+                break
+        if corrected is not None:
+            break
+    assert corrected is not None and corrected.outcome is not None
+    after = summary_row(store, sid)
+    for column in ("finished_at", "last_played_at", "duration_s", "started_at", "actions"):
+        assert after[column] == before[column], column
+    assert after["updated_at"] != before["updated_at"]  # the correction itself is a change

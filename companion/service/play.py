@@ -208,9 +208,12 @@ class Play(ServiceCore):
             outcome = folded.engine.outcome()
             now = self._now()
             with self._rewriting(live, seen) as db:
+                # the entries written again keep their times: a correction fixes what was entered,
+                # not when the game was played (its duration and last play stay the table's)
+                times = self.store.entry_times(db, session_id, live.seqs[index:])
                 self.store.retract(db, live.seqs[index:], session_id, now)
                 last = self.store.append(db, session_id, [dumps(e.action) for e in folded.log[index:]], now,
-                                         after=live.last_seq)
+                                         after=live.last_seq, times=times)
                 self._write_status(db, live, outcome, now)
             count = len(actions) - index
             live.seqs = live.seqs[:index] + list(range(last - count + 1, last + 1))
@@ -336,7 +339,10 @@ class Play(ServiceCore):
             # each seat's profile as the database has it now: another device may have merged one
             live.player_ids = dict(zip(live.players, self.store.seat_profiles(db, live.session_id)))
             self.store.write_results(db, live.session_id, result_rows(outcome, live.player_ids))
-            self.store.set_status(db, live.session_id, True, now)
+            if live.outcome is None:
+                self.store.set_status(db, live.session_id, True, now)
+            else:  # corrected and still finished: it finished when it did
+                self.store.touch(db, live.session_id, now)
         elif live.outcome is not None:  # the change reopens a finished game
             self.store.clear_results(db, live.session_id)
             self.store.set_status(db, live.session_id, False, now)
