@@ -30,6 +30,7 @@ from companion.store import Store
 from models.record import action_to_data, parse_action, parse_record_data
 from scoring.referee import new_engine, replay
 from scoring.registry import refereed_games
+from tests.test_import_export import snapshot
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from playouts import playout  # noqa: E402
@@ -43,15 +44,6 @@ def script(game: str, seed: int) -> dict[str, Any]:
     if key not in _SCRIPTS:
         _SCRIPTS[key] = playout(game, seed)
     return _SCRIPTS[key]
-
-
-def snapshot(path: Path) -> dict:
-    con = sqlite3.connect(path)
-    try:
-        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-        return {t: sorted(con.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in tables}
-    finally:
-        con.close()
 
 
 def seen_of(state: SessionState) -> dict[str, Any]:
