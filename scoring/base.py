@@ -112,7 +112,9 @@ class VariantSpec:
     (``default_for`` gives it then, e.g. a number of deals from the number of players).
     ``rules``: the rule id that explains each choice (``{choice: rule id}``; for a number, the key
     ``None``). ``games``: the game ids the key exists for (``None``: every game of the engine).
-    ``players``: the player counts it is allowed with (``None``: any)."""
+    ``players``: the player counts it is allowed with (``None``: any).
+    ``house``: the choices that depart from the rulebook (a house variant a table may prefer, not
+    the rulebook's other reading); the rules reference and the set-up label them so."""
 
     key: str
     choices: tuple[Any, ...] | None
@@ -123,6 +125,7 @@ class VariantSpec:
     players: tuple[int, ...] | None = None
     game_defaults: Mapping[str, Any] | None = None  # per game id, where one engine serves several
     per_player: int | None = None  # a number whose default is this many per player (``default`` None)
+    house: tuple[Any, ...] = ()
 
     def default_for(self, game: str, player_count: int) -> Any:
         if self.game_defaults and game in self.game_defaults:
@@ -193,6 +196,9 @@ class Engine(ABC):
     # the rules reference, in the rulebook's order (``rules`` is then ``tuple(r.id for r in rule_specs)``)
     rule_specs: ClassVar[tuple[RuleSpec, ...]] = ()
     variants: ClassVar[tuple[VariantSpec, ...]] = ()
+    # readings the rulebook rules out, per rule id: regular expressions (any language, any edition's
+    # text) that no text of that rule may match, so no ruling ever offers one as its "other reading"
+    excluded_readings: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def __init__(self, record: Any):
         self.game: str = record.game

@@ -79,6 +79,37 @@ def test_an_entry_that_states_an_app_decision_is_labelled_a_ruling(cls):
     assert mislabelled == []
 
 
+OTHER_READING = {"fr": re.compile(r"autre lecture", re.I), "en": re.compile(r"other reading", re.I)}
+
+
+@pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
+def test_a_rule_of_the_rulebook_offers_no_other_reading(cls):
+    """A rule the rulebook states has no « other reading » (a table that departs from it plays a
+    house variant, which says so); only a ruling names one."""
+    offered = [f"{spec.id}@{edition} {lang}" for spec in cls.rule_specs if not spec.ruling for lang in LANGUAGES
+               for edition, text in texts(spec.id, lang).items() if OTHER_READING[lang].search(text)]
+    assert offered == []
+
+
+@pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
+def test_no_rule_text_offers_a_reading_its_rulebook_excludes(cls):
+    """Each engine lists, beside its rule specs, the readings its rulebook rules out
+    (``excluded_readings``); no text of that rule, in any language or edition, states one."""
+    specs = {spec.id for spec in cls.rule_specs}
+    assert set(cls.excluded_readings) <= specs
+    found = [f"{rule}@{edition} {lang}: {pattern}" for rule, patterns in cls.excluded_readings.items()
+             for lang in LANGUAGES for edition, text in texts(rule, lang).items()
+             for pattern in patterns if re.search(pattern, text, re.I)]
+    assert found == []
+
+
+@pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
+def test_a_house_variant_is_one_of_its_keys_choices_and_not_the_default(cls):
+    for spec in cls.variants:
+        assert set(spec.house) <= set(spec.choices or ()), spec.key
+        assert spec.default not in spec.house, spec.key
+
+
 # -- no copied rulebook sentence ------------------------------------------------------------------
 
 COPY = 8  # this many words in a row, shared with a rulebook, is a copy

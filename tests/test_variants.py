@@ -126,10 +126,10 @@ def test_a_changed_declaration_changes_validation_schema_setup_and_rules():
     # the set-up screen offers the keys with a list of choices, for the player count when known
     assert out["setup"] == [["final_tie", ["replay", "shared", "coin"], "replay"]]
     assert out["setup4"] == ["final_tie", "fast"]
-    assert out["rules"] == [["final_tie", [["replay", "HS-FINAL-TIE", True], ["shared", "HS-FINAL-TIE", False],
-                                           ["coin", "HS-FINAL-TIE", False]]],
-                            ["fast", [[False, "HS-END", True], [True, "HS-END", False]]],
-                            ["animals", [["all", "HS-SCORE", True]]]]  # every key, whatever the player count
+    assert [[k, [v[:3] for v in values]] for k, values in out["rules"]] == [
+        ["final_tie", [["replay", "HS-FINAL-TIE", True], ["shared", "HS-FINAL-TIE", False], ["coin", "HS-FINAL-TIE", False]]],
+        ["fast", [[False, "HS-END", True], [True, "HS-END", False]]],
+        ["animals", [["all", "HS-SCORE", True]]]]  # every key, whatever the player count
 
 
 @pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
@@ -160,8 +160,9 @@ def test_setup_and_rules_reference_offer_the_declared_choices(game, spec):
     if spec.players is not None:  # offered only once the player count allows it
         assert spec.key not in {key for key, _, _ in variant_choices(game)}
     book = dict(variant_book(game))
-    assert [(value, rule) for value, rule, _ in book[spec.key]] == [(c, spec.rules[c]) for c in spec.choices]
-    assert [value for value, _, default in book[spec.key] if default] == [spec.default_for(game, 3)]
+    assert [(value, rule) for value, rule, _, _ in book[spec.key]] == [(c, spec.rules[c]) for c in spec.choices]
+    assert [value for value, _, default, _ in book[spec.key] if default] == [spec.default_for(game, 3)]
+    assert [value for value, _, _, house in book[spec.key] if house] == [c for c in spec.choices if c in spec.house]
 
 
 @pytest.mark.parametrize("game, spec", [(g, s) for g, s in DECLARED if s.choices is None],

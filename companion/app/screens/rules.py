@@ -92,9 +92,9 @@ def heading(app: Any, game: str, section: str) -> str:
     return app.t(key) if key else section
 
 
-def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool], ...]]]:
-    """[(variant key, ((value, rule id that explains it, is the game's default), …))], from the
-    engine's declaration (its ``variants``)."""
+def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool, bool], ...]]]:
+    """[(variant key, ((value, rule id that explains it, is the game's default, is a house variant
+    that departs from the rulebook), …))], from the engine's declaration (its ``variants``)."""
     from models.record import PLAYER_COUNTS
     from scoring.registry import engine_class
 
@@ -104,7 +104,8 @@ def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool], ...]
         if spec.choices is None or (spec.games is not None and game not in spec.games):
             continue
         default = spec.default_for(game, PLAYER_COUNTS[game][0])
-        book.append((spec.key, tuple((value, spec.rules.get(value, ""), value == default) for value in spec.choices)))
+        book.append((spec.key, tuple((value, spec.rules.get(value, ""), value == default, value in spec.house)
+                                     for value in spec.choices)))
     return book
 
 
@@ -114,16 +115,20 @@ def _variants(app: Any, game: str, query: str) -> list[ft.Control]:
 
     rows: list[ft.Control] = []
     for key, values in variant_book(game):
-        lines = [(value, rule, default, app.t(f"variant.{game}.{key}.{variant_word(value)}"))
-                 for value, rule, default in values]
-        if query and not any(matches_text(" ".join((rule, said)), query) for _, rule, _, said in lines):
+        lines = [(value, rule, default, house, app.t(f"variant.{game}.{key}.{variant_word(value)}"))
+                 for value, rule, default, house in values]
+        if query and not any(matches_text(" ".join((rule, said)), query) for _, rule, _, _, said in lines):
             continue
         rows.append(ui.text(app.t(f"variant.{game}.{key}"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD))
-        for value, rule, default, said in lines:
-            rows.append(ui.tid(f"rules-variant-{game}-{key}-{variant_word(value)}", ft.Row([
+        for value, rule, default, house, said in lines:
+            word = variant_word(value)
+            rows.append(ui.tid(f"rules-variant-{game}-{key}-{word}", ft.Row([
                 ft.Text(rule, size=ui.FONT_SMALL, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SECONDARY_CONTAINER),
                 ui.text(said, ui.FONT_BODY, expand=True),
                 *([ui.muted(app.t("app.setup.variant_default"))] if default else []),
+                *([ui.tid(f"rules-house-{game}-{key}-{word}", _badge(
+                    app.t("app.rules.kind.house"), ft.Colors.ERROR_CONTAINER, ft.Colors.ON_ERROR_CONTAINER))]
+                  if house else []),
             ], spacing=12, wrap=True)))
     if not rows:
         return []

@@ -45,6 +45,14 @@ def deal_choices(game: str | None) -> tuple[str, ...]:
     return _literal_values(info.annotation) if info is not None else ()
 
 
+def house_choices(game: str, key: str) -> tuple[Any, ...]:
+    """The choices of ``key`` that depart from the game's rulebook (house variants)."""
+    from scoring.registry import engine_class
+
+    engine = engine_class(game)
+    return next((spec.house for spec in engine.variants if spec.key == key), ()) if engine is not None else ()
+
+
 def variant_choices(game: str, players: int | None = None) -> list[tuple[str, tuple[Any, ...], Any]]:
     """(key, values, default) for every variant key the game's engine declares (its ``variants``)
     that the table picks from a list (a key allowed only with some player counts: once ``players``
@@ -144,6 +152,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         rows: list[ft.Control] = []
         for key, values, default in variant_choices(draft.game, len(draft.seats) or None):
             chosen = draft.variant.get(key, default)
+            house = house_choices(draft.game, key)
 
             def pick(key: str, value: Any):
                 def handler(_: Any) -> None:
@@ -155,6 +164,8 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                 ui.tile(ft.Column([
                     ui.text(app.t(f"variant.{draft.game}.{key}.{variant_word(value)}"), ui.FONT_BODY),
                     *([ui.muted(app.t("app.setup.variant_default"))] if value == default else []),
+                    *([ui.muted(app.t("app.rules.kind.house"), ident=f"variant-house-{key}-{variant_word(value)}")]
+                      if value in house else []),
                 ], spacing=2, tight=True), pick(key, value), ident=f"variant-{key}-{variant_word(value)}",
                     selected=chosen == value and type(chosen) is type(value), width=420, padding=14)
                 for value in values
