@@ -115,18 +115,26 @@ def _one_of(expected: str) -> Msg | str:
 
 
 def _check_animalia_rows(action: Any, players: int, index: int | None) -> None:
-    """With 2 players every ``row`` field the spec shows is required; with more it is refused."""
+    """With 2 players every ``row`` field the spec shows is required; with more it is refused.
+
+    The spy moves no card, so its ``power`` action carries no ``row`` (§4.4), also with 2 players; a
+    ``row`` written anyway with 2 players is accepted and ignored (records the app saved before
+    wrote one), and refused with more players like every ``row``."""
     kind = action.type
     fields: tuple[str, ...] = {"take": ("row",), "cover": ("row",), "medals": ("row",)}.get(kind, ())
+    optional: tuple[str, ...] = ()
     if kind == "power":
-        fields = ("row",) + (("from_row",) if action.from_ is not None else ()) + (
-            ("to_row",) if action.to is not None else ())
+        if action.power == "spy":
+            fields, optional = (), ("row",)
+        else:
+            fields = ("row",) + (("from_row",) if action.from_ is not None else ()) + (
+                ("to_row",) if action.to is not None else ())
         for name in ("row", "from_row", "to_row"):
-            if name not in fields and getattr(action, name) is not None:
+            if name not in fields + optional and getattr(action, name) is not None:
                 raise _bad("ani_row_stray", index, where=_at(index, name))
-    for name in fields:
+    for name in fields + optional:
         given = getattr(action, name) is not None
-        if players == 2 and not given:
+        if players == 2 and not given and name not in optional:
             raise _bad("ani_row_required", index, where=_at(index, name))
         if players != 2 and given:
             raise _bad("ani_row_refused", index, where=_at(index, name), count=players)

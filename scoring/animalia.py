@@ -14,8 +14,13 @@ Rulings where the rulebook is silent (each is in the rules reference with its al
   out of it into another player's; spy: no movement).
 - ``ANI-ELEGANCE-ROWS`` / ``ANI-ELEGANCE-PLAYER``: with 2 players each row competes for the prize on
   its own (variant ``elegance: "collection"``), or a player's two rows are added (``"player"``).
-- ``ANI-BONUS-ORDER``: bonus cards are drawn in the elegance order (first place, then second; equal
-  places in seating order from the first player).
+- ``ANI-BONUS-ORDER``: bonus cards may be entered in any order while the deck holds at least as many
+  cards as are still owed; when it does not, the elegance order decides (first place, then second;
+  equal places in seating order from the first player) and an entry out of that order is refused.
+- ``ANI-FORCED-ROWS``: with 2 players the lot back at the dealer must be taken when it holds 3 cards
+  or when no row of the dealer could hold one card more; a lot that fills one row while the other
+  row has more room makes the dealer draw.
+- ``ANI-COVER-AGAIN``: a bonus card may be laid over a bonus card laid earlier in the season.
 - ``ANI-DECK-OUT``: when a card must be drawn and the deck is empty, phase 1 ends with the lot in
   play set aside and incomplete collections kept; bonus cards that cannot be drawn are not given.
 - ``ANI-LAST`` with 2 players: the solo rule applies when only one player still has an incomplete row.
@@ -84,6 +89,7 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("ANI-MEDALS", "phase3"),
     RuleSpec("ANI-OWL", "phase3"),
     RuleSpec("ANI-COVER", "phase3"),
+    RuleSpec("ANI-COVER-AGAIN", "phase3", ruling=True),
     RuleSpec("ANI-COVER-BONUS", "phase3", refusal=True),
     RuleSpec("ANI-COVER-CARD", "phase3", refusal=True),
     RuleSpec("ANI-MEDALS-DONE", "phase3", refusal=True),
@@ -94,6 +100,7 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("ANI-OVER", "end", refusal=True),
     RuleSpec("ANI-TWO-ROWS", "two"),
     RuleSpec("ANI-POWER-ROW", "two", refusal=True),
+    RuleSpec("ANI-FORCED-ROWS", "two", refusal=True, ruling=True),
     RuleSpec("ANI-ELEGANCE-ROWS", "two", ruling=True, variant="elegance"),
     RuleSpec("ANI-ELEGANCE-PLAYER", "two", ruling=True, variant="elegance"),
 )
@@ -193,6 +200,12 @@ class AnimaliaEngine(Engine):
                     {"collection": "ANI-ELEGANCE-ROWS", "player": "ANI-ELEGANCE-PLAYER"}, players=(2,)),
     )
 
+    # readings the rulebook rules out (« une collection ne peut en aucun cas excéder 5 animaux »):
+    # no text of these rules may offer them
+    excluded_readings = {
+        "ANI-POWER-ROOM": (r"dépasser 5", r"(go|goes|going) over 5", r"exceed 5"),
+    }
+
     def __init__(self, record: Any):
         super().__init__(record)
         self.two: bool = len(self.players) == 2
@@ -219,6 +232,7 @@ class AnimaliaEngine(Engine):
         self.solo: bool = False
         self.pending: Pending | None = None
         self.discarded: list[str] = []
+        self.laid: set[str] = set()  # bonus cards laid this season (one may be covered again)
         self.set_aside: list[str] = []
         self.prizes: list[Prize] = []
         self.owed: list[str] = []
@@ -326,7 +340,8 @@ class AnimaliaEngine(Engine):
     def _check_draw(self, action: Any) -> None:
         self._check_phase1("draw")
         if self.holder is not None:
-            raise RuleViolation("ANI-TURN", "ani.err.no_draw", player=self.holder, lot=cards_msg(self.lot))
+            key = "ani.err.no_draw_take" if self.forced or self.solo else "ani.err.no_draw"
+            raise RuleViolation("ANI-TURN", key, player=self.holder, lot=cards_msg(self.lot))
         self._in_deck(action.card)
 
     def _check_offer(self, action: Any) -> None:
@@ -339,6 +354,9 @@ class AnimaliaEngine(Engine):
             if self.solo:
                 raise RuleViolation("ANI-LAST", "ani.err.last", player=action.player)
             if self.forced:
+                if self.two and len(self.lot) < LOT_MAX:  # the two-row ruling, not the lot of 3
+                    raise RuleViolation("ANI-FORCED-ROWS", "ani.err.forced_rows", player=action.player,
+                                        count=count_msg("cards", len(self.lot)))
                 raise RuleViolation("ANI-FORCED-TAKE", "ani.err.forced", player=action.player,
                                     count=count_msg("cards", len(self.lot)))
             return
@@ -365,7 +383,7 @@ class AnimaliaEngine(Engine):
         shape = {"thief": (True, True, False), "prankster": (True, False, True), "spy": (False, False, False)}
         if (has_card, has_from, has_to) != shape[power]:
             raise RuleViolation("ANI-POWER-MOVE", f"ani.err.move_{power}", player=action.player)
-        if self.two and action.row != pending.row:
+        if self.two and power != "spy" and action.row != pending.row:  # a spy moves nothing: its row is ignored
             raise RuleViolation("ANI-POWER-ROW", "ani.err.power_row", player=action.player, row=pending.row + 1)
         mine: Slot = (pending.actor, pending.row)
         if power == "thief":
@@ -388,12 +406,27 @@ class AnimaliaEngine(Engine):
                 raise RuleViolation("ANI-POWER-ROOM", "ani.err.room",
                                     who=self._who(action.to, action.to_row))
 
+    def bonus_in_order(self) -> bool:
+        """Ruling ANI-BONUS-ORDER: the elegance order binds only when the deck cannot serve everyone owed."""
+        return len(self.deck) < len(self.owed)
+
+    def bonus_players(self) -> tuple[str, ...]:
+        """Who a bonus card may be entered for now."""
+        if not self.owed:
+            return ()
+        if self.bonus_in_order():
+            return (self.owed[0],)
+        return tuple(dict.fromkeys(self.owed))
+
     def _check_bonus(self, action: Any) -> None:
         if self.phase is not Phase.BONUS:
             raise self._phase_refusal("bonus")
-        if not self.owed or action.player != self.owed[0]:
-            raise RuleViolation("ANI-BONUS-ORDER", "ani.err.bonus_order", player=action.player,
-                                next=self.owed[0] if self.owed else "")
+        if action.player not in self.owed:
+            raise RuleViolation("ANI-BONUS-ORDER", "ani.err.bonus_not_owed", player=action.player,
+                                owed=list(self.bonus_players()))
+        if action.player not in self.bonus_players():
+            raise RuleViolation("ANI-BONUS-ORDER", "ani.err.bonus_order", player=action.player, next=self.owed[0],
+                                deck=count_msg("cards", len(self.deck)), owed=count_msg("bonus", len(self.owed)))
         self._in_deck(action.card)
 
     def _check_phase3(self, action: Any) -> None:
@@ -478,14 +511,24 @@ class AnimaliaEngine(Engine):
             self.holder = here
             out.append(event("ANI-DEAL", "ani.event.pass", player=player, next=here))
             return out
-        completes = any(len(self.collections[(here, r)]) + size == FULL for r in self.rows)
-        if size >= LOT_MAX or completes:
+        # the rulebook's reason: a collection never exceeds 5, so a lot that leaves no room for one card more
+        # must be taken; with 2 rows (ruling ANI-FORCED-ROWS) only when no row could hold one card more
+        no_room = not self.fitting_rows(here, size + 1)
+        if size >= LOT_MAX or no_room:
             self.holder, self.forced = here, True
-            key = "ani.event.back_forced_three" if size >= LOT_MAX else "ani.event.back_forced_complete"
-            out.append(event(("ANI-DEAL", "ANI-FORCED-TAKE"), key, player=player, dealer=here))
+            if size >= LOT_MAX:
+                rules, key = ("ANI-DEAL", "ANI-FORCED-TAKE"), "ani.event.back_forced_three"
+            elif self.two:
+                rules, key = ("ANI-DEAL", "ANI-FORCED-ROWS"), "ani.event.back_forced_rows"
+            else:
+                rules, key = ("ANI-DEAL", "ANI-FORCED-TAKE"), "ani.event.back_forced_complete"
+            out.append(event(rules, key, player=player, dealer=here))
             return out
         self.holder = None
-        out.append(event("ANI-DEAL", "ani.event.back_draw", player=player, dealer=here))
+        if self.two and any(len(self.collections[(here, r)]) + size == FULL for r in self.rows):
+            out.append(event(("ANI-DEAL", "ANI-FORCED-ROWS"), "ani.event.back_draw_rows", player=player, dealer=here))
+        else:
+            out.append(event("ANI-DEAL", "ani.event.back_draw", player=player, dealer=here))
         if not self.deck:
             out.extend(self._deck_out())
         return out
@@ -595,7 +638,7 @@ class AnimaliaEngine(Engine):
     def _bonus(self, player: str, name: str) -> list[Msg]:
         self.deck.discard(name)
         self.bonus[player].append(name)
-        self.owed.pop(0)
+        self.owed.remove(player)  # the first of the player's places: the rest keep the elegance order
         out: list[Msg] = [event("ANI-PRIZE", "ani.event.bonus", player=player,
                                 holds=count_msg("bonus", len(self.bonus[player])))]
         return out + self._bonus_done_if_needed()
@@ -618,7 +661,10 @@ class AnimaliaEngine(Engine):
         cards[cards.index(name)] = bonus
         self.bonus[player].remove(bonus)
         self.discarded.append(name)
-        return [event("ANI-COVER", "ani.event.cover", who=self._who(player, row if self.two else None),
+        again = name in self.laid
+        self.laid.discard(name)
+        self.laid.add(bonus)
+        return [event(("ANI-COVER", "ANI-COVER-AGAIN") if again else "ANI-COVER", "ani.event.cover", who=self._who(player, row if self.two else None),
                       bonus=card(bonus), card=card(name))]
 
     def _medals(self, player: str, row: int, medals: Medals) -> list[Msg]:
@@ -653,7 +699,10 @@ class AnimaliaEngine(Engine):
             return Expectation((self.pending.actor,), ("power", "renounce"), Msg("ani.prompt.powers", {
                 "player": self.pending.actor, "powers": [Msg(f"ani.power.{p}") for p in self.pending.powers]}))
         if self.phase is Phase.BONUS:
-            return Expectation((self.owed[0],), ("bonus",), Msg("ani.prompt.bonus", {"player": self.owed[0]}))
+            players = self.bonus_players()
+            if len(players) == 1:
+                return Expectation(players, ("bonus",), Msg("ani.prompt.bonus", {"player": players[0]}))
+            return Expectation(players, ("bonus",), Msg("ani.prompt.bonus_any", {"players": list(players)}))
         if self.phase is Phase.MEDALS:
             waiting = tuple(p for p in self.players if self.medals_due(p))
             return Expectation(waiting, ("cover", "medals"), Msg("ani.prompt.medals", {"players": list(waiting)}))
@@ -706,8 +755,8 @@ class AnimaliaEngine(Engine):
         out: list[dict[str, Any]] = []
         for power in pending.powers:
             base = {"type": "power", "player": actor, "power": power, **rows}
-            if power == "spy":
-                out.append(base)
+            if power == "spy":  # no card moves: no row (table-record §4.4)
+                out.append({"type": "power", "player": actor, "power": power})
             elif power == "thief" and len(self.collections[mine]) < FULL:
                 for (p, r), cards in self.collections.items():
                     if p != actor:

@@ -39,7 +39,7 @@ def legal_actions(eng: AnimaliaEngine) -> list[dict[str, Any]]:
     if eng.phase is Phase.POWERS:
         return eng.power_actions()
     if eng.phase is Phase.BONUS:
-        return [{"type": "bonus", "player": eng.owed[0], "card": c} for c in sorted(eng.deck)]
+        return [{"type": "bonus", "player": p, "card": c} for p in eng.bonus_players() for c in sorted(eng.deck)]
     if eng.phase is Phase.MEDALS:
         out: list[dict[str, Any]] = []
         for p in eng.players:
@@ -424,18 +424,44 @@ def test_salome_counts_seven_elegance_points():
     assert sum(stars_of(c) for c in salome) == 7
 
 
-def test_first_draws_two_second_one_in_prize_order():
+def test_first_draws_two_second_one_and_while_the_deck_suffices_in_any_order():
+    """Ruling ANI-BONUS-ORDER: the deck holds enough for the three cards owed, so the table may enter
+    Bruno's card before Anne's two; a player owed nothing is refused."""
     eng = engine(3)
     phase1(eng, SEASON)
     assert eng.phase is Phase.BONUS
     assert [(z.player, z.stars, z.place, z.cards) for z in eng.prizes] == [(A, 10, 1, 2), (B, 6, 2, 1), (C, 1, 0, 0)]
-    assert eng.owed == [A, A, B] and eng.expected().players == (A,)
-    refused(eng, "ANI-BONUS-ORDER", type="bonus", player=B, card="cat-thief")
+    assert eng.owed == [A, A, B] and eng.expected().players == (A, B)
+    no = refused(eng, "ANI-BONUS-ORDER", type="bonus", player=C, card="cat-thief")
+    assert "Chloé" in no.message("fr") and "aucune carte-bonus" in no.message("fr")
     refused(eng, "ANI-NOT-IN-DECK", type="bonus", player=A, card="owl")
     refused(eng, "ANI-PHASE", type="draw", card="cat-thief")
+    do(eng, type="bonus", player=B, card="horse-prankster")
+    assert eng.owed == [A, A] and eng.expected().players == (A,)
+    refused(eng, "ANI-BONUS-ORDER", type="bonus", player=B, card="cat-spy")  # Bruno has his card
     events = do(eng, type="bonus", player=A, card="cat-thief")
     text = events[0].render("en")
     assert "thief" not in text and "1 bonus card" in text  # hidden: only the count is said
+    do(eng, type="bonus", player=A, card="dog-spy")
+    assert eng.phase is Phase.MEDALS and eng.bonus == {A: ["cat-thief", "dog-spy"], B: ["horse-prankster"], C: []}
+
+
+def test_when_the_deck_cannot_serve_everyone_the_elegance_order_decides():
+    """Ruling ANI-BONUS-ORDER: 2 cards left for 3 owed: Anne (first place) draws both, Bruno goes
+    without, and an entry for Bruno before them is refused."""
+    eng = engine(3)
+    spare = sorted(eng.deck - {c for cards in SEASON.values() for c in cards})
+    held = spare[2:]  # held by Chloé from an earlier season: the deck keeps only 2 cards
+    eng.bonus[C] = list(held)
+    eng.deck -= set(held)
+    phase1(eng, SEASON)
+    assert eng.owed == [A, A, B] and len(eng.deck) == 2 and eng.expected().players == (A,)
+    out = refused(eng, "ANI-BONUS-ORDER", type="bonus", player=B, card=spare[0])
+    assert "Anne" in out.message("fr") and "2 cartes" in out.message("fr")
+    do(eng, type="bonus", player=A, card=spare[0])
+    refused(eng, "ANI-BONUS-ORDER", type="bonus", player=B, card=spare[1])
+    events = do(eng, type="bonus", player=A, card=spare[1])
+    assert "ani.event.bonus_short" in keys(events) and eng.bonus[B] == [] and eng.phase is Phase.MEDALS
 
 
 def _elegance(hands: dict[str, list[str]], players: int = 3, **extra: Any) -> AnimaliaEngine:
@@ -492,6 +518,88 @@ def test_the_elegance_player_variant_is_for_two_players_only():
     with pytest.raises(MalformedRecord):
         parse_record_data(record(3, variant={"elegance": "player"}))
     parse_record_data(record(3, variant={"elegance": "collection"}))
+
+
+def test_two_players_a_lot_that_fills_one_row_while_the_other_has_more_room_makes_the_dealer_draw():
+    """Ruling ANI-FORCED-ROWS: Anne deals with rows of 4 and 0 cards: a single card back at her would
+    fill row 1 but row 2 has more room, so she draws; a lot of 3 must still be taken."""
+    eng = engine(2)
+    plain = sorted(c for c in eng.deck if power_of(c) is None)  # 16 cards: no power is activated
+    for i in range(8):  # Anne and Bruno deal in turn and each take their own card into row 0
+        give(eng, plain[i], A if i % 2 == 0 else B, row=0)
+    assert len(eng.collections[(A, 0)]) == 4 and eng.collections[(A, 1)] == [] and eng.dealer == A
+    do(eng, type="draw", card=plain[8])
+    do(eng, type="pass", player=A)
+    events = do(eng, type="pass", player=B)
+    assert eng.holder is None and not eng.forced  # before: a forced take (it completes row 1)
+    assert "ani.event.back_draw_rows" in keys(events) and "ANI-FORCED-ROWS" in rules_of(events)
+    do(eng, type="draw", card=plain[9])
+    do(eng, type="pass", player=A)
+    do(eng, type="pass", player=B)
+    assert eng.holder is None  # 2 cards: row 2 could still hold 3
+    do(eng, type="draw", card=plain[10])
+    do(eng, type="pass", player=A)
+    do(eng, type="pass", player=B)
+    refused(eng, "ANI-FORCED-TAKE", type="pass", player=A)  # 3 cards: the rulebook's own rule
+    do(eng, type="take", player=A, row=1)
+    assert eng.collections[(A, 1)] == plain[8:11]
+
+
+def test_two_players_a_lot_back_at_a_dealer_whose_rows_have_no_room_for_one_card_more_must_be_taken():
+    """Ruling ANI-FORCED-ROWS: rows of 4 and 4, a single card back at the dealer: take it; the
+    refusals say she must take it, never that she may pass."""
+    eng = engine(2)
+    plain = sorted(c for c in eng.deck if power_of(c) is None)
+    for i in range(16):  # 4 cards in each row of each player; Anne deals again
+        give(eng, plain[i], A if i % 2 == 0 else B, row=(i // 2) % 2)
+    assert [len(eng.collections[(A, r)]) for r in (0, 1)] == [4, 4] and eng.dealer == A
+    last = sorted(eng.deck)[0]
+    do(eng, type="draw", card=last)
+    do(eng, type="pass", player=A)
+    events = do(eng, type="pass", player=B)
+    assert eng.holder == A and eng.forced and "ani.event.back_forced_rows" in keys(events)
+    why = refused(eng, "ANI-FORCED-ROWS", type="pass", player=A)
+    assert "aucune de ses rangées" in why.message("fr") and "none of the dealer's rows" in why.message("en")
+    no_draw = refused(eng, "ANI-TURN", type="draw", card=sorted(eng.deck)[0])
+    assert "passe" not in no_draw.message("fr") and "doit d'abord prendre" in no_draw.message("fr")
+    assert "pass" not in no_draw.message("en") and "must first take" in no_draw.message("en")
+    do(eng, type="take", player=A, row=1)
+    assert eng.collections[(A, 1)][-1] == last
+
+
+def test_two_players_the_spy_is_written_without_a_row_and_a_row_given_anyway_is_ignored():
+    """Spec §4.4: ``{"type": "power", "player": "Anne", "power": "spy"}``, also with 2 players."""
+    from models.record import MalformedRecord
+
+    eng = engine(2)
+    give(eng, "cat-spy", A, row=1)
+    give(eng, "dog-champion", B, row=0)
+    give(eng, "dog-spy", A, row=1)
+    assert eng.pending is not None and eng.pending.powers == ["spy"]
+    assert {"type": "power", "player": A, "power": "spy"} in eng.power_actions()
+    spy = [{"type": "draw", "card": "cat-spy"}, {"type": "take", "player": A, "row": 1},
+           {"type": "draw", "card": "dog-champion"}, {"type": "take", "player": B, "row": 0},
+           {"type": "draw", "card": "dog-spy"}, {"type": "take", "player": A, "row": 1}]
+    for written in ({}, {"row": 1}, {"row": 0}):  # no row; the right row; a wrong row: all the same spy
+        rec = parse_record_data(record(2, spy + [{"type": "power", "player": A, "power": "spy", **written}]))
+        replayed = AnimaliaEngine(rec)
+        for action in rec.actions:
+            replayed.apply(action)
+        assert replayed.pending is None and replayed.dealer == B
+    with pytest.raises(MalformedRecord, match="only with 2 players"):
+        parse_action("animalia", {"type": "power", "player": A, "power": "spy", "row": 0}, [A, B, C])
+    parse_action("animalia", {"type": "power", "player": A, "power": "spy"}, [A, B, C])
+
+
+def test_a_bonus_card_laid_over_an_earlier_cover_is_the_cover_again_ruling():
+    eng = at_phase3()
+    first = do(eng, type="cover", player=A, bonus="cat-thief", card="owl")
+    assert rules_of(first) == {"ANI-COVER"}
+    again = do(eng, type="cover", player=A, bonus="dog-spy", card="cat-thief")
+    assert rules_of(again) == {"ANI-COVER", "ANI-COVER-AGAIN"}
+    assert "cat-thief" in eng.discarded and "dog-spy" in eng.collections[(A, 0)]
+    spec = {s.id: s for s in AnimaliaEngine.rule_specs}["ANI-COVER-AGAIN"]
+    assert spec.ruling and spec.section == "phase3"
 
 
 def test_row_is_required_exactly_with_two_players():

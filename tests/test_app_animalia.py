@@ -217,6 +217,17 @@ def test_powers_steal_give_or_renounce_by_taps():
     assert table.submitted == [{"type": "renounce", "player": A, "power": "spy"}] and eng3.pending is None
 
 
+def test_two_players_the_spy_button_writes_no_row():
+    """Table-record §4.4: the spy moves no card, so its action carries no ``row``, also with 2 players."""
+    eng = engine(2)
+    give(eng, "cat-spy", A, row=1)
+    give(eng, "dog-champion", B, row=0)
+    give(eng, "dog-spy", A, row=1)
+    table = Table(eng, live=True)
+    table.tap("ani-use-spy")
+    assert table.submitted == [{"type": "power", "player": A, "power": "spy"}] and eng.pending is None
+
+
 # -- phase 2: bonus cards in private ----------------------------------------------------------------
 
 
@@ -228,6 +239,8 @@ def test_bonus_cards_are_entered_behind_the_hand_over_screen_and_only_counts_are
     assert en("app.ani.pass_to", player=A) in table.text("ani-pass-tablet")
     assert en("app.ani.prize_first", who=A, stars=en("ani.n.stars.many", n=10), cards=en("ani.n.bonus.many", n=2)) \
         in table.text("ani-prize")
+    # the deck holds enough for every card owed: the screen does not say they must come in order
+    assert table.text("ani-owed") == en("app.ani.owed_any", players=[A, A, B])
     table.tap("ani-show-me")
     assert table.has("ani-private") and not table.has("ani-collections")
     assert not table.enabled("ani-bonus-confirm")

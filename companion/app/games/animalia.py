@@ -227,8 +227,9 @@ def _powers_block(state: Any, ctx: Any) -> ft.Control:
     for power in pending.powers:
         block: list[ft.Control] = [ui.text(ctx.t(f"app.ani.power.{power}"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD)]
         if power == "spy":
+            # a spy moves no card: written without a row, also with 2 players (table-record §4.4)
             block.append(ui.button(ctx.t("app.ani.use_spy"), _submitter(
-                ctx, {"type": "power", "player": actor, "power": "spy", **rows}), ident=ctx.ident("ani-use-spy"),
+                ctx, {"type": "power", "player": actor, "power": "spy"}), ident=ctx.ident("ani-use-spy"),
                 icon=ft.Icons.VISIBILITY, kind="primary"))
         elif power == "thief":
             for (p, r), cards in engine.collections.items():
@@ -318,7 +319,9 @@ def _prize_block(state: Any, ctx: Any) -> ft.Control:
                              ui.FONT_BODY, weight=ft.FontWeight.W_600 if z.place else None,
                              ident=ctx.ident(f"ani-prize-{z.player}-{0 if z.row is None else z.row}")))
     if engine.phase is Phase.BONUS and engine.owed:
-        lines.append(ui.text(ctx.t("app.ani.owed", players=list(engine.owed)), ui.FONT_BODY,
+        # ruling ANI-BONUS-ORDER: the elegance order binds only when the deck cannot serve everyone
+        key = "app.ani.owed" if engine.bonus_in_order() else "app.ani.owed_any"
+        lines.append(ui.text(ctx.t(key, players=list(engine.owed)), ui.FONT_BODY,
                              ident=ctx.ident("ani-owed")))
     return ui.panel(ft.Column(lines, spacing=6), ident=ctx.ident("ani-prize"))
 
