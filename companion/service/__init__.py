@@ -34,7 +34,6 @@ from companion.service.errors import (
     Offline,
     Refused,
     ServiceError,
-    StaleState,
 )
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
@@ -58,6 +57,7 @@ from companion.service.states import (
     SeatResult,
     SessionState,
     SessionSummary,
+    StaleState,
 )
 from companion.service.transfer import Transfer
 from companion.store import Store

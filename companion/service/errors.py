@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from companion.service.states import SessionState
 from companion.store import is_disconnect
 from models.i18n import Msg
 
@@ -22,8 +22,6 @@ except ImportError:  # the PostgreSQL driver is not installed: no server's datab
 # errors are the driver's own (sqlite3's, psycopg's on a server), and everything else through SQLAlchemy
 STORAGE_ERRORS = (SQLAlchemyError, sqlite3.Error, _PsycopgError)
 
-if TYPE_CHECKING:
-    from companion.service.states import SessionState
 
 
 def _english(msg: Msg) -> str:
@@ -103,11 +101,6 @@ class Offline(ServiceError):
 
     def __init__(self, msg: Msg | None = None):
         super().__init__(msg or Msg("service.offline"))
-
-
-class StaleState(RuntimeError):
-    """A defect in the caller: the engine of a :class:`SessionState` was read after a later entry
-    changed it. A state is read at once (a screen built from it) and not kept."""
 
 
 class Stale(Exception):

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any, TypedDict, TypeVar, overload
 
 from models.i18n import Msg
-from models.record import AnyAction, TableRecord
+from models.structs_base import Action, Record
 from scoring.base import Engine, Expectation, Outcome
 
 UTC = timezone.utc
@@ -93,6 +93,11 @@ class Prefix(Sequence[T]):
         return f"Prefix({list(self)!r})"
 
 
+class StaleState(RuntimeError):
+    """A defect in the caller: the engine of a :class:`SessionState` was read after a later entry
+    changed it. A state is read at once (a screen built from it) and not kept."""
+
+
 @dataclass(frozen=True)
 class SessionState:
     """A session as one device is shown it.
@@ -101,7 +106,7 @@ class SessionState:
     version — except ``engine``: that is the session's live engine, shared, not copied (copying it
     on every entry is what made an entry's cost grow with the game). A state is read at once, by the
     screen built from it, and not kept: once a later entry changes the engine, reading ``engine``
-    raises :class:`~companion.service.errors.StaleState` rather than showing the wrong game.
+    raises :class:`StaleState` rather than showing the wrong game.
 
     ``version`` is what the device has seen: the ``seq`` of the last active entry (0 when there is
     none). It names one list of active entries for good (a seq is never reused and a retracted
@@ -122,8 +127,8 @@ class SessionState:
     started_at: datetime
     updated_at: datetime
     version: int
-    base: TableRecord = field(repr=False, compare=False)  # the record without its actions
-    actions: Sequence[AnyAction] = field(repr=False, compare=False)  # the parsed active actions
+    base: Record = field(repr=False, compare=False)  # the record without its actions
+    actions: Sequence[Action] = field(repr=False, compare=False)  # the parsed active actions
     live_engine: Engine = field(repr=False, compare=False)
     applied: int = field(repr=False, compare=False)  # live_engine.applied when the state was made
 
@@ -131,15 +136,13 @@ class SessionState:
     def engine(self) -> Engine:
         """The replayed engine: read its public state, never apply to it, and only at once."""
         if self.live_engine.applied != self.applied:
-            from companion.service.errors import StaleState
-
             raise StaleState(f"game {self.session_id}: this state's engine was changed by a later entry; "
                              "read a state at once, do not keep it")
         return self.live_engine
 
     @cached_property
-    def record(self) -> TableRecord:
-        """The table record (a struct of models.record), made on first use."""
+    def record(self) -> Record:
+        """The table record (a msgspec struct of models.structs), made on first use."""
         return self.base.model_copy(update={"actions": list(self.actions)})
 
 
