@@ -406,8 +406,8 @@ def test_chaos_deals_the_hands_out_equally_and_puts_the_rest_under_the_reserve()
     assert eng.table.hands == {"Pierre": 6, "Sandra": 6, "Jean": 6} and eng.table.turn == "Jean"
     assert eng.table.reserve == reserve + 1 and eng.card_count() == 64
     assert eng.table.chaos == (6, 1)
-    assert "6 cards each; 1 card left over go under the reserve (reserve: 44)" in en(events)[-1]
-    assert "6 cartes chacun ; il reste 1 carte, posées sous la réserve (réserve : 44)" in events[-1].render("fr")
+    assert "6 cards each; the rest goes under the reserve: 1 card left over (reserve: 44)" in en(events)[-1]
+    assert "6 cartes chacun ; le reste va sous la réserve : 1 carte en trop (réserve : 44)" in events[-1].render("fr")
     run(eng, draw("Jean"))
     assert eng.table.chaos is None, "the screen's line about the chaos lasts until the next entry"
 
@@ -573,10 +573,13 @@ def test_previous_starter_is_last_among_tied_players():
 # --- whole matches through the referee (and the command line) ----------------------------------------
 
 
-def drive(players, *, seed=0, deals=None, take_stacking=False, limit=3000, lean=0.7, rng=None, probe=None):
+def drive(players, *, seed=0, deals=None, take_stacking=False, limit=3000, lean=0.7, rng=None, probe=None,
+          chaos=0.0, after=None):
     """A complete match driven by random legal choices; returns (engine, actions). Used by the
     property tests and the replay tests: every choice comes from what the engine says is legal.
-    ``probe(eng)`` runs before each action (the property tests check invariants there)."""
+    ``probe(eng)`` runs before each action (the property tests check invariants there);
+    ``after(eng, before, action, events)`` after it, with a copy of the state before. ``chaos``: how
+    often a player who lays a card lays a chaos yellow (always legal) instead of a random card."""
     rng = rng or random.Random(seed)
     variant = {"take_stacking": take_stacking}
     if deals is not None:
@@ -587,8 +590,11 @@ def drive(players, *, seed=0, deals=None, take_stacking=False, limit=3000, lean=
     def do(action):
         if probe is not None:
             probe(eng)
-        run(eng, action)
+        before = copy.deepcopy(eng.state) if after is not None else None
+        events = run(eng, action)
         actions.append(action)
+        if after is not None:
+            after(eng, before, action, events)
 
     while not eng.state.over and len(actions) < limit:
         t = eng.table
@@ -611,11 +617,13 @@ def drive(players, *, seed=0, deals=None, take_stacking=False, limit=3000, lean=
             continue
         if eng.free_play or rng.random() < lean:
             first = rng.choice(singles)
+            if chaos and rng.random() < chaos:
+                first = f"y{rng.randint(1, 20)}-chaos"
             cards = [first]
             direction = None
             action = _with_direction(eng, play(p, first), rng)
             direction = action.get("direction")
-            while len(cards) < t.hands[p] and rng.random() < 0.5:
+            while len(cards) < t.hands[p] and not first.endswith("-chaos") and rng.random() < 0.5:
                 nxt = [c for c in ("b", "r", "y") for c in _next_ids(cards[-1], c, rng)]
                 nxt = [c for c in nxt if eng.fits([*cards, c], direction)]
                 if not nxt:
