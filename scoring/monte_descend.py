@@ -778,6 +778,14 @@ class MonteDescendEngine(Engine):
                             total=self.state.totals[starter]))
         return events
 
+    def replay_note(self) -> Msg | None:
+        """Why a game saved before chaos dealt the hands out equally may replay differently: the
+        chaos cards the replay met so far (None: none, so the change cannot have touched it)."""
+        n = self.state.chaos_count
+        if n == 0:
+            return None
+        return Msg("md.replay.chaos", {"n": n})
+
     def _points_list(self, points: Mapping[str, int]) -> tuple[Msg, ...]:
         return tuple(Msg("md.player_points", {"player": p, "points": _signed(points[p])}) for p in self.players)
 
