@@ -9,33 +9,42 @@ Play rules (rulebook, seed 004) and the app's rulings (rules-decisions.md), each
 
 - Going up (after a blue card, or a yellow that kept or chose "up"): a blue card of the value to
   follow or higher (``MD-UP``); going down: a red card of that value or lower (``MD-DOWN``); a card
-  of the other colour only on the same value, and it turns the direction (``MD-SWITCH``). Ruling: a
-  blue card always leaves the direction up and a red one down; after a yellow the next card follows
-  the yellow's value the same way (``MD-FOLLOW-YELLOW``).
+  of the other colour only on the same value, and it turns the direction (``MD-SWITCH``). A blue
+  card always leaves the direction up and a red one down; after a yellow the next card follows the
+  yellow's value the same way (``MD-FOLLOW-YELLOW``). Ruling: on a yellow, the other colour of the
+  same value turns the direction as it does on a coloured card (``MD-YELLOW-SWITCH``).
 - A yellow card goes on anything at any time, sets the value to follow and keeps the direction
-  (``MD-YELLOW``), except on the same value or on another yellow, and as a free play: its player
-  chooses the direction (``MD-DIRECTION``: ``direction`` is required exactly then, and must match
-  the derived direction otherwise).
+  (``MD-YELLOW``), except on the same value or on another yellow: its player chooses the direction
+  (``MD-DIRECTION``: ``direction`` is required exactly then, and must match the derived direction
+  otherwise). Ruling: a yellow laid as a free play (the first card of a deal included) chooses the
+  direction too (``MD-FREE-DIRECTION``).
 - A series: the cards after the first step by exactly one in the direction its first card sets
-  (``MD-SERIES``); its blue or red cards are all of that direction's colour (``MD-SERIES-COLOUR``,
-  ruling); a series may start with the switch; only a yellow that ends it acts (``MD-ACTION-LAST``).
+  (``MD-SERIES``); its blue or red cards are all of that direction's colour (``MD-SERIES-COLOUR``);
+  a series may start with the switch; only a yellow that ends it acts (``MD-ACTION-LAST``).
 - Cannot play: draw one card (``MD-DRAW``), then play that card alone or pass (``MD-DRAW-ONE``,
   ``MD-PASS``). A player whose own card is still on top plays anything (``MD-FREE``); so does the
   first player of a deal (``MD-FIRST-CARD``, ruling): drawing is then refused (any card fits).
+  Ruling: with two players a skip brings the turn back to its player, whose card is on top: a free
+  play (``MD-SKIP-FREE``).
 - Yellow actions: skip (``MD-SKIP``), take (``MD-TAKE``: the next player takes ``count`` cards
   from each of two other players, from the only other one with two players, then plays;
-  ``MD-TAKE-FIRST``: nothing else before; ``MD-TAKE-LAST``, ruling: cards are taken in the order
-  the players are named, and emptying a hand ends the deal at once — that player went out), pass
-  (``MD-PASS-CARDS``) and chaos (``MD-CHAOS``): hand counts do not change. A yellow that empties
-  its player's hand does not act (``MD-OUT-NO-ACTION``, ruling). Variant ``take_stacking``
-  (``MD-STACK``): the player hit by a take may answer with a play ending in a take of their own;
-  the next player then takes one card more from each.
+  ``MD-TAKE-FIRST``: nothing else before; ``MD-TAKE-LAST``: taking a player's last card makes
+  that player go out; ``MD-TAKE-ORDER``, ruling: cards are taken in the order the players are
+  named, and emptying a hand ends the deal at once), pass (``MD-PASS-CARDS``) and chaos
+  (``MD-CHAOS``): every hand is gathered and dealt out again equally, each hand holding the total
+  ÷ the players (rounded down); the remainder goes under the reserve. The reserve count grows by
+  the remainder: those cards are drawn last, so the reserve runs out (and is rebuilt, or ends
+  the deal) only once they are drawn too. No hand empties (each held one card at least). A yellow
+  that empties its player's hand does not act (``MD-OUT-NO-ACTION``). Variant ``take_stacking``
+  (``MD-STACK``): the player hit by a take may answer with a take of their own; the next player
+  then takes one card more from each; ruling: the answer may be a series ending with a take
+  (``MD-STACK-SERIES``).
 - Reserve (``MD-RESERVE``): when it runs out, the discard pile except its top card becomes the new
   reserve; when it runs out again (or nothing lies under the top card), the deal ends at once.
 - Deal points (``MD-DEAL-POINTS``): +5 to the player who went out, minus one per card in hand to
   every other player (to everyone when the reserve ran out). Next deal (``MD-NEXT-START``,
   ruling for ties): the fewest points so far starts; ties: the nearest to the left of the previous
-  starter. Match (``MD-MATCH-END``, variant ``deals``): twice as many deals as players by default;
+  starter. Match (``MD-MATCH-END``, variant ``deals``; a « partie » of the rulebook is a deal): twice as many deals as players by default;
   then everything is refused (``MD-MATCH-OVER``). Ranking (``MD-RANKING``): match totals; equal
   totals share the place and the win.
 
@@ -77,15 +86,19 @@ UP = "MD-UP"
 DOWN = "MD-DOWN"
 SWITCH = "MD-SWITCH"
 FOLLOW_YELLOW = "MD-FOLLOW-YELLOW"
+YELLOW_SWITCH = "MD-YELLOW-SWITCH"
 YELLOW = "MD-YELLOW"
 DIRECTION = "MD-DIRECTION"
+FREE_DIRECTION = "MD-FREE-DIRECTION"
 SERIES = "MD-SERIES"
 SERIES_COLOUR = "MD-SERIES-COLOUR"
 ACTION_LAST = "MD-ACTION-LAST"
 SKIP = "MD-SKIP"
+SKIP_FREE = "MD-SKIP-FREE"
 TAKE = "MD-TAKE"
 TAKE_FIRST = "MD-TAKE-FIRST"
 TAKE_LAST = "MD-TAKE-LAST"
+TAKE_ORDER = "MD-TAKE-ORDER"
 PASS_CARDS = "MD-PASS-CARDS"
 CHAOS = "MD-CHAOS"
 OUT_NO_ACTION = "MD-OUT-NO-ACTION"
@@ -96,6 +109,7 @@ FREE = "MD-FREE"
 FIRST_CARD = "MD-FIRST-CARD"
 RESERVE = "MD-RESERVE"
 STACK = "MD-STACK"
+STACK_SERIES = "MD-STACK-SERIES"
 DEAL_POINTS = "MD-DEAL-POINTS"
 NEXT_START = "MD-NEXT-START"
 MATCH_END = "MD-MATCH-END"
@@ -227,6 +241,7 @@ class Table:
     take_count: int = 0           # cards to take from each player while ``phase`` is TAKE
     runouts: int = 0              # times the reserve ran out in this deal (0 or 1 while it runs)
     skipped: str | None = None    # the player the last skip passed over (for the screen's banner)
+    chaos: tuple[int, int] | None = None  # after a chaos, until the next entry: (each hand, cards put under the reserve)
 
     @property
     def value(self) -> int | None:
@@ -239,6 +254,7 @@ class State:
     sheet: list[DealScore] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     over: bool = False
+    chaos_count: int = 0          # chaos cards that acted in this match (see ``replay_note``)
 
 
 # -- the engine ------------------------------------------------------------------------------------
@@ -273,24 +289,28 @@ class MonteDescendEngine(Engine):
         RuleSpec(UP, "cards", refusal=True),
         RuleSpec(DOWN, "cards", refusal=True),
         RuleSpec(SWITCH, "cards", refusal=True),
-        RuleSpec(FOLLOW_YELLOW, "cards", ruling=True),
+        RuleSpec(FOLLOW_YELLOW, "cards"),
+        RuleSpec(YELLOW_SWITCH, "cards", ruling=True),
         RuleSpec(YELLOW, "cards"),
         RuleSpec(DIRECTION, "cards", refusal=True),
         RuleSpec(SKIP, "actions"),
+        RuleSpec(SKIP_FREE, "actions", ruling=True),
         RuleSpec(TAKE, "actions", refusal=True),
         RuleSpec(TAKE_FIRST, "actions", refusal=True),
-        RuleSpec(TAKE_LAST, "actions", ruling=True),
+        RuleSpec(TAKE_LAST, "actions"),
+        RuleSpec(TAKE_ORDER, "actions", ruling=True),
         RuleSpec(PASS_CARDS, "actions"),
         RuleSpec(CHAOS, "actions"),
-        RuleSpec(OUT_NO_ACTION, "actions", ruling=True),
+        RuleSpec(OUT_NO_ACTION, "actions"),
         RuleSpec(DRAW, "play", refusal=True),
         RuleSpec(DRAW_ONE, "play", refusal=True),
         RuleSpec(PASS, "play", refusal=True),
         RuleSpec(FREE, "play"),
+        RuleSpec(FREE_DIRECTION, "play", refusal=True, ruling=True),
         RuleSpec(FIRST_CARD, "play", ruling=True),
         RuleSpec(RESERVE, "play", ruling=True),
         RuleSpec(SERIES, "series", refusal=True),
-        RuleSpec(SERIES_COLOUR, "series", refusal=True, ruling=True),
+        RuleSpec(SERIES_COLOUR, "series", refusal=True),
         RuleSpec(ACTION_LAST, "series"),
         RuleSpec(DEAL_POINTS, "end"),
         RuleSpec(NEXT_START, "end", ruling=True),
@@ -298,7 +318,22 @@ class MonteDescendEngine(Engine):
         RuleSpec(MATCH_OVER, "end", refusal=True),
         RuleSpec(RANKING, "end", ruling=True),
         RuleSpec(STACK, "advanced", variant="take_stacking"),
+        RuleSpec(STACK_SERIES, "advanced", ruling=True),
     )
+    # readings the rulebook rules out (tests/test_rules_reference_more.py): no text of the rule states one
+    excluded_readings = {
+        # « si c'est une carte jaune qui termine la partie, alors évidemment l'action ne se fait pas »
+        OUT_NO_ACTION: (r"autre lecture", r"other reading", r"ferait l'action", r"carry out its action",
+                        r"action (?:a lieu|happens) (?:quand même|anyway)"),
+        # « les joueurs se retrouveront avec le même nombre de cartes en main » (and the rest under the reserve)
+        CHAOS: (r"autant de cartes qu'avant", r"as many cards as before", r"same counts", r"mêmes nombres"),
+        # « doivent obligatoirement poser une carte bleue … / rouge … »: the value to follow holds after a yellow
+        FOLLOW_YELLOW: (r"autre lecture", r"other reading", r"n'importe quelle carte de couleur",
+                        r"any coloured card"),
+        # « elles doivent être de la même couleur » and the 8 blue gave the series its direction (example 3)
+        SERIES_COLOUR: (r"autre lecture", r"other reading", r"première carte de couleur décider",
+                        r"first coloured card decide"),
+    }
     rules = tuple(r.id for r in rule_specs)
     variants = (
         VariantSpec("take_stacking", (False, True), False, {False: TAKE, True: STACK}),
@@ -393,6 +428,14 @@ class MonteDescendEngine(Engine):
             return False
         return self.free_play or t.top is None or t.top.colour is Colour.YELLOW or first.value == t.top.value
 
+    def _choice_rule(self, first: Card) -> str:
+        """Why the player laying the yellow ``first`` chooses the direction: the rulebook's yellow on
+        the same value or on a yellow (``MD-DIRECTION``), or the app's ruling for a free play."""
+        top = self.state.table.top
+        if top is not None and (top.colour is Colour.YELLOW or first.value == top.value):
+            return DIRECTION
+        return FREE_DIRECTION
+
     def _derived(self, first: Card) -> Direction:
         """The direction after ``first`` when its player has no choice."""
         if first.colour is Colour.YELLOW:
@@ -424,7 +467,8 @@ class MonteDescendEngine(Engine):
         chosen = _DIRECTIONS[direction] if direction is not None else None
         if self._chooses(first):
             if chosen is None:
-                return RuleViolation(DIRECTION, "md.refuse.direction_needed", card=first.msg)
+                rule = FREE_DIRECTION if self._choice_rule(first) == FREE_DIRECTION else DIRECTION
+                return RuleViolation(rule, "md.refuse.direction_needed", card=first.msg)
             going = chosen
         else:
             going = self._derived(first)
@@ -568,6 +612,8 @@ class MonteDescendEngine(Engine):
         escaped = t.take_count  # the count an answering player escapes (take_stacking)
         free = self.free_play
         first_of_deal = t.top is None
+        on_yellow = t.top is not None and t.top.colour is Colour.YELLOW
+        skipped_back = free and not first_of_deal and t.skipped is not None  # 2 players: a skip came back
         chooses = self._chooses(first)
         going = _DIRECTIONS[action.direction] if chooses else self._derived(first)
         turned = t.direction is not None and not free and first.colour is not Colour.YELLOW \
@@ -577,6 +623,8 @@ class MonteDescendEngine(Engine):
             rules.append(FIRST_CARD)
         elif free:
             rules.append(FREE)
+            if skipped_back:
+                rules.append(SKIP_FREE)
         elif first.colour is Colour.YELLOW:
             rules.append(YELLOW)
         elif turned:
@@ -584,10 +632,10 @@ class MonteDescendEngine(Engine):
         else:
             rules.append(UP if going is Direction.UP else DOWN)
         if chooses:
-            rules.append(DIRECTION)
+            rules.append(self._choice_rule(first))
         if len(cards) > 1:
             rules.append(SERIES)
-        if t.top is not None and t.top.colour is Colour.YELLOW and not free and first.colour is not Colour.YELLOW:
+        if on_yellow and not free and first.colour is not Colour.YELLOW:
             rules.append(FOLLOW_YELLOW)
 
         t.hands[player] -= len(cards)
@@ -596,13 +644,16 @@ class MonteDescendEngine(Engine):
         t.top_owner = player
         t.direction = going
         t.skipped = None
+        t.chaos = None
         key = "md.event.play_one" if len(cards) == 1 else "md.event.play_series"
         events: list[Event] = [event(tuple(rules), key, player=player, cards=cards_msg(cards), dir=_dir(going),
                                      left=_count("md.n_cards", t.hands[player]))]
         if turned:
-            events.append(event(SWITCH, "md.event.turned", card=first.msg, dir=_dir(going)))
+            events.append(event((SWITCH, YELLOW_SWITCH) if on_yellow else SWITCH, "md.event.turned",
+                                card=first.msg, dir=_dir(going)))
         if answering:
-            events.append(event(STACK, "md.event.stack_answer", player=player))
+            events.append(event((STACK, STACK_SERIES) if len(cards) > 1 else STACK, "md.event.stack_answer",
+                                player=player))
 
         if t.hands[player] == 0:
             if last.colour is Colour.YELLOW:
@@ -618,7 +669,11 @@ class MonteDescendEngine(Engine):
             if last.action == "skip":
                 t.skipped = nxt
                 t.turn = self.left_of(nxt)
-                events.append(event((SKIP, *action_rules), "md.event.skip", skipped=nxt, turn=t.turn))
+                if t.turn == player:  # two players: the turn comes back to the skip's player, a free play
+                    events.append(event((SKIP, SKIP_FREE, *action_rules), "md.event.skip_free", skipped=nxt,
+                                        turn=t.turn))
+                else:
+                    events.append(event((SKIP, *action_rules), "md.event.skip", skipped=nxt, turn=t.turn))
             elif last.action == "take":
                 t.turn = nxt
                 t.phase = Phase.TAKE
@@ -631,10 +686,27 @@ class MonteDescendEngine(Engine):
                 events.append(event((PASS_CARDS, *action_rules), "md.event.pass_cards", turn=nxt))
             else:
                 t.turn = nxt
-                events.append(event((CHAOS, *action_rules), "md.event.chaos", player=player, turn=nxt))
+                events.append(self._chaos(player, action_rules))
         else:
             t.turn = nxt
         return events
+
+    def _chaos(self, player: str, action_rules: tuple[str, ...]) -> Event:
+        """Every hand gathered and dealt out equally; the cards left over go under the reserve (drawn
+        last: the reserve only runs out once they are drawn too). Each hand held a card at least, so
+        none comes out empty."""
+        t = self.state.table
+        each, under = divmod(sum(t.hands.values()), len(t.hands))
+        for p in t.hands:
+            t.hands[p] = each
+        t.reserve += under
+        t.chaos = (each, under)
+        self.state.chaos_count += 1
+        params: dict[str, Any] = {"player": player, "each": _count("md.n_cards", each), "turn": t.turn}
+        if under:
+            return event((CHAOS, *action_rules), "md.event.chaos_under", under=_count("md.n_cards", under),
+                         reserve=t.reserve, **params)
+        return event((CHAOS, *action_rules), "md.event.chaos", **params)
 
     def _draw(self, player: str) -> list[Event]:
         t = self.state.table
@@ -642,6 +714,7 @@ class MonteDescendEngine(Engine):
         t.reserve -= 1
         t.phase = Phase.DRAWN
         t.skipped = None
+        t.chaos = None
         events = [event(DRAW, "md.event.draw", player=player, reserve=t.reserve)]
         if t.reserve > 0:
             return events
@@ -658,6 +731,7 @@ class MonteDescendEngine(Engine):
     def _pass(self, player: str) -> list[Event]:
         t = self.state.table
         t.phase = Phase.PLAY
+        t.chaos = None
         t.turn = self.left_of(player)
         return [event(DRAW_ONE, "md.event.pass", player=player, turn=t.turn)]
 
@@ -666,21 +740,25 @@ class MonteDescendEngine(Engine):
         player = action.player
         each = t.take_count
         events: list[Event] = []
-        for victim in action.from_:
+        t.chaos = None
+        named = list(action.from_)
+        for i, victim in enumerate(named):
             n = min(each, t.hands[victim])
             t.hands[victim] -= n
             t.hands[player] += n
             events.append(event(TAKE, "md.event.took", player=player, victim=victim,
                                 cards=_count("md.n_cards", n)))
             if t.hands[victim] == 0:
-                events.extend(self._end_deal(victim, TAKE_LAST, "md.event.out_by_take", player=victim,
+                # the deal ends before a later named player is taken from: the order named decides (ruling)
+                rule = (TAKE_LAST, TAKE_ORDER) if i < len(named) - 1 else TAKE_LAST
+                events.extend(self._end_deal(victim, rule, "md.event.out_by_take", player=victim,
                                              taker=player))
                 return events
         t.phase = Phase.PLAY
         t.take_count = 0
         return events
 
-    def _end_deal(self, went_out: str | None, rule: str, key: str, **params: Any) -> list[Event]:
+    def _end_deal(self, went_out: str | None, rule: str | tuple[str, ...], key: str, **params: Any) -> list[Event]:
         t = self.state.table
         events = [event(rule, key, **params)]
         points = {p: (OUT_BONUS if p == went_out else -t.hands[p]) for p in self.players}
@@ -699,6 +777,14 @@ class MonteDescendEngine(Engine):
         events.append(event(NEXT_START, "md.event.next_deal", deal=t.number + 1, player=starter,
                             total=self.state.totals[starter]))
         return events
+
+    def replay_note(self) -> Msg | None:
+        """Why a game saved before chaos dealt the hands out equally may replay differently: the
+        chaos cards the replay met so far (None: none, so the change cannot have touched it)."""
+        n = self.state.chaos_count
+        if n == 0:
+            return None
+        return Msg("md.replay.chaos", {"n": n})
 
     def _points_list(self, points: Mapping[str, int]) -> tuple[Msg, ...]:
         return tuple(Msg("md.player_points", {"player": p, "points": _signed(points[p])}) for p in self.players)

@@ -377,3 +377,22 @@ def test_the_new_game_screen_offers_take_stacking_and_a_number_of_deals(tmp_path
     probe.tap(body, "variant-deals-less")
     probe.tap(body, "variant-take_stacking-true")
     assert app.drafts["setup"].variant == {"deals": 5, "take_stacking": True}
+
+
+def test_after_a_chaos_the_screen_shows_equal_hands_the_bigger_reserve_and_what_happened():
+    # Anne keeps 1 card, Bruno 6 after his chaos: 7 cards, 3 each, 1 under the reserve (50 + 1)
+    state = state_of([play("Anne", *[f"b{v}" for v in range(1, 7)]), play("Bruno", "y9-chaos")],
+                     players=("Anne", "Bruno"))
+    table = Table(state)
+    assert table.text("md-hand-Anne").startswith("Anne 3 cards")
+    assert table.text("md-hand-Bruno").startswith("Bruno 3 cards")
+    assert table.text("md-reserve") == en("app.md.reserve", n=51)
+    assert table.text("md-banner-chaos") == en("app.md.banner.chaos_under", each="3 cards", under="1 card",
+                                               reserve=51)
+    french = Table(state, lang="fr").text("md-banner-chaos")
+    assert "chacun a maintenant 3 cartes" in french and "1 carte en trop (réserve : 51)" in french
+    # an even deal puts nothing under the reserve, and the line goes with the next entry
+    state = state_of([play("Anne", "b1"), play("Bruno", "y9-chaos")], players=("Anne", "Bruno"))
+    assert Table(state).text("md-banner-chaos") == en("app.md.banner.chaos", each="6 cards")
+    state = state_of([play("Anne", "b1"), play("Bruno", "y9-chaos"), draw("Anne")], players=("Anne", "Bruno"))
+    assert not Table(state).has("md-banner-chaos")

@@ -220,7 +220,7 @@ def test_a_yellow_goes_anywhere_and_keeps_the_direction():
     assert eng.table.direction.value == "up"
 
 
-def test_after_a_yellow_the_next_card_follows_its_value_ruling():
+def test_after_a_yellow_the_next_card_follows_its_value_and_the_other_colour_turns_it_ruling():
     eng = engine()
     run(eng, play("Pierre", "b5"), play("Sandra", "y12-chaos"))
     assert refused(eng, play("Jean", "b11")).rule == "MD-UP"
@@ -228,6 +228,29 @@ def test_after_a_yellow_the_next_card_follows_its_value_ruling():
     events = run(eng, play("Jean", "r12"))
     assert "MD-FOLLOW-YELLOW" in events[0].rules
     assert eng.table.direction.value == "down"
+    # the turn on a yellow is the app's ruling, cited beside the rule; a turn on a coloured card is not
+    assert ("MD-SWITCH", "MD-YELLOW-SWITCH") in [e.rules for e in events]
+    events = run(eng, play("Pierre", "b12"))
+    assert ("MD-SWITCH",) in [e.rules for e in events]
+    assert not any("MD-YELLOW-SWITCH" in e.rules for e in events)
+
+
+def test_rule_or_ruling_as_the_rulebook_has_it():
+    """The rulebook states these (rules, no other reading); the app decides those (rulings)."""
+    specs = {spec.id: spec for spec in MonteDescendEngine.rule_specs}
+    rules = ["MD-FOLLOW-YELLOW", "MD-SERIES-COLOUR", "MD-OUT-NO-ACTION", "MD-MATCH-END", "MD-TAKE-LAST",
+             "MD-DIRECTION", "MD-FREE", "MD-STACK", "MD-CHAOS"]
+    rulings = ["MD-YELLOW-SWITCH", "MD-SKIP-FREE", "MD-STACK-SERIES", "MD-FREE-DIRECTION", "MD-TAKE-ORDER"]
+    assert [r for r in rules if specs[r].ruling] == []
+    assert [r for r in rulings if not specs[r].ruling] == []
+    from models.i18n import text
+
+    for rule in rules:
+        for lang, words in (("fr", ("décision", "autre lecture")), ("en", ("ruling", "other reading"))):
+            assert not any(w in text(f"rule.{rule}.text", lang).lower() for w in words), (rule, lang)
+    # the readings the rulebook rules out are listed, so that no text brings them back
+    assert {"MD-OUT-NO-ACTION", "MD-CHAOS", "MD-FOLLOW-YELLOW", "MD-SERIES-COLOUR"} <= set(
+        MonteDescendEngine.excluded_readings)
 
 
 def test_a_direction_where_there_is_no_choice_must_match():
@@ -296,19 +319,27 @@ def test_first_card_of_a_deal_is_a_free_play_ruling():
     eng = engine()
     violation = refused(eng, draw("Pierre"))
     assert violation.rule == "MD-DRAW"
-    assert refused(eng, play("Pierre", "y3-skip")).rule == "MD-DIRECTION"  # a free yellow chooses
+    assert refused(eng, play("Pierre", "y3-skip")).rule == "MD-FREE-DIRECTION"  # a free yellow chooses (ruling)
     events = run(eng, play("Pierre", "y3-skip", direction="down"))
-    assert "MD-FIRST-CARD" in events[0].rules
+    assert "MD-FIRST-CARD" in events[0].rules and "MD-FREE-DIRECTION" in events[0].rules
+    assert "MD-DIRECTION" not in events[0].rules
 
 
 # --- yellow actions ------------------------------------------------------------------------------
 
 
-def test_skip_with_two_players_gives_a_free_play():
+def test_skip_with_two_players_gives_a_free_play_ruling():
     eng = engine(TWO)
-    run(eng, play("Anne", "b3"), play("Bruno", "y9-skip"))
+    events = run(eng, play("Anne", "b3"), play("Bruno", "y9-skip"))
     assert eng.table.turn == "Bruno" and eng.free_play
     assert eng.table.skipped == "Anne"
+    assert "MD-SKIP-FREE" in events[-1].rules and "free play" in en(events)[-1]
+    events = run(eng, play("Bruno", "r2"))  # any card: the ruling is cited on the free play
+    assert events[0].rules[:2] == ("MD-FREE", "MD-SKIP-FREE")
+    # with three players a skip passes one player and the next one follows as usual
+    eng = engine()
+    events = run(eng, play("Pierre", "b3"), play("Sandra", "y9-skip"))
+    assert "MD-SKIP-FREE" not in events[-1].rules and eng.table.turn == "Pierre" and not eng.free_play
 
 
 def test_take_hits_the_next_player_who_takes_from_two_others_then_plays():
@@ -343,19 +374,79 @@ def test_taking_a_last_card_makes_that_player_go_out_ruling():
     assert eng.table.hands["Jean"] == 1
     events = run(eng, take("Pierre", "Jean", "Sandra"))
     assert "MD-TAKE-LAST" in events[1].rules
+    assert "MD-TAKE-ORDER" in events[1].rules, "Sandra, named after Jean, was not taken from: the order decided"
     line = eng.state.sheet[0]
     assert line.went_out == "Jean"
     assert line.left == {"Pierre": 7, "Sandra": 6, "Jean": 0}, "Sandra's card was not taken: the deal ended"
     assert line.points == {"Pierre": -7, "Sandra": -6, "Jean": 5}
 
 
-def test_pass_cards_and_chaos_keep_the_counts():
+def test_the_order_of_a_take_is_cited_only_when_a_later_named_player_was_spared():
+    eng = engine(first="Jean")
+    run(eng, play("Jean", "b1", "b2", "b3", "b4", "b5"), play("Pierre", "b5"), play("Sandra", "b6"))
+    run(eng, play("Jean", "y6-take", direction="up"))
+    events = run(eng, take("Pierre", "Sandra", "Jean"))  # Jean named last: both were taken from
+    out = [e for e in events if "MD-TAKE-LAST" in e.rules]
+    assert out and "MD-TAKE-ORDER" not in out[0].rules
+    assert eng.state.sheet[0].left == {"Pierre": 8, "Sandra": 5, "Jean": 0}
+
+
+def test_pass_cards_keeps_the_counts():
     eng = engine()
     run(eng, play("Pierre", "y5-pass", direction="up"))
     assert eng.table.hands == {"Pierre": 6, "Sandra": 7, "Jean": 7} and eng.table.turn == "Sandra"
-    events = run(eng, play("Sandra", "y5-chaos", direction="down"))
+
+
+def test_chaos_deals_the_hands_out_equally_and_puts_the_rest_under_the_reserve():
+    eng = engine()
+    run(eng, play("Pierre", "y5-pass", direction="up"))
+    reserve = eng.table.reserve
+    events = run(eng, play("Sandra", "y5-chaos", direction="down"))  # 6 + 6 + 7 = 19 cards: 6 each, 1 left
     assert "MD-CHAOS" in events[-1].rules
-    assert eng.table.hands == {"Pierre": 6, "Sandra": 6, "Jean": 7} and eng.table.turn == "Jean"
+    assert eng.table.hands == {"Pierre": 6, "Sandra": 6, "Jean": 6} and eng.table.turn == "Jean"
+    assert eng.table.reserve == reserve + 1 and eng.card_count() == 64
+    assert eng.table.chaos == (6, 1)
+    assert "6 cards each; the rest goes under the reserve: 1 card left over (reserve: 44)" in en(events)[-1]
+    assert "6 cartes chacun ; le reste va sous la réserve : 1 carte en trop (réserve : 44)" in events[-1].render("fr")
+    run(eng, draw("Jean"))
+    assert eng.table.chaos is None, "the screen's line about the chaos lasts until the next entry"
+
+
+def test_chaos_with_two_players_one_card_against_six_gives_three_each():
+    eng = engine(TWO)
+    run(eng, play("Anne", "b1", "b2", "b3", "b4", "b5", "b6"))  # Anne holds 1 card
+    events = run(eng, play("Bruno", "y9-chaos"))             # Bruno 6: 7 cards, 3 each, 1 under
+    assert eng.table.hands == {"Anne": 3, "Bruno": 3}
+    assert eng.table.reserve == 64 - 14 + 1 and eng.card_count() == 64
+    assert "3 cards each" in en(events)[-1]
+    # Anne really holds three cards: a series of two is hers to lay, and she does not go out
+    run(eng, play("Anne", "b9", "b10"))
+    assert eng.table.hands == {"Anne": 1, "Bruno": 3} and not eng.state.sheet
+
+
+def test_an_even_chaos_puts_nothing_under_the_reserve():
+    eng = engine(TWO)
+    events = run(eng, play("Anne", "b1", "b2"), play("Bruno", "y9-chaos"))  # 5 + 6 = 11: 5 each, 1 under
+    assert eng.table.hands == {"Anne": 5, "Bruno": 5}
+    eng = engine(TWO)
+    events = run(eng, play("Anne", "b1"), play("Bruno", "y9-chaos"))  # 6 + 6 = 12: 6 each, none under
+    assert eng.table.hands == {"Anne": 6, "Bruno": 6} and eng.table.reserve == 50
+    assert "under the reserve" not in en(events)[-1] and "6 cards each" in en(events)[-1]
+
+
+def test_the_cards_put_under_the_reserve_are_drawn_before_it_runs_out():
+    """The remainder is part of the reserve, drawn last: the reserve is rebuilt one draw later."""
+    eng = engine(TWO)
+    run(eng, play("Anne", "b1", "b2", "b3", "b4", "b5", "b6"), play("Bruno", "y9-chaos"))
+    assert eng.table.reserve == 51
+    draws = 0
+    while eng.table.runouts == 0:
+        p = eng.table.turn
+        run(eng, draw(p))  # each player draws a blue 20 and lays it: the hands stay at three
+        draws += 1
+        if eng.table.runouts == 0:
+            run(eng, play(p, "b20"))
+    assert draws == 51 and eng.table.number == 1 and eng.card_count() == 64
 
 
 def test_a_yellow_that_empties_the_hand_does_not_act_ruling():
@@ -374,10 +465,12 @@ def test_take_stacking_the_answer_grows_the_count():
     assert refused(eng, draw("Sandra")).rule == "MD-TAKE-FIRST"
     events = run(eng, play("Sandra", "y9-take", direction="up"))
     assert any("MD-STACK" in e.rules for e in events)
+    assert not any("MD-STACK-SERIES" in e.rules for e in events), "a single take card: the rule, no ruling"
     assert eng.table.turn == "Jean" and eng.table.take_count == 2
     assert refused(eng, take("Jean", "Pierre", "Sandra", count=1)).rule == "MD-TAKE"
     # Jean answers with a series that ends with a take: the count grows again
-    run(eng, play("Jean", "b9", "b10", "y11-take"))
+    events = run(eng, play("Jean", "b9", "b10", "y11-take"))
+    assert any("MD-STACK-SERIES" in e.rules for e in events), "an answer by a series is the app's ruling"
     assert eng.table.turn == "Pierre" and eng.table.take_count == 3
     run(eng, take("Pierre", "Sandra", "Jean", count=3))
     assert eng.table.hands == {"Pierre": 12, "Sandra": 3, "Jean": 1}
@@ -480,10 +573,13 @@ def test_previous_starter_is_last_among_tied_players():
 # --- whole matches through the referee (and the command line) ----------------------------------------
 
 
-def drive(players, *, seed=0, deals=None, take_stacking=False, limit=3000, lean=0.7, rng=None, probe=None):
+def drive(players, *, seed=0, deals=None, take_stacking=False, limit=3000, lean=0.7, rng=None, probe=None,
+          chaos=0.0, after=None):
     """A complete match driven by random legal choices; returns (engine, actions). Used by the
     property tests and the replay tests: every choice comes from what the engine says is legal.
-    ``probe(eng)`` runs before each action (the property tests check invariants there)."""
+    ``probe(eng)`` runs before each action (the property tests check invariants there);
+    ``after(eng, before, action, events)`` after it, with a copy of the state before. ``chaos``: how
+    often a player who lays a card lays a chaos yellow (always legal) instead of a random card."""
     rng = rng or random.Random(seed)
     variant = {"take_stacking": take_stacking}
     if deals is not None:
@@ -494,8 +590,11 @@ def drive(players, *, seed=0, deals=None, take_stacking=False, limit=3000, lean=
     def do(action):
         if probe is not None:
             probe(eng)
-        run(eng, action)
+        before = copy.deepcopy(eng.state) if after is not None else None
+        events = run(eng, action)
         actions.append(action)
+        if after is not None:
+            after(eng, before, action, events)
 
     while not eng.state.over and len(actions) < limit:
         t = eng.table
@@ -518,11 +617,13 @@ def drive(players, *, seed=0, deals=None, take_stacking=False, limit=3000, lean=
             continue
         if eng.free_play or rng.random() < lean:
             first = rng.choice(singles)
+            if chaos and rng.random() < chaos:
+                first = f"y{rng.randint(1, 20)}-chaos"
             cards = [first]
             direction = None
             action = _with_direction(eng, play(p, first), rng)
             direction = action.get("direction")
-            while len(cards) < t.hands[p] and rng.random() < 0.5:
+            while len(cards) < t.hands[p] and not first.endswith("-chaos") and rng.random() < 0.5:
                 nxt = [c for c in ("b", "r", "y") for c in _next_ids(cards[-1], c, rng)]
                 nxt = [c for c in nxt if eng.fits([*cards, c], direction)]
                 if not nxt:
@@ -611,6 +712,7 @@ REFUSALS = {
     "MD-DOWN": ([play("Pierre", "r9")], play("Sandra", "r10")),
     "MD-SWITCH": ([play("Pierre", "r9")], play("Sandra", "b10")),
     "MD-DIRECTION": ([play("Pierre", "r9")], play("Sandra", "y9-skip")),
+    "MD-FREE-DIRECTION": ([], play("Pierre", "y9-skip")),
     "MD-TAKE": ([play("Pierre", "r9")], take("Sandra", "Pierre", "Jean")),
     "MD-TAKE-FIRST": ([play("Pierre", "y9-take", direction="up")], play("Sandra", "b10")),
     "MD-DRAW": ([], draw("Pierre")),

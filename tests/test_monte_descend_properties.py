@@ -6,7 +6,7 @@ import copy
 import itertools
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from models.i18n import LANGUAGES
@@ -94,3 +94,33 @@ def test_random_matches_keep_every_card_and_end_with_a_consistent_sheet(count, s
         for p in players:
             totals[p] += previous.points[p]
         assert totals[line.starter] == min(totals.values())
+
+
+def check_chaos(eng, before, action, events) -> None:
+    """After a chaos every hand holds the total ÷ players (rounded down); the rest went under the reserve."""
+    if not any("MD-CHAOS" in e.rules for e in events):
+        return
+    t, old = eng.table, before.table
+    n = len(eng.players)
+    total = sum(old.hands.values()) - len(action["cards"])
+    each, under = divmod(total, n)
+    assert t.hands == {p: each for p in eng.players}
+    assert t.reserve == old.reserve + under and t.discard == old.discard + len(action["cards"])
+    assert t.chaos == (each, under) and eng.state.chaos_count == before.chaos_count + 1
+    assert eng.card_count() == 64 and each >= 1
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(2, 6), stacking=st.booleans(), rng=st.randoms(use_true_random=False))
+@example(count=2, stacking=False, rng=random.Random(2)).via("every player count")
+@example(count=3, stacking=True, rng=random.Random(3)).via("every player count")
+@example(count=4, stacking=False, rng=random.Random(4)).via("every player count")
+@example(count=5, stacking=True, rng=random.Random(5)).via("every player count")
+@example(count=6, stacking=False, rng=random.Random(6)).via("every player count")
+def test_random_matches_with_chaos_deal_equal_hands_and_keep_every_card(count, stacking, rng):
+    players = NAMES[:count]
+    probe_rng = random.Random(rng.random())
+    eng, _ = drive(players, deals=2, take_stacking=stacking, lean=0.7, rng=rng, chaos=0.3,
+                   probe=lambda e: check_invariants(e, probe_rng), after=check_chaos)
+    assert eng.state.over and len(eng.state.sheet) == 2
+    assert eng.state.chaos_count >= 1, "the match played chaos cards"

@@ -75,9 +75,19 @@ def broken(session_id: int, folded: Fold, game: str) -> ServiceError:
     in the words of the session's game (Animalement Vôtre's animals) wherever it is shown: the
     screen that shows it cannot open the session to learn its game."""
     assert folded.index is not None and folded.violation is not None
-    return ServiceError(Msg("service.session.broken", {"session": session_id, "entry": folded.index + 1,
-                                                       "rule": folded.violation.rule,
-                                                       "reason": in_words(game, folded.violation.msg)}))
+    msg = Msg("service.session.broken", {"session": session_id, "entry": folded.index + 1,
+                                         "rule": folded.violation.rule,
+                                         "reason": in_words(game, folded.violation.msg)})
+    return ServiceError(because(msg, folded.engine))
+
+
+def because(msg: Msg, engine: Any) -> Msg:
+    """``msg`` and, when the engine knows a rule change that can make a saved game replay
+    differently (Monte & descend's chaos), the sentence that says so: the record stays as it was
+    entered, it is its verdict that follows the corrected rule."""
+    note = getattr(engine, "replay_note", None)
+    why = note() if note is not None else None
+    return msg if why is None else Msg("service.because", {"what": msg, "why": why})
 
 
 class ServiceCore:

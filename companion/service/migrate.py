@@ -51,7 +51,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session
 
 from companion.service.errors import STORAGE_ERRORS
-from companion.service.live import decoded_actions
+from companion.service.live import because, decoded_actions
 from companion.service.records import columns_record, refereed_actions
 from companion.service.replay import fold, result_rows
 from companion.service.states import utc
@@ -302,11 +302,12 @@ def check_game(game: SourceGame) -> Checked | Msg:
         return Msg("migrate.game.damaged", {"detail": err.msg if isinstance(err, MalformedRecord) else str(err)})
     if folded.violation is not None:
         assert folded.index is not None
-        return Msg("migrate.game.illegal", {"entry": folded.index + 1, "rule": folded.violation.rule,
-                                            "reason": in_words(game.game, folded.violation.msg)})
+        return because(Msg("migrate.game.illegal", {"entry": folded.index + 1, "rule": folded.violation.rule,
+                                                    "reason": in_words(game.game, folded.violation.msg)}),
+                       folded.engine)
     outcome = folded.engine.outcome()
     if (outcome is not None) != (game.status == STATUS_FINISHED):
-        return Msg("migrate.game.status", {"status": game.status})
+        return because(Msg("migrate.game.status", {"status": game.status}), folded.engine)
     return Checked(outcome)
 
 

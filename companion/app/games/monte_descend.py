@@ -133,6 +133,14 @@ def _banners(state: Any, ctx: Any) -> list[ft.Control]:
     if t.skipped is not None:
         out.append(_banner(ctx, "md-banner-skip", ft.Icons.BLOCK,
                            ctx.t("app.md.banner.skip", player=t.skipped)))
+    if t.chaos is not None:  # the hands were just dealt out again equally (until the next entry)
+        each, under = t.chaos
+        if under:
+            sentence = ctx.t("app.md.banner.chaos_under", each=ctx.say(_n_cards(each)),
+                             under=ctx.say(_n_cards(under)), reserve=t.reserve)
+        else:
+            sentence = ctx.t("app.md.banner.chaos", each=ctx.say(_n_cards(each)))
+        out.append(_banner(ctx, "md-banner-chaos", ft.Icons.SHUFFLE, sentence))
     if engine.free_play:
         key = "app.md.banner.first" if t.top is None else "app.md.banner.free"
         out.append(_banner(ctx, "md-banner-free", ft.Icons.LOCK_OPEN, ctx.t(key, player=t.turn)))
