@@ -5,7 +5,9 @@ namespace (tests/netns.py), it speaks Flet's own protocol to the app with a raw 
     lan_device.py ready URL                      {"ready": bool}
     lan_device.py get URL ORIGIN PATH...         {"status": {PATH: code}}
     lan_device.py spoof URL                      REGISTER_CLIENT + page props {"client_ip": "127.0.0.1"}
-    lan_device.py pins URL [--spoof] PIN...      types each PIN into the PIN screen, in turn
+    lan_device.py pins URL [--client-ip=IP] PIN...
+                                                 types each PIN into the PIN screen, in turn (the page
+                                                 first says it is at IP)
 """
 
 from __future__ import annotations
@@ -74,12 +76,12 @@ class Client:
         for frame in frames:  # back to back, before anything is read: one write as far as the server sees
             self.ws.send(frame)
 
-    def register(self, spoof: bool = False) -> None:
+    def register(self, spoof: str | None = None) -> None:
+        """Register a new page; ``spoof``: the client_ip the page then says it has."""
         frames = [self.frame(REGISTER_CLIENT, {"session_id": "", "page_name": "",
-                                               "page": {"route": "/", "width": 800, "height": 1000,
-                                                        "client_ip": "127.0.0.1"}})]
+                                               "page": {"route": "/", "width": 800, "height": 1000}})]
         if spoof:
-            frames.append(self.frame(UPDATE_CONTROL_PROPS, {"id": PAGE_ID, "props": {"client_ip": "127.0.0.1"}}))
+            frames.append(self.frame(UPDATE_CONTROL_PROPS, {"id": PAGE_ID, "props": {"client_ip": spoof}}))
         self.send(*frames)
 
     def read(self, seconds: float, until: tuple[str, ...] = ()) -> list[str]:
@@ -119,11 +121,11 @@ def main(argv: list[str]) -> dict[str, Any]:
         return {"status": {path: _status(url + path, origin or None) for path in paths}}
     if command == "spoof":
         client = Client(url)
-        client.register(spoof=True)
+        client.register(spoof="127.0.0.1")
         return {"texts": client.read(6.0)}
     if command == "pins":
-        spoof = "--spoof" in rest
-        pins = [pin for pin in rest if pin != "--spoof"]
+        spoof = next((arg.split("=", 1)[1] for arg in rest if arg.startswith("--client-ip=")), None)
+        pins = [pin for pin in rest if not pin.startswith("--")]
         client = Client(url)
         client.register(spoof=spoof)
         first = client.read(6.0, until=("pin-field",))

@@ -97,9 +97,10 @@ def lan() -> Iterator[Lan]:
 class Served:
     """`companion --db DB run --lan` in the server's namespace, its output in a log file."""
 
-    def __init__(self, net: Lan, db: Path, log_path: Path, *extra: str, port: int = 8550):
+    def __init__(self, net: Lan, db: Path, log_path: Path, *extra: str, port: int = 8550,
+                 env: dict[str, str] | None = None):
         self.net, self.port, self.log_path = net, port, log_path
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(env or {})}
         for knob in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB"):
             env.pop(knob, None)
         self.stdout = log_path.with_suffix(".out")
