@@ -63,10 +63,45 @@ def local_dir(db: Path | str) -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False)) if isinstance(db, str) else db.parent
 
 
-def shown_db(db: Path | str) -> str:
-    """The database as the console may print it: a URL without its password."""
-    if isinstance(db, str):
-        from sqlalchemy.engine import make_url
+_USER_PASSWORD = re.compile(r"(://[^:/@?#]*:)([^@/?#]*)(@)")
+_QUERY_PASSWORD = re.compile(r"([?&][^=&#]*pass[^=&#]*=)([^&#]*)", re.IGNORECASE)
 
-        return make_url(db).render_as_string(hide_password=True)
+
+def _passwords(url: str) -> list[str]:
+    """Every password ``url`` holds (its user part's, any query parameter named like one), as
+    written and as decoded."""
+    from urllib.parse import unquote, unquote_plus
+
+    found = [m.group(2) for m in _USER_PASSWORD.finditer(url)] + [m.group(2) for m in _QUERY_PASSWORD.finditer(url)]
+    return sorted({form for secret in found for form in (secret, unquote(secret), unquote_plus(secret)) if form},
+                  key=len, reverse=True)
+
+
+def shown_db(db: Path | str) -> str:
+    """The database as the console may print it: a URL without any password (in its user part or
+    a query parameter such as ``?password=``)."""
+    if isinstance(db, str):
+        return _QUERY_PASSWORD.sub(r"\1***", _USER_PASSWORD.sub(r"\1***\3", db))
     return str(db)
+
+
+def hide_passwords(text: str, db: str) -> str:
+    """``text`` (a sentence about the database ``db``) without any of ``db``'s passwords."""
+    text = text.replace(db, shown_db(db)).replace(db.strip(), shown_db(db.strip()))
+    for secret in _passwords(db):
+        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])", "***", text)
+    return text
+
+
+def readable_url(db: str) -> bool:
+    """Whether a database URL can be read at all (a port that is not a number cannot)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_url(db.strip())
+    except ArgumentError:
+        return True  # the store says why, in its own sentence
+    except ValueError:
+        return False
+    return True

@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from companion import cli
 from companion.app import make_error_main, make_main, probe
-from companion.app.web import OriginGuard, PinGate, allowed_origins
+from companion.app.web import OriginGuard, PinGate, allowed_origins, connected_from
 from companion.service import SessionService
 from companion.store import Store
 
@@ -124,7 +124,7 @@ def test_allowed_origins_are_an_explicit_list():
 
 
 class Page:
-    """What make_main needs of a Flet page."""
+    """What make_main needs of a Flet page (``client_ip``: what the page says, not trusted)."""
 
     def __init__(self, client_ip: str):
         self.client_ip = client_ip
@@ -143,14 +143,20 @@ def service(tmp_path: Path) -> SessionService:
     return service
 
 
+def _open(main: Any, page: Page) -> None:
+    """``main`` run for ``page`` on a connection whose peer is the page's address."""
+    with connected_from(page.client_ip):
+        main(page)
+
+
 def _shown(page: Page) -> str:
     return " ".join(probe.texts(page.controls[0]))
 
 
 def test_a_device_on_the_lan_sees_only_the_pin_screen_until_it_enters_the_pin(service):
-    gate = PinGate("314159")
+    gate = PinGate("314159", delay=0)
     page = Page("192.168.1.20")
-    make_main(service, gate=gate)(page)
+    _open(make_main(service, gate=gate), page)
     root = page.controls[0]
     assert probe.has(root, "pin-screen") and not probe.has(root, "home-new")
     assert "Anne" not in _shown(page) and "Bruno" not in _shown(page)
@@ -164,13 +170,13 @@ def test_a_device_on_the_lan_sees_only_the_pin_screen_until_it_enters_the_pin(se
 
 
 def test_the_serving_machine_needs_no_pin_and_ten_wrong_pins_lock_out_only_that_device(service):
-    gate = PinGate("314159")
+    gate = PinGate("314159", delay=0)
     local = Page("127.0.0.1")
-    make_main(service, gate=gate)(local)
+    _open(make_main(service, gate=gate), local)
     assert probe.has(local.controls[0], "home-new")
 
     pest = Page("192.168.1.66")
-    make_main(service, gate=gate)(pest)
+    _open(make_main(service, gate=gate), pest)
     for _ in range(10):
         probe.type_into(pest.controls[0], "pin-field", "111111", submit=True)
     root = pest.controls[0]
@@ -179,24 +185,24 @@ def test_the_serving_machine_needs_no_pin_and_ten_wrong_pins_lock_out_only_that_
     assert not gate.check("314159", "192.168.1.66")  # …not even with the right PIN, until a restart
 
     guest = Page("192.168.1.21")  # …but another device still joins the table
-    make_main(service, gate=gate)(guest)
+    _open(make_main(service, gate=gate), guest)
     probe.type_into(guest.controls[0], "pin-field", "314159", submit=True)
     assert probe.has(guest.controls[0], "home-new")
     assert probe.has(local.controls[0], "home-new")
 
 
 def test_fifty_wrong_pins_from_all_devices_together_lock_every_device_out(service):
-    gate = PinGate("314159")
+    gate = PinGate("314159", delay=0)
     for device in range(5):
         for _ in range(10):
             assert not gate.check("111111", f"192.168.1.{100 + device}")
     assert gate.closed and not gate.check("314159", "192.168.1.21")  # a guess from many addresses is bounded
     page = Page("192.168.1.21")
-    make_main(service, gate=gate)(page)
+    _open(make_main(service, gate=gate), page)
     assert probe.has(page.controls[0], "pin-problem") and not probe.has(page.controls[0], "pin-field")
     assert "l'accès est bloqué" in _shown(page)
     local = Page("127.0.0.1")  # the serving machine still opens the app (and can restart it)
-    make_main(service, gate=gate)(local)
+    _open(make_main(service, gate=gate), local)
     assert probe.has(local.controls[0], "home-new")
 
 
@@ -209,13 +215,13 @@ def test_lan_prints_the_warning_and_a_pin_and_gates_the_pages(tmp_path, monkeypa
     monkeypatch.setattr(ft, "run", lambda main, **kw: served.update(main=main, **kw))
     monkeypatch.setattr(app, "run_web", lambda asgi, host, port: served.update(guard=asgi, host=host, port=port))
     monkeypatch.delenv("FLET_FORCE_WEB_SERVER", raising=False)
-    assert cli.main(["--db", str(tmp_path / "c.db"), "run", "--lan", "--pin", "2468", "--port", "8600"]) == 0
+    assert cli.main(["--db", str(tmp_path / "c.db"), "run", "--lan", "--pin", "246802", "--port", "8600"]) == 0
     err = capsys.readouterr().err
-    assert "2468" in err and "toute personne sur ce réseau" in err
+    assert "246802" in err and "toute personne sur ce réseau" in err
     assert served["host"] == "0.0.0.0"
     assert "http://127.0.0.1:8600" in served["guard"].allowed
     page = Page("10.0.0.7")
-    served["main"](page)
+    _open(served["main"], page)
     assert probe.has(page.controls[0], "pin-screen")
 
 
@@ -231,7 +237,7 @@ def test_loopback_serving_has_no_pin(tmp_path, monkeypatch, capsys):
     assert cli.main(["--db", str(tmp_path / "c.db"), "run"]) == 0
     assert served["host"] == "127.0.0.1" and "PIN" not in capsys.readouterr().err
     page = Page("127.0.0.1")
-    served["main"](page)
+    _open(served["main"], page)
     assert probe.has(page.controls[0], "home-new")
 
 
@@ -251,7 +257,7 @@ def test_an_unusable_database_shows_a_clear_page_and_exits_2(tmp_path, monkeypat
     err = capsys.readouterr().err
     assert "SQLite" in err and "Traceback" not in err
     page = Page("127.0.0.1")
-    served["main"](page)
+    _open(served["main"], page)
     assert probe.has(page.controls[0], "startup-error")
     assert "SQLite" in probe.text_of(page.controls[0], "startup-error-text")
     assert bad.read_bytes() == before

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 # The assets package's own folder: right for an editable install and for an installed wheel alike.
 ASSETS_DIR = Path(_assets.__file__).resolve().parent
 DEFAULT_PORT = 8550
+PIN_DELAY_ENV = "COMPANION_PIN_DELAY_S"  # the wait after a first wrong PIN, in seconds (default 1)
 
 log = logging.getLogger("companion.app")
 
@@ -81,16 +82,21 @@ def save_setting(settings_path: Path | None, key: str, value: Any) -> bool:
 def make_main(service: SessionService, export_dir: Path | None = None, settings_path: Path | None = None,
               gate: PinGate | None = None, table: str | None = None) -> Callable[[Any], None]:
     """The entry point of one connected page. With a ``gate`` (LAN mode) a device other than the
-    serving machine first sees only the PIN screen; the app is built once the PIN is right.
-    ``table``: the table name given at start (``--table``), for a page when no settings file
-    keeps one."""
+    serving machine first sees only the PIN screen; the app is built once the PIN is right. Which
+    device it is: the connection's peer address (companion.app.web.peer_address), never the page's
+    ``client_ip``, which the client can set. ``table``: the table name given at start
+    (``--table``), for a page when no settings file keeps one."""
     def main(page: Any) -> None:
+        from companion.app.web import peer_address
+
+        open_page(page, peer_address())
+
+    def open_page(page: Any, client: str | None) -> None:
         from companion.app.shell import App
 
         def open_app() -> None:
             App(service, page, export_dir=export_dir, settings_path=settings_path, table=table).render()
 
-        client = getattr(page, "client_ip", None)
         if gate is not None and not gate.trusted(client):
             from companion.app.web import pin_view, show
 
@@ -99,6 +105,7 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
             return
         open_app()
 
+    main.open_page = open_page  # type: ignore[attr-defined]  # for a page whose peer is already known
     return main
 
 
@@ -136,9 +143,10 @@ def make_waiting_main(waiting: Waiting, export_dir: Path | None = None, settings
     says so, tries again every few seconds (in a worker thread: a connection may wait for its
     timeout) and opens the app as soon as the server answers; no restart needed."""
     def main(page: Any) -> None:
-        from companion.app.web import error_view, show, waiting_view
+        from companion.app.web import error_view, peer_address, show, waiting_view
         from companion.store import StoreUnusable
 
+        client = peer_address()  # here, in the connection's context: the task below runs elsewhere
         lang = saved_language(settings_path)
         show(page, waiting_view(lang))
         closed = threading.Event()
@@ -149,10 +157,11 @@ def make_waiting_main(waiting: Waiting, export_dir: Path | None = None, settings
                 try:
                     service = await asyncio.to_thread(waiting.get)
                 except StoreUnusable as err:
-                    show(page, error_view(err.msg, lang))
+                    show(page, error_view(startup_message(err.msg, waiting.db_path, gate, client), lang))
                     return
                 if service is not None:
-                    make_main(service, export_dir, settings_path, gate=gate, table=table)(page)
+                    opened = make_main(service, export_dir, settings_path, gate=gate, table=table)
+                    opened.open_page(page, client)  # type: ignore[attr-defined]
                     return
                 await asyncio.sleep(WAIT_EVERY_S)
 
@@ -161,14 +170,39 @@ def make_waiting_main(waiting: Waiting, export_dir: Path | None = None, settings
     return main
 
 
-def make_error_main(message: Msg, settings_path: Path | None = None) -> Callable[[Any], None]:
-    """The entry point when the app cannot start: every page shows why, in one sentence."""
+def make_error_main(message: Msg, settings_path: Path | None = None, gate: PinGate | None = None,
+                    db_path: Path | str | None = None) -> Callable[[Any], None]:
+    """The entry point when the app cannot start: every page shows why, in one sentence; with a
+    ``gate`` (LAN mode), a device other than the serving machine only that the app cannot start
+    (the sentence may name the database)."""
     def main(page: Any) -> None:
-        from companion.app.web import error_view, show
+        from companion.app.web import error_view, peer_address, show
 
-        show(page, error_view(message, saved_language(settings_path)))
+        shown = startup_message(message, db_path, gate, peer_address())
+        show(page, error_view(shown, saved_language(settings_path)))
 
     return main
+
+
+def startup_message(message: Msg, db_path: Path | str | None, gate: PinGate | None, client: str | None) -> Msg:
+    """Why the app cannot start, as the device at ``client`` may read it: a generic sentence for a
+    device that has not entered the table PIN, else ``message`` without any password."""
+    from models.i18n import Msg
+
+    if gate is not None and not gate.trusted(client):
+        return Msg("app.startup.failed_remote")
+    return hidden_passwords(message, db_path)
+
+
+def hidden_passwords(message: Msg, db_path: Path | str | None) -> Msg:
+    """``message`` with every password of the database URL ``db_path`` replaced by ``***``."""
+    from companion.paths import hide_passwords
+    from models.i18n import Msg
+
+    if not isinstance(db_path, str):
+        return message
+    return Msg(message.key, {name: hide_passwords(value, db_path) if isinstance(value, str) else value
+                             for name, value in message.params.items()})
 
 
 def saved_language(settings_path: Path | None) -> str:
@@ -188,14 +222,12 @@ def saved_language(settings_path: Path | None) -> str:
 
 
 def lan_address() -> str:
-    """This machine's address on the local network, as its host name resolves (no packet is sent;
-    the name itself when it does not resolve to a non-loopback address)."""
-    name = socket.gethostname()
-    try:
-        address = socket.gethostbyname(name)
-    except OSError:
-        return name
-    return name if address.startswith("127.") else address
+    """The address a device on the network opens the app at: this machine's first LAN address
+    (see companion.app.web.lan_addresses; no packet is sent), else its host name."""
+    from companion.app.web import lan_addresses
+
+    found = lan_addresses()
+    return found[0] if found else socket.gethostname()
 
 
 def desktop_available() -> bool:
@@ -222,26 +254,41 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
     own field changes it later."""
     import flet as ft
 
+    from companion.paths import readable_url
     from companion.store import StoreUnusable
     from models.i18n import DEFAULT_LANGUAGE, Msg
 
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
     settings = settings_path_for(db_path)
     status = 0
+    gate = None
+    if bind not in ("127.0.0.1", "localhost", "::1"):
+        from companion.app.web import PinGate, valid_pin
+
+        if pin is not None and not valid_pin(pin.strip()):
+            print(Msg("app.run.bad_pin").render(saved_language(settings)), file=sys.stderr, flush=True)
+            return 2
+        delay = os.environ.get(PIN_DELAY_ENV)  # the tests' knob: a stronger gate is never weakened by a device
+        gate = PinGate(pin.strip() if pin is not None else None,
+                       **({"delay": float(delay)} if delay else {}))
+    if isinstance(db_path, str) and not readable_url(db_path):
+        print(Msg("app.run.bad_db_url", {"url": shown_db(db_path)}).render(saved_language(settings)),
+              file=sys.stderr, flush=True)
+        return 2
     if table is not None:
         save_setting(settings, "table", table)
     service: SessionService | None = None
     waiting: Waiting | None = None
     try:
         service = open_service(db_path)
-        main = make_main(service, export_dir_for(db_path), settings, table=table)
+        main = make_main(service, export_dir_for(db_path), settings, gate=gate, table=table)
     except StoreUnusable as err:
-        print(err.msg.render(saved_language(settings)), file=sys.stderr, flush=True)
+        print(hidden_passwords(err.msg, db_path).render(saved_language(settings)), file=sys.stderr, flush=True)
         if err.offline:  # the club's server does not answer yet: every page waits for it
             waiting = Waiting(db_path)
-            main = make_waiting_main(waiting, export_dir_for(db_path), settings, table=table)
+            main = make_waiting_main(waiting, export_dir_for(db_path), settings, gate=gate, table=table)
         else:
-            main, status = make_error_main(err.msg, settings), 2
+            main, status = make_error_main(err.msg, settings, gate=gate, db_path=db_path), 2
     if desktop:
         if desktop_available():
             print(f"database: {shown_db(db_path)}", file=sys.stderr, flush=True)
@@ -254,16 +301,10 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
     os.environ.pop("FLET_SERVER_PORT", None)
     shown = lan_address() if bind == "0.0.0.0" else bind
     hosts = [bind, shown]
-    gate = None
-    if bind not in ("127.0.0.1", "localhost", "::1"):
-        from companion.app.web import PinGate
+    if gate is not None:
+        from companion.app.web import lan_addresses
 
-        gate = PinGate(pin)
-        hosts += [socket.gethostname()]
-        if service is not None:
-            main = make_main(service, export_dir_for(db_path), settings, gate=gate, table=table)
-        elif waiting is not None:
-            main = make_waiting_main(waiting, export_dir_for(db_path), settings, gate=gate, table=table)
+        hosts += [socket.gethostname(), *(lan_addresses() if bind == "0.0.0.0" else ())]
     print(f"http://{shown}:{port}/", flush=True)
     print(f"database: {shown_db(db_path)}", file=sys.stderr, flush=True)
     if gate is not None:
@@ -286,8 +327,13 @@ def web_app(main: Callable[[Any], None], port: int, hosts: list[str]) -> Any:
     return OriginGuard(inner, allowed_origins(port, hosts))
 
 
+STOP_WITHIN_S = 3  # on SIGTERM or SIGINT: open connections are closed after this long at most
+
+
 def run_web(app: Any, host: str, port: int) -> None:  # pragma: no cover - replaced in the unit tests
-    """Serve an ASGI app until interrupted (as Flet itself serves it)."""
+    """Serve an ASGI app until interrupted or terminated (SIGINT, SIGTERM: what a service manager
+    sends), as Flet itself serves it; a stop does not wait for open pages longer than STOP_WITHIN_S."""
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, ws="websockets-sansio", log_level="warning")
+    uvicorn.run(app, host=host, port=port, ws="websockets-sansio", log_level="warning",
+                timeout_graceful_shutdown=STOP_WITHIN_S)

@@ -6,21 +6,36 @@
   the tablet's browser visits cannot read the history. Only the app's own origins are allowed —
   loopback, and with ``--lan`` the LAN address printed at start. An explicit list, not the Host
   header: a DNS-rebinding page has a foreign Origin even when its Host points here.
+  The guard also records each connection's peer address, as the socket gives it (the ASGI scope's
+  ``client``), before any message of the client is read: :func:`peer_address` is what the page's
+  entry point sees. Never ``page.client_ip``: Flet lets the client set page properties, so a
+  device could say it is 127.0.0.1.
 - :class:`PinGate`: with ``--lan`` the app is reachable by anyone on the network, so a table PIN
-  is printed at start; a device that has not entered it (the machine serving the app excepted)
-  sees only the PIN screen — the app itself, its games and names, is not built for that page. Ten
-  wrong PINs from one device lock that device out until the app is restarted (with a new PIN);
-  the other devices can still join, so one device cannot shut the table out. Fifty wrong PINs
-  from all devices together lock every device out (a bound on guessing from many addresses);
-  the machine serving the app needs no PIN either way.
+  is printed at start; a device that has not entered it (the machine serving the app excepted:
+  a loopback peer) sees only the PIN screen — the app itself, its games and names, is not built
+  for that page. After each wrong PIN a device waits before it may try again, longer each time;
+  ten wrong PINs from one device lock that device out until the app is restarted; the other
+  devices can still join, so one device cannot shut the table out. Fifty wrong PINs from all
+  devices together lock every device out (a bound on guessing from many addresses); the machine
+  serving the app needs no PIN either way.
+- :func:`lan_addresses`: this machine's addresses on the network (the printed URL and the allowed
+  origins), from its interfaces, not from its host name (which Debian maps to 127.0.1.1).
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
+import math
+import re
 import secrets
+import socket
+import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+import time
+from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import flet as ft
@@ -36,6 +51,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 PIN_DIGITS = 6
 MAX_PIN_FAILURES = 10  # from one device (its address)
 MAX_TABLE_FAILURES = 50  # from all devices together
+PIN_DELAY_S = 1.0  # the wait after a device's first wrong PIN; it doubles with each next one…
+PIN_DELAY_DOUBLINGS = 5  # …up to 32 times as long
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
 
@@ -52,9 +69,40 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+_PEER: ContextVar[str | None] = ContextVar("companion_peer", default=None)
+
+
+def peer_address() -> str | None:
+    """The peer address of the connection the current page came in on (None: unknown). Set by
+    :class:`OriginGuard` for the whole handling of a websocket; Flet starts the page's entry point
+    in a task of that handling, which carries the value."""
+    return _PEER.get()
+
+
+@contextmanager
+def connected_from(address: str | None) -> Iterator[None]:
+    """Code run inside sees ``address`` as its connection's peer (what OriginGuard does)."""
+    token = _PEER.set(address)
+    try:
+        yield
+    finally:
+        _PEER.reset(token)
+
+
+def is_loopback(address: str | None) -> bool:
+    """Whether ``address`` is this machine's loopback (an IPv4-mapped one too)."""
+    try:
+        ip = ipaddress.ip_address((address or "").split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
+
+
 class OriginGuard:
     """ASGI middleware: refuse any HTTP request or websocket whose Origin is not one of ``allowed``.
-    A request without an Origin header (not sent by a web page of another site) passes."""
+    A request without an Origin header (not sent by a web page of another site) passes. What
+    passes is handled knowing its socket's peer address (:func:`peer_address`)."""
 
     def __init__(self, app: ASGIApp, allowed: Iterable[str]):
         self.app = app
@@ -73,20 +121,30 @@ class OriginGuard:
                             "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
                 await send({"type": "http.response.body", "body": b"Forbidden: foreign origin\n"})
             return
-        await self.app(scope, receive, send)
+        client = scope.get("client")
+        with connected_from(str(client[0]) if client else None):
+            await self.app(scope, receive, send)
 
 
 class PinGate:
     """The table PIN shared by every page of one server process. Wrong PINs are counted per device
-    (its address: ``client``) and in all; a device is locked out after ``max_failures`` of its own,
-    every device after ``max_total`` in all."""
+    (its peer address: ``client``) and in all; a device is locked out after ``max_failures`` of its
+    own, every device after ``max_total`` in all. After its n-th wrong PIN a device must wait
+    ``delay * 2**(n-1)`` seconds (at most ``delay * 2**PIN_DELAY_DOUBLINGS``) before it may try
+    again: an attempt sooner is refused unread and not counted. ``fixed``: the PIN was given at
+    start (``--pin``), so a restart does not change it. ``clock``: seconds, for the tests."""
 
     def __init__(self, pin: str | None = None, max_failures: int = MAX_PIN_FAILURES,
-                 max_total: int = MAX_TABLE_FAILURES):
+                 max_total: int = MAX_TABLE_FAILURES, delay: float = PIN_DELAY_S,
+                 clock: Callable[[], float] = time.monotonic):
+        self.fixed = pin is not None
         self.pin = pin if pin is not None else new_pin()
         self.max_failures = max_failures
         self.max_total = max_total
+        self.delay = delay
+        self.clock = clock
         self.failures: dict[str, int] = {}  # device address -> wrong PINs
+        self.not_before: dict[str, float] = {}  # device address -> when it may try again
         self.total = 0
         self._lock = threading.Lock()
 
@@ -99,22 +157,41 @@ class PinGate:
         """Whether this device may not try again (its own wrong PINs, or the gate closed)."""
         return self.closed or self.failures.get(client or "", 0) >= self.max_failures
 
+    def wait_left(self, client: str | None = None) -> float:
+        """Seconds before this device may try a PIN again (0: now)."""
+        return max(0.0, self.not_before.get(client or "", 0.0) - self.clock())
+
+    def attempt(self, attempt: str, client: str | None = None) -> str:
+        """``"open"`` when ``attempt`` is the PIN; else why not: ``"locked"``, ``"wait"`` (too soon
+        after a wrong PIN: not even compared), ``"wrong"`` (counted towards the locks)."""
+        key = client or ""
+        with self._lock:
+            if self.locked(key):
+                return "locked"
+            if self.wait_left(key) > 0:
+                return "wait"
+            if hmac.compare_digest(attempt.strip().encode(), self.pin.encode()):
+                return "open"
+            wrong = self.failures.get(key, 0) + 1
+            self.failures[key] = wrong
+            self.total += 1
+            self.not_before[key] = self.clock() + self.delay * 2 ** min(wrong - 1, PIN_DELAY_DOUBLINGS)
+            return "wrong"
+
     def check(self, attempt: str, client: str | None = None) -> bool:
         """Whether ``attempt`` is the PIN; a wrong one counts towards the device's lock and the gate's."""
-        with self._lock:
-            if self.locked(client):
-                return False
-            if hmac.compare_digest(attempt.strip().encode(), self.pin.encode()):
-                return True
-            key = client or ""
-            self.failures[key] = self.failures.get(key, 0) + 1
-            self.total += 1
-            return False
+        return self.attempt(attempt, client) == "open"
 
     @staticmethod
-    def trusted(client_ip: str | None) -> bool:
-        """The machine serving the app (it shows the PIN in its console) needs no PIN."""
-        return bool(client_ip) and (client_ip in ("127.0.0.1", "::1") or str(client_ip).startswith("127."))
+    def trusted(client: str | None) -> bool:
+        """The machine serving the app (it shows the PIN in its console) needs no PIN: a loopback
+        peer. ``client`` must be the socket's peer address, never what the page says."""
+        return is_loopback(client)
+
+
+def valid_pin(pin: str) -> bool:
+    """A table PIN given at start: at least :data:`PIN_DIGITS` digits, nothing else."""
+    return re.fullmatch(rf"[0-9]{{{PIN_DIGITS},}}", pin) is not None
 
 
 def new_pin() -> str:
@@ -136,15 +213,17 @@ def pin_view(gate: PinGate, lang: str, on_open: Callable[[], None],
         typed["pin"] = e.control.value or ""
 
     def enter(_: Any) -> None:
-        if gate.check(typed["pin"], client):
+        outcome = gate.attempt(typed["pin"], client)
+        if outcome == "open":
             on_open()
             return
         typed["pin"] = ""
-        typed["problem"] = "app.pin.wrong"
+        typed["problem"] = "app.pin.wait" if outcome == "wait" else "app.pin.wrong"
         refresh(build())
 
     def lock_key() -> str:
-        return "app.pin.locked" if gate.closed else "app.pin.locked_device"
+        key = "app.pin.locked" if gate.closed else "app.pin.locked_device"
+        return key + "_fixed" if gate.fixed else key
 
     def build() -> ft.Control:
         parts: list[ft.Control] = [
@@ -160,14 +239,18 @@ def pin_view(gate: PinGate, lang: str, on_open: Callable[[], None],
                       ui.button(t("app.pin.enter"), enter, ident="pin-enter", icon=ft.Icons.LOCK_OPEN,
                                 kind="primary")]
             if typed["problem"]:
-                parts.append(ui.text(t(typed["problem"]), ui.FONT_BODY, color=ft.Colors.ERROR, ident="pin-problem"))
+                wait = {"count": max(1, math.ceil(gate.wait_left(client)))} if typed["problem"] == "app.pin.wait" else {}
+                parts.append(ui.text(t(typed["problem"], **wait), ui.FONT_BODY, color=ft.Colors.ERROR,
+                                     ident="pin-problem"))
         return ui.tid("pin-screen", ft.Container(ft.Column(parts, spacing=ui.GAP), padding=32))
 
     return build()
 
 
 def error_view(message: Msg, lang: str) -> ft.Control:
-    """The page a device sees when the app cannot start (e.g. a database it cannot use)."""
+    """The page a device sees when the app cannot start (e.g. a database it cannot use). A device
+    that has not entered the table PIN is shown ``Msg("app.startup.failed_remote")``, a sentence
+    that names nothing of this machine."""
     return ui.tid("startup-error", ft.Container(ft.Column([
         ui.title(Msg("app.startup.failed").render(lang)),
         ui.text(message.render(lang), ui.FONT_BODY, color=ft.Colors.ERROR, ident="startup-error-text"),
@@ -180,6 +263,68 @@ def waiting_view(lang: str) -> ft.Control:
         ui.title(Msg("app.online.offline").render(lang)),
         ui.text(Msg("app.online.waiting").render(lang), ui.FONT_BODY, ident="startup-waiting-text"),
     ], spacing=ui.GAP), padding=32))
+
+
+_ROUTE_PROBE = "198.51.100.1"  # TEST-NET-2: a route to it is looked up, no packet is ever sent
+_SIOCGIFADDR = 0x8915
+
+
+def _usable(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return ip.version == 4 and not (ip.is_loopback or ip.is_unspecified or ip.is_link_local or ip.is_multicast)
+
+
+def _route_source() -> list[str]:
+    """The source address the system would use to reach the network (connecting a UDP socket sends
+    nothing); none without a route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect((_ROUTE_PROBE, 9))
+            return [str(probe.getsockname()[0])]
+        except OSError:
+            return []
+
+
+def _interface_addresses() -> list[str]:
+    """The IPv4 address of each network interface (Linux; elsewhere none)."""
+    if not sys.platform.startswith("linux"):
+        return []
+    import fcntl
+    import struct
+
+    found = []
+    try:
+        names = [name for _, name in socket.if_nameindex()]
+    except OSError:
+        return []
+    for name in names:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                answer = fcntl.ioctl(s.fileno(), _SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue
+            found.append(socket.inet_ntoa(answer[20:24]))
+    return found
+
+
+def _host_name_addresses() -> list[str]:
+    try:
+        return list(socket.gethostbyname_ex(socket.gethostname())[2])
+    except OSError:
+        return []
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on the network, the one it would reach the network from
+    first; no loopback (a host name mapped to 127.0.1.1 gives nothing). No packet is sent."""
+    seen: list[str] = []
+    for address in (*_route_source(), *_interface_addresses(), *_host_name_addresses()):
+        if _usable(address) and address not in seen:
+            seen.append(address)
+    return seen
 
 
 def show(page: Any, control: ft.Control) -> None:

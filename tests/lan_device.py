@@ -1,0 +1,145 @@
+"""A device on the network, as a hostile one would act: run by the LAN tests inside their device
+namespace (tests/netns.py), it speaks Flet's own protocol to the app with a raw websocket client
+(msgpack frames on /ws: ``[0x00][msgpack [action, body]]``) and prints one JSON answer.
+
+    lan_device.py ready URL                      {"ready": bool}
+    lan_device.py get URL ORIGIN PATH...         {"status": {PATH: code}}
+    lan_device.py spoof URL                      REGISTER_CLIENT + page props {"client_ip": "127.0.0.1"}
+    lan_device.py pins URL [--client-ip=IP] PIN...
+                                                 types each PIN into the PIN screen, in turn (the page
+                                                 first says it is at IP)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS = 1, 3, 4
+PAGE_ID = 1  # the page is control 1 of every session
+
+
+def _status(url: str, origin: str | None) -> int:
+    request = urllib.request.Request(url)
+    if origin:
+        request.add_header("Origin", origin)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+
+
+def _strings(value: Any, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, out)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _strings(item, out)
+
+
+def _identified(value: Any, found: dict[str, int]) -> None:
+    """The control id inside each Semantics wrapper with an identifier (ui.tid)."""
+    if isinstance(value, dict):
+        ident, content = value.get("identifier"), value.get("content")
+        if isinstance(ident, str) and isinstance(content, dict) and "_i" in content:
+            found[ident] = int(content["_i"])
+        for item in value.values():
+            _identified(item, found)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _identified(item, found)
+
+
+class Client:
+    def __init__(self, url: str, origin: str | None = None):
+        """A raw client sends no Origin unless asked (a browser always does)."""
+        import msgpack
+        from websockets.sync.client import connect
+
+        self.msgpack = msgpack
+        self.ws = connect(url.replace("http://", "ws://") + "/ws", origin=origin, open_timeout=20)  # type: ignore[arg-type]
+        self.ids: dict[str, int] = {}
+
+    def frame(self, action: int, body: Any) -> bytes:
+        return b"\x00" + self.msgpack.packb([action, body])
+
+    def send(self, *frames: bytes) -> None:
+        for frame in frames:  # back to back, before anything is read: one write as far as the server sees
+            self.ws.send(frame)
+
+    def register(self, spoof: str | None = None) -> None:
+        """Register a new page; ``spoof``: the client_ip the page then says it has."""
+        frames = [self.frame(REGISTER_CLIENT, {"session_id": "", "page_name": "",
+                                               "page": {"route": "/", "width": 800, "height": 1000}})]
+        if spoof:
+            frames.append(self.frame(UPDATE_CONTROL_PROPS, {"id": PAGE_ID, "props": {"client_ip": spoof}}))
+        self.send(*frames)
+
+    def read(self, seconds: float, until: tuple[str, ...] = ()) -> list[str]:
+        """The strings of every message received within ``seconds`` (sooner once one of ``until`` is seen)."""
+        texts: list[str] = []
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                data = self.ws.recv(timeout=max(0.05, end - time.monotonic()))
+            except TimeoutError:
+                break
+            if not isinstance(data, bytes) or not data or data[0] != 0:
+                continue
+            message = self.msgpack.unpackb(data[1:], strict_map_key=False)
+            _strings(message, texts)
+            _identified(message, self.ids)
+            if any(needle in text for needle in until for text in texts):
+                break
+        return texts
+
+    def type_pin(self, pin: str) -> None:
+        field = self.ids["pin-field"]
+        self.send(self.frame(UPDATE_CONTROL_PROPS, {"id": field, "props": {"value": pin}}),
+                  self.frame(CONTROL_EVENT, {"target": field, "name": "change", "data": pin}),
+                  self.frame(CONTROL_EVENT, {"target": field, "name": "submit", "data": None}))
+
+
+def main(argv: list[str]) -> dict[str, Any]:
+    command, url, *rest = argv
+    if command == "ready":
+        try:
+            return {"ready": _status(url + "/", None) == 200}
+        except OSError:
+            return {"ready": False}
+    if command == "get":
+        origin, *paths = rest
+        return {"status": {path: _status(url + path, origin or None) for path in paths}}
+    if command == "spoof":
+        client = Client(url)
+        client.register(spoof="127.0.0.1")
+        return {"texts": client.read(6.0)}
+    if command == "pins":
+        spoof = next((arg.split("=", 1)[1] for arg in rest if arg.startswith("--client-ip=")), None)
+        pins = [pin for pin in rest if not pin.startswith("--")]
+        client = Client(url)
+        client.register(spoof=spoof)
+        first = client.read(6.0, until=("pin-field",))
+        attempts = []
+        for pin in pins:
+            if "pin-field" not in client.ids:
+                attempts.append({"at": time.monotonic(), "texts": [], "no_field": True})
+                continue
+            at = time.monotonic()
+            client.type_pin(pin)
+            attempts.append({"at": at, "texts": client.read(2.0, until=("pin-problem", "home-new"))})
+        return {"first": first, "attempts": attempts}
+    raise SystemExit(f"unknown command {command}")
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(sys.argv[1:])))
