@@ -116,7 +116,8 @@ def _choice_type(spec: "VariantSpec") -> Any:
 
 def _describe(spec: "VariantSpec", games: tuple[str, ...]) -> str:
     """The declaration in the JSON Schema: the default (per game where they differ), the rule
-    behind each choice, the player counts it is allowed with."""
+    behind each choice, the player counts it is allowed with, the house variants (per game where
+    they differ)."""
     if spec.default is None and not spec.game_defaults:
         said = "derived by the engine"
     else:
@@ -128,7 +129,15 @@ def _describe(spec: "VariantSpec", games: tuple[str, ...]) -> str:
             said = ", ".join(f"{value!r} ({game})" for game, value in defaults.items())
     rules = ", ".join(f"{choice!r}: {rule}" for choice, rule in spec.rules.items())
     limits = f"; players: {', '.join(map(str, spec.players))}" if spec.players else ""
-    return f"default: {said}; rules: {rules}{limits}"
+    house = {game: spec.house_for(game) for game in spec.games or games}
+    if not any(house.values()):
+        departs = ""
+    elif len(set(house.values())) == 1:
+        departs = f"; house variant (departs from the rulebook): {', '.join(map(repr, next(iter(house.values()))))}"
+    else:
+        departs = "; house variant (departs from the rulebook): " + ", ".join(
+            f"{value!r} ({game})" for game, values in house.items() for value in values)
+    return f"default: {said}; rules: {rules}{limits}{departs}"
 
 
 class DeclaredVariant:

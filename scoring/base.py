@@ -114,7 +114,9 @@ class VariantSpec:
     ``None``). ``games``: the game ids the key exists for (``None``: every game of the engine).
     ``players``: the player counts it is allowed with (``None``: any).
     ``house``: the choices that depart from the rulebook (a house variant a table may prefer, not
-    the rulebook's other reading); the rules reference and the set-up label them so."""
+    the rulebook's other reading); the rules reference and the set-up label them so.
+    ``game_house``: the house choices per game id where one engine serves several editions whose
+    rulebooks differ (``house_for`` gives a game's: its entry here, else ``house``)."""
 
     key: str
     choices: tuple[Any, ...] | None
@@ -126,6 +128,12 @@ class VariantSpec:
     game_defaults: Mapping[str, Any] | None = None  # per game id, where one engine serves several
     per_player: int | None = None  # a number whose default is this many per player (``default`` None)
     house: tuple[Any, ...] = ()
+    game_house: Mapping[str, tuple[Any, ...]] | None = None
+
+    def house_for(self, game: str) -> tuple[Any, ...]:
+        if self.game_house and game in self.game_house:
+            return self.game_house[game]
+        return self.house
 
     def default_for(self, game: str, player_count: int) -> Any:
         if self.game_defaults and game in self.game_defaults:

@@ -4,17 +4,24 @@ The referee follows §4.3 of the table-record spec and the Boursicocotte section
 rules-decisions.md. It knows every player's money card by card: the bank pays the starting money
 and the donkey money, and the record says which cards are paid in auctions and offered in trades.
 
-Rulings where the rulebook is silent (each is also in the rules reference, with its alternative):
+Rules the rulebook states, with a house variant a table may prefer:
 
+- Paying (``BC-OVERPAY``): no change is given, so a payer who cannot hand over the exact amount
+  pays more; one whose cards make the exact amount must pay it (« si vous ne pouvez pas payer
+  exactement … vous devez payer une somme plus importante »). House variant ``payment: "any"``
+  (default ``"exact"``): paying more is allowed anyway.
 - Money on a tied trade (``BC-TRADE-TIE``): the rulebook swaps the two face-down offers *before*
   they are counted, so on a tie the offers stay exchanged (each keeps what it received) and the
-  challenger offers again from the money they now hold. Alternative reading: on a tie each player
-  takes their own offer back: the record's variant ``trade_tie: "returned"`` (default
-  ``"exchanged"``).
+  challenger offers again from the money they now hold. House variant ``trade_tie: "returned"``
+  (default ``"exchanged"``): on a tie each player takes their own offer back.
   On a second tie the challenger takes the animals free; the money is handled the same way.
+
+Rulings where the rulebook is silent (each is also in the rules reference, with its other reading):
+
+- An offer has at least one money card (``BC-OFFER-EMPTY``): the rulebook sets no minimum.
 - Skipped turns (``BC-SKIP``): once the deck is empty, a player is skipped when they cannot trade:
   every animal they own is in a complete set, they own none, or they hold no money card at all
-  (an offer needs at least one card, and the rulebook says a player without money cannot play).
+  (the rulebook says a player without money cannot play, and the app asks an offer for a card).
 - Blocked end (``BC-END``): when the deck is empty and nobody able to trade holds a money card,
   the game ends there; animals outside complete sets score nothing. The game also ends, as the
   rulebook says, when every animal is in a complete set of four.
@@ -70,7 +77,7 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("BC-PAYER", "payment", refusal=True),
     RuleSpec("BC-CARDS-MISSING", "payment", refusal=True),
     RuleSpec("BC-PAY-SHORT", "payment", refusal=True),
-    RuleSpec("BC-OVERPAY", "payment", ruling=True),
+    RuleSpec("BC-OVERPAY", "payment", refusal=True, variant="payment"),
     RuleSpec("BC-CAN-PAY", "payment", refusal=True, ruling=True),
     RuleSpec("BC-BID-EXCLUDED", "payment", refusal=True, ruling=True),
     RuleSpec("BC-BUYBACK-LOST", "payment", refusal=True, ruling=True),
@@ -79,18 +86,32 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("BC-CHALLENGE-COMPLETE", "trade", refusal=True),
     RuleSpec("BC-CHALLENGE-OWN", "trade", refusal=True),
     RuleSpec("BC-CHALLENGE-TARGET", "trade", refusal=True),
-    RuleSpec("BC-OFFER-EMPTY", "trade", refusal=True),
+    RuleSpec("BC-OFFER-EMPTY", "trade", refusal=True, ruling=True),
     RuleSpec("BC-NO-TRADE", "trade", refusal=True),
     RuleSpec("BC-TRADE-OPEN", "trade", refusal=True),
     RuleSpec("BC-ANSWER", "trade", refusal=True),
     RuleSpec("BC-TRADE", "trade"),
     RuleSpec("BC-RECHALLENGE", "trade", refusal=True),
-    RuleSpec("BC-TRADE-TIE", "trade", ruling=True, variant="trade_tie"),
+    RuleSpec("BC-TRADE-TIE", "trade", variant="trade_tie"),
     RuleSpec("BC-SKIP", "end", ruling=True),
     RuleSpec("BC-END", "end", ruling=True),
     RuleSpec("BC-OVER", "end", refusal=True),
     RuleSpec("BC-SCORE", "end", ruling=True),
 )
+# Readings the rulebook rules out (no text of these rules may offer one; see Engine.excluded_readings).
+EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
+    # « Les cartes d'argent restantes n'ont plus aucune valeur »: money left breaks no tie
+    "BC-SCORE": (r"\bby (the )?money\b", r"par l'argent", r"most money|plus d'argent"),
+    # « si vous ne pouvez pas payer exactement … »: paying more when the exact sum is in hand is a
+    # house variant, not the rulebook's silence
+    "BC-OVERPAY": (r"does not say whether a player who could pay the exact", r"ne dit pas si l'on peut payer plus",
+                   r"other reading|autre lecture"),
+    # the offers are swapped before they are counted: taking one's offer back is a house variant
+    "BC-TRADE-TIE": (r"(other reading|alternative reading|autre lecture)[^.]*returned",),
+    # the minimum of one card is the app's: no text calls it the rulebook's
+    "BC-END": (r"rule that an offer has at least one card", r"règle d'au moins une carte"),
+}
+
 # Every id the engine refuses with …
 REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
 # … and the rules it applies without refusing anything, rulings included, for the rules reference.
@@ -110,6 +131,19 @@ def _cards(money: Mapping[int, int]) -> list[int]:
 
 def _total(money: Mapping[int, int]) -> int:
     return sum(value * count for value, count in money.items())
+
+
+def can_pay_exactly(money: Mapping[int, int], amount: int) -> bool:
+    """Whether some of these money cards (``{value: count}``) add up to exactly ``amount``."""
+    reachable = {0}
+    for value, count in money.items():
+        if value <= 0:
+            continue
+        for _ in range(count):
+            reachable |= {r + value for r in reachable if r + value <= amount}
+        if amount in reachable:
+            return True
+    return amount in reachable
 
 
 # -- the state ------------------------------------------------------------------------------------
@@ -250,8 +284,11 @@ class BoursicocotteEngine(Engine):
     games = ("boursicocotte",)
     rule_specs = RULE_SPECS
     rules = tuple(r.id for r in RULE_SPECS)
+    excluded_readings = EXCLUDED_READINGS
     variants = (VariantSpec("trade_tie", ("exchanged", "returned"), "exchanged",
-                            {"exchanged": "BC-TRADE-TIE", "returned": "BC-TRADE-TIE"}),)
+                            {"exchanged": "BC-TRADE-TIE", "returned": "BC-TRADE-TIE"}, house=("returned",)),
+                VariantSpec("payment", ("exact", "any"), "exact",
+                            {"exact": "BC-OVERPAY", "any": "BC-OVERPAY"}, house=("any",)))
 
     def __init__(self, record: Any):
         super().__init__(record)
@@ -259,6 +296,10 @@ class BoursicocotteEngine(Engine):
         self.trade_tie: str = getattr(variant, "trade_tie", None) or "exchanged"
         if self.trade_tie not in ("exchanged", "returned"):
             raise ValueError(f"unknown trade_tie {self.trade_tie!r}")
+        # "exact": a payer whose cards make the exact amount must pay it; "any": more is allowed anyway
+        self.payment: str = getattr(variant, "payment", None) or "exact"
+        if self.payment not in ("exact", "any"):
+            raise ValueError(f"unknown payment {self.payment!r}")
         self.state = state = BoursicocotteState(
             stage=TurnStage(self.first_player),
             bank=dict(SUPPLY),
@@ -434,6 +475,11 @@ class BoursicocotteEngine(Engine):
                 total = sum(cards)
                 if total < d.amount:
                     raise RuleViolation("BC-PAY-SHORT", "bc.err.pay_short", player=d.payer, total=total,
+                                        amount=d.amount)
+                if total > d.amount and self.payment == "exact" and can_pay_exactly(self.state.money[d.payer],
+                                                                                      d.amount):
+                    # (the sentence quotes the payer's money: the screen shows it in their private view only)
+                    raise RuleViolation("BC-OVERPAY", "bc.err.overpay", player=d.payer, total=total,
                                         amount=d.amount)
                 return None
             if kind == "cannot_pay":

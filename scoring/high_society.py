@@ -55,10 +55,25 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("HS-DISCARD-CARD", "misfortune", refusal=True),
     RuleSpec("HS-END", "end"),
     RuleSpec("HS-GAME-OVER", "end", refusal=True),
-    RuleSpec("HS-SCORE", "end", ruling=True),
-    RuleSpec("HS-POOREST", "end", ruling=True),
+    RuleSpec("HS-SCORE", "end"),
+    RuleSpec("HS-SCORE-EXACT", "end", ruling=True),
+    RuleSpec("HS-POOREST", "end"),
     RuleSpec("HS-FINAL-TIE", "end", variant="final_tie"),
 )
+# Readings the rulebooks rule out (no text of these rules may offer one; see Engine.excluded_readings).
+EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
+    # « le joueur (ou les joueurs) avec le moins d'argent est OUT » / « ils ont tous perdu »: every
+    # player tied on least money is out, also when that is every player
+    "HS-POOREST": (r"n'éliminerait\b.*personne", r"personne n'est éliminé", r"nobody (is )?out",
+                   r"put nobody out"),
+    # each edition states its final tie: neither offers the other edition's as its "other reading"
+    "HS-FINAL-TIE": (r"(other reading|autre lecture)[^.]*(shared|partag|new game|nouvelle partie|rejouer|replay)",),
+    # « la prochaine carte d'animal qu'il achètera »: any animal card, not only an animal 1 to 10
+    "HS-THEFT": (r"next animal 1 to 10|prochain animal de 1 à 10",),
+}
+# The edition whose waiting theft (« malade comme un chien ») takes the next animal card bought,
+# whatever it is (a ×2 animal too); High Society's waits for the next possession.
+THEFT_TAKES_ANY_BOUGHT = frozenset({"animalement-votre"})
 REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
 APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
 
@@ -210,9 +225,12 @@ class HighSocietyEngine(Engine):
     games = ("high-society", "animalement-votre")
     rule_specs = RULE_SPECS
     rules = tuple(r.id for r in RULE_SPECS)
+    excluded_readings = EXCLUDED_READINGS
+    # Each edition's rulebook states its own final tie; the other edition's is a house variant there.
     variants = (VariantSpec("final_tie", ("replay", "shared"), "replay",
                             {"replay": "HS-FINAL-TIE", "shared": "HS-FINAL-TIE"},
-                            game_defaults={"high-society": "replay", "animalement-votre": "shared"}),)
+                            game_defaults={"high-society": "replay", "animalement-votre": "shared"},
+                            game_house={"high-society": ("shared",), "animalement-votre": ("replay",)}),)
 
     def __init__(self, record: Any):
         super().__init__(record)
@@ -226,6 +244,10 @@ class HighSocietyEngine(Engine):
         self._others = _clockwise(self.players)
         self._labels = _card_labels(self.edition)
         self._red_name = Msg(f"hs.red.{self.edition}")
+        # what a waiting theft takes: the next possession (High Society), or the next animal card
+        # bought, ×2 included (Animalement Vôtre)
+        self._theft_takes: frozenset[str] = (_POSSESSION_SET | {"x2"} if self.edition in THEFT_TAKES_ANY_BOUGHT
+                                             else _POSSESSION_SET)
 
     # -- public read-only state ------------------------------------------------------------------
 
@@ -572,7 +594,7 @@ class HighSocietyEngine(Engine):
                 return events
             state.theft_pending = player
             events.append(event("HS-THEFT", "hs.event.theft_waits", player=player))
-        elif state.theft_pending == player and card in _POSSESSION_SET:
+        elif state.theft_pending == player and card in self._theft_takes:
             kept.remove("theft")
             state.discarded.extend((card, "theft"))
             state.theft_pending = None
@@ -626,7 +648,10 @@ class HighSocietyEngine(Engine):
             explanation.append(event("HS-POOREST", "hs.explain.poorest_many", players=list(poorest), money=least))
 
         for p in self.players:
-            explanation.append(event("HS-SCORE", "hs.explain.score", player=p, calc=_breakdown(steps[p])))
+            # a half kept or a total below 0: the app's exact count (the rulebook shows neither)
+            exact = scores[p] < 0 or type(scores[p]) is Fraction
+            explanation.append(event(("HS-SCORE", "HS-SCORE-EXACT") if exact else "HS-SCORE", "hs.explain.score",
+                                     player=p, calc=_breakdown(steps[p])))
 
         remaining = [p for p in self.players if p not in poorest]
         winners: tuple[str, ...] = ()

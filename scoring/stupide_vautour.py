@@ -7,18 +7,20 @@ decides the direction: ≥ 0 is played like a suricate (the highest card takes t
 vulture (the lowest card takes them) — or carries them over to the next round. Pending cards
 still unawarded after the 15th play are lost. The game is finished after the 15th play.
 
-Ties (variant ``ties``, rules-decisions.md):
+Ties (variant ``ties``, SV-TIES):
 
-- ``one-level`` (default, the rulebook we ship): the tied extreme cards are set aside and the
+- ``one-level`` (default, the rulebook's rule): the tied extreme cards are set aside and the
   next card in the same direction decides; if that next card is tied too, or no card is left,
   nobody takes the points.
-- ``highest-unique``: every value played twice or more is set aside; the best value played
-  exactly once decides; if every value was played more than once, nobody takes the points.
+- ``highest-unique`` (a house variant that departs from the rulebook): every value played twice
+  or more is set aside; the best value played exactly once decides; if every value was played
+  more than once, nobody takes the points.
 
-End: a player's score is the sum of the point cards they took. A single best score wins. When
-first place is tied, the rulebook gives the win to the second best score; the app's ruling for
-what the rulebook leaves open: several players at that second best score share the win, and if
-nobody is below the tie (every player has the same score) they all share it.
+End (SV-END, the rulebook's rule): a player's score is the sum of the point cards they took. A
+single best score wins. When first place is tied, the rulebook gives the win to the second best
+score. The app's ruling for what the rulebook leaves open (SV-END-TIE): several players at that
+second best score share the win, and if nobody is below the tie (every player has the same
+score) they all share it.
 Ranking: the winners are ranked 1; when the win went to the second best score, the players tied
 for first place come next (sharing one rank), then everyone else by score (competition ranks).
 """
@@ -52,6 +54,7 @@ AWARD_RULE = "SV-AWARD"
 TIES_RULE = "SV-TIES"
 CARRY_RULE = "SV-CARRY"
 END_RULE = "SV-END"
+END_TIE_RULE = "SV-END-TIE"  # the ruling: a shared second best score, or nobody below the tie
 
 # The rules reference, in the rulebook's order: the cards, a round, the end.
 RULE_SPECS: tuple[RuleSpec, ...] = (
@@ -62,11 +65,21 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec(PLAY_PLAYERS, "round", refusal=True),
     RuleSpec(PLAY_USED, "round", refusal=True),
     RuleSpec(AWARD_RULE, "round"),
-    RuleSpec(TIES_RULE, "round", ruling=True, variant="ties"),
+    RuleSpec(TIES_RULE, "round", variant="ties"),
     RuleSpec(CARRY_RULE, "round"),
     RuleSpec(GAME_OVER, "end", refusal=True),
-    RuleSpec(END_RULE, "end", ruling=True),
+    RuleSpec(END_RULE, "end"),
+    RuleSpec(END_TIE_RULE, "end", ruling=True),
 )
+# Readings the rulebook rules out (no text of these rules may offer one; see Engine.excluded_readings).
+EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
+    # « S'il y a encore égalité au score, la carte Points ne peut pas être attribuée »: the rulebook's
+    # rule; highest-unique departs from it (a house variant), it is not its other reading
+    TIES_RULE: (r"(other reading|autre lecture)[^.]*highest-unique",),
+    # the player with the second best score wins: going further down the scores is not a reading
+    END_RULE: (r"keep going down|descendrai?t? jusqu", r"third best|troisième meilleur"),
+    END_TIE_RULE: (r"keep going down|descendrai?t? jusqu", r"third best|troisième meilleur"),
+}
 
 _POINT_SET = frozenset(SV_POINT_CARDS)
 _HAND_SET = frozenset(SV_HAND)
@@ -245,8 +258,9 @@ class StupideVautourEngine(Engine):
     games = (GAME,)
     rule_specs = RULE_SPECS
     rules = tuple(r.id for r in RULE_SPECS)
+    excluded_readings = EXCLUDED_READINGS
     variants = (VariantSpec("ties", ("one-level", "highest-unique"), "one-level",
-                            {"one-level": "SV-TIES", "highest-unique": "SV-TIES"}),)
+                            {"one-level": "SV-TIES", "highest-unique": "SV-TIES"}, house=("highest-unique",)),)
 
     def __init__(self, record: Any):
         super().__init__(record)
@@ -535,7 +549,7 @@ def settle(players: Sequence[str], scores: Mapping[str, int]
     elif len(levels) == 1:
         winners = top
         groups = [top]
-        explain = (event(END_RULE, "sv.end.all_equal", score=levels[0]),)
+        explain = (event((END_RULE, END_TIE_RULE), "sv.end.all_equal", score=levels[0]),)
     else:
         second = at[levels[1]]
         winners = second
@@ -544,9 +558,9 @@ def settle(players: Sequence[str], scores: Mapping[str, int]
         if len(second) == 1:
             win = event(END_RULE, "sv.end.second_wins", player=second[0], score=levels[1])
         else:
-            win = event(END_RULE, "sv.end.second_shared", players=second, score=levels[1])
+            win = event((END_RULE, END_TIE_RULE), "sv.end.second_shared", players=second, score=levels[1])
         note = "sv.end.ranking_note" if len(levels) > 2 else "sv.end.ranking_note_short"
-        explain = (first, win, event(END_RULE, note, players=top, rank=len(second) + 1))
+        explain = (first, win, event((END_RULE, END_TIE_RULE), note, players=top, rank=len(second) + 1))
     ranking: list[tuple[str, int]] = []
     place = 1
     for group in groups:

@@ -497,7 +497,7 @@ def test_a_private_view_left_open_does_not_carry_over_to_the_next_step():
     table = Table(state_of(SOLD))
     table.tap("bc-show-me")
     draft = dict(table.ctx.draft)
-    later = Table(state_of(SOLD + [pay("Chloé", [50])] + [draw("hen"), bid("Anne", 10), close()]))
+    later = Table(state_of(SOLD + [pay("Chloé", [10, 10, 10, 10])] + [draw("hen"), bid("Anne", 10), close()]))
     later.ctx.draft.update(draft)
     later._refresh()
     assert not later.has("bc-private") and later.has("bc-cover")
@@ -669,13 +669,13 @@ def test_the_shared_example_entered_by_taps_is_the_same_record():
     table.tap("bc-raise-10")  # 30
     table.tap("bc-bidder-Nina")
     table.tap("bc-close-buy-back")
-    pay_with([50])
+    pay_with([10, 10, 10])
     table.tap("bc-pay")
     table.tap("bc-target-Marc")
     table.tap("bc-trade-animal-pig")
     pay_with([0, 50])
     table.tap("bc-offer")
-    pay_with([10, 10, 10])
+    pay_with([0, 10])
     table.tap("bc-counter")
     assert table.refusals == []
     normalised = [dict(a, cards=sorted(a["cards"])) if "cards" in a else a for a in table.submitted]
@@ -740,6 +740,29 @@ def test_through_the_table_frame_a_refusal_quoting_money_is_gone_once_covered(tm
     app.dialog.actions[1].content.on_click(None)  # yes, undo it
     assert len(service.open(sid).log) == 3
     assert _frame_has(app, "bc-cover") and not _frame_has(app, "bc-private")
+
+
+def test_through_the_table_frame_an_overpayment_is_refused_in_the_payers_private_view_only(tmp_path):
+    """Bruno owes 10 and holds four 10s: handing over his 50 is refused (BC-OVERPAY, the rulebook's
+    exact payment), in his private view; the sentence quotes his money, so hiding takes it away."""
+    app, service, sid = _app(tmp_path)
+    for ident in ("bc-draw-pig", "bc-bidder-Bruno"):
+        _frame_tap(app, ident)
+    _frame_tap(app, "bc-close-sold")
+    assert _frame_has(app, "bc-cover") and not _frame_has(app, "bc-pay")  # nothing to pay with in public
+    _frame_tap(app, "bc-show-me")
+    _frame_tap(app, "bc-cash-50-0")
+    _frame_tap(app, "bc-pay")
+    refused = en("bc.err.overpay", player="Bruno", total=50, amount=10)
+    assert _frame_has(app, "refusal") and _frame_has(app, "bc-private")
+    assert refused in _frame_texts(app) and en("rule.BC-OVERPAY.title") in _frame_texts(app)
+    assert len(service.open(sid).log) == 3, "nothing saved"
+    _frame_tap(app, "bc-hide")
+    assert not _frame_has(app, "refusal") and refused not in _frame_texts(app)
+    _frame_tap(app, "bc-show-me")
+    _frame_tap(app, "bc-cash-10-0")
+    _frame_tap(app, "bc-pay")
+    assert len(service.open(sid).log) == 4 and not _frame_has(app, "bc-private")
 
 
 def test_through_the_session_service_in_french(tmp_path):

@@ -143,3 +143,34 @@ def test_animalement_votre_rules_speak_of_animals_and_are_found_by_its_words(app
     probe.tap(app.root, "rules-game-high-society")
     possessions = probe.text_of(app.root, "rule-HS-DISCARD-REQUIRED")
     assert fr("rule.HS-DISCARD-REQUIRED.title") in possessions and "malade" not in possessions
+
+
+# The first four games, as their rulebooks have them: (game, rule ids shown as the rulebook's rule,
+# rule ids shown as the app's ruling, house variants {key: value} badged as departing from it).
+AS_THE_RULEBOOKS_HAVE_THEM = [
+    ("high-society", ("HS-SCORE", "HS-POOREST", "HS-FINAL-TIE"), ("HS-SCORE-EXACT",), {"final_tie": "shared"}),
+    ("animalement-votre", ("HS-SCORE", "HS-POOREST", "HS-FINAL-TIE", "HS-THEFT", "HS-AUCTION"),
+     ("HS-SCORE-EXACT",), {"final_tie": "replay"}),
+    ("stupide-vautour", ("SV-TIES", "SV-END"), ("SV-END-TIE",), {"ties": "highest-unique"}),
+    ("boursicocotte", ("BC-OVERPAY", "BC-TRADE-TIE"), ("BC-OFFER-EMPTY", "BC-SKIP", "BC-END", "BC-SCORE"),
+     {"payment": "any", "trade_tie": "returned"}),
+]
+
+
+@pytest.mark.parametrize("game, rules, rulings, house", AS_THE_RULEBOOKS_HAVE_THEM, ids=lambda x: str(x)[:24])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_first_four_games_label_rules_rulings_and_house_variants_as_their_rulebooks(app, game, rules, rulings,
+                                                                                         house, lang):
+    app.lang = lang
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, f"rules-game-{game}")
+    for rule in rules:
+        assert Msg("app.rules.kind.rule").render(lang) in probe.text_of(app.root, f"rule-kind-{rule}"), rule
+    for rule in rulings:
+        assert Msg("app.rules.kind.ruling").render(lang) in probe.text_of(app.root, f"rule-kind-{rule}"), rule
+    badged = {i for i in probe.idents(app.root) if i.startswith(f"rules-house-{game}-")}
+    assert badged == {f"rules-house-{game}-{key}-{value}" for key, value in house.items()}
+    for key, value in house.items():
+        line = probe.text_of(app.root, f"rules-variant-{game}-{key}-{value}")
+        assert Msg("app.rules.kind.house").render(lang) in line
+        assert Msg("app.setup.variant_default").render(lang) not in line  # a house variant is never the default

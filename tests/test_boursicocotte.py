@@ -12,7 +12,7 @@ import pytest
 from models.i18n import LANGUAGES, Msg, has_text
 from models.record import parse_action, parse_record
 from scoring.base import RuleViolation
-from scoring.boursicocotte import ANIMALS, APPLIED_RULES, BoursicocotteEngine
+from scoring.boursicocotte import ANIMALS, APPLIED_RULES, BoursicocotteEngine, can_pay_exactly
 from scoring.boursicocotte import REFUSALS as ENGINE_REFUSALS
 from scoring.referee import replay, verdict_for_text
 from scoring.registry import engine_class
@@ -215,12 +215,13 @@ def test_shared_example_replays_in_progress():
     assert verdict.applied == 11
     done = replay(parse_record(text))
     v = view(done.engine)
-    # Nina bought a pig for 40 (four 10s to Lou); Marc bought the second back for 30 paying a 50;
-    # Nina won Marc's pig with 50 + 0 against 30, the offers were exchanged; Lou's turn.
+    # Nina bought a pig for 40 (four 10s to Lou); Marc bought the second back for 30 paying three
+    # 10s (the exact amount, which his cards make); Nina won Marc's pig with 50 + 0 against 10 + 0,
+    # the offers were exchanged; Lou's turn.
     assert v["animals"] == {"Lou": {}, "Marc": {}, "Nina": {"pig": 2}}
     assert v["money"]["Lou"] == [0, 0] + [10] * 8 + [50]
-    assert v["money"]["Marc"] == [0, 0, 0, 10, 50]
-    assert v["money"]["Nina"] == [0, 10, 10, 10, 50]
+    assert v["money"]["Marc"] == [0, 0, 50, 50]
+    assert v["money"]["Nina"] == [0, 0, 10, 10, 10, 10]
     assert (v["turn"], v["phase"], v["deck"]["pig"]) == ("Lou", "turn", 2)
     texts = [rendered(m) for events in done.events for m in events]
     assert "Nina offered more and wins the trade: Marc hands over 1 × pig." in texts
@@ -230,7 +231,7 @@ def test_shared_example_replays_in_progress():
 # -- auctions -----------------------------------------------------------------------------------
 
 def test_a_sale_pays_the_auctioneer_and_passes_the_turn_left():
-    eng = engine()
+    eng = engine(variant={"payment": "any"})  # the house variant: a 50 for 40 although four 10s would do
     act(eng, draw("cow"))
     act(eng, bid("Chloé", 20))
     act(eng, bid("Bruno", 40))
@@ -623,6 +624,8 @@ REFUSALS = [
      "Bruno does not hold all the cards needed to hand over 200: 200 missing"),
     ("BC-PAY-SHORT", _fresh([draw("cow"), bid("Bruno", 20), close()]), pay("Bruno", [10, 0]),
      "Bruno hands over 10, less than the 20 owed"),
+    ("BC-OVERPAY", _fresh([draw("cow"), bid("Bruno", 40), close()]), pay("Bruno", [50]),
+     "Bruno can hand over exactly the 40 owed with their cards"),
     ("BC-CAN-PAY", _fresh([draw("cow"), bid("Bruno", 90), close()]), cannot_pay("Bruno"),
      "Bruno holds 90, enough for the 90 owed"),
     ("BC-CHALLENGE-SELF", _fresh(deal=TRADE_DEAL), challenge("Anne", "Anne", "dog", [10]), "Anne cannot challenge"),
@@ -752,10 +755,75 @@ def test_french_animal_names():
     assert names == ["poule", "oie", "chat", "chien", "mouton", "chèvre", "âne", "cochon", "vache", "cheval"]
 
 
-def test_rule_texts_give_the_rulings_and_their_alternatives():
-    for rule in ("BC-TRADE-TIE", "BC-SKIP", "BC-END", "BC-SCORE"):
+def test_rule_texts_give_the_rulings_and_their_other_readings():
+    for rule in ("BC-OFFER-EMPTY", "BC-SKIP", "BC-END", "BC-SCORE"):
         assert "Ruling" in Msg(f"rule.{rule}.text").render("en"), rule
         assert "Décision" in Msg(f"rule.{rule}.text").render("fr"), rule
-    assert "Alternative reading (variant trade_tie: returned)" in Msg("rule.BC-TRADE-TIE.text").render("en")
-    assert "Autre lecture" in Msg("rule.BC-TRADE-TIE.text").render("fr")
+        assert "Other reading" in Msg(f"rule.{rule}.text").render("en"), rule
+        assert "Autre lecture" in Msg(f"rule.{rule}.text").render("fr"), rule
     assert "2460" in Msg("rule.BC-SCORE.text").render("en")
+
+
+def test_the_tied_trade_and_overpaying_are_rules_with_a_house_variant_not_an_other_reading():
+    """The offers are swapped before they are counted (so they stay swapped on a tie), and « si vous
+    ne pouvez pas payer exactement … » asks for the exact sum when the cards make it: both are the
+    rulebook's; taking one's offer back and overpaying anyway are house variants."""
+    specs = {spec.id: spec for spec in BoursicocotteEngine.rule_specs}
+    house = {spec.key: (spec.default, spec.house) for spec in BoursicocotteEngine.variants}
+    assert house == {"trade_tie": ("exchanged", ("returned",)), "payment": ("exact", ("any",))}
+    for rule, key in (("BC-TRADE-TIE", "trade_tie"), ("BC-OVERPAY", "payment")):
+        assert not specs[rule].ruling and specs[rule].variant == key, rule
+        en, fr = Msg(f"rule.{rule}.text").render("en"), Msg(f"rule.{rule}.text").render("fr")
+        assert "house variant" in en and "variante maison" in fr, rule
+        assert "reading" not in en and "lecture" not in fr, rule
+    # the minimum of one card per offer is the app's, and the end and the skips say so
+    assert specs["BC-OFFER-EMPTY"].ruling and specs["BC-OFFER-EMPTY"].refusal
+    for rule in ("BC-END", "BC-SKIP"):
+        fr = Msg(f"rule.{rule}.text").render("fr")
+        assert "BC-OFFER-EMPTY" in fr and "la règle d'au moins une carte" not in fr, rule
+
+
+# -- paying: the exact sum when the payer's cards make it ----------------------------------------
+
+@pytest.mark.parametrize("money, amount, exactly", [
+    ({0: 2, 10: 4, 50: 1}, 40, True),
+    ({0: 2, 10: 4, 50: 1}, 60, True),
+    ({0: 2, 10: 4, 50: 1}, 90, True),
+    ({0: 2, 10: 4, 50: 1}, 100, False),
+    ({0: 2, 50: 1}, 30, False),
+    ({10: 1, 50: 2, 100: 1}, 160, True),
+    ({10: 1, 50: 2, 100: 1}, 120, False),
+    ({0: 3}, 10, False),
+])
+def test_can_pay_exactly(money, amount, exactly):
+    assert can_pay_exactly(money, amount) is exactly
+
+
+def test_the_exact_sum_must_be_paid_when_the_cards_make_it():
+    eng = engine(actions=[draw("cow"), bid("Bruno", 40), close()])
+    for cards in ([50], [50, 0], [10, 10, 50], [50, 10]):
+        with pytest.raises(RuleViolation) as refused:
+            act(eng, pay("Bruno", cards))
+        assert refused.value.rule == "BC-OVERPAY"
+    events = act(eng, pay("Bruno", [10, 0, 10, 10, 10]))  # a 0 added changes no sum
+    assert events[0].key == "bc.paid" and money(eng, "Bruno") == [0, 50]
+
+
+def test_more_is_paid_only_when_the_cards_cannot_make_the_sum():
+    # Bruno pays 40 with his four 10s, then buys his own pig back for 30 holding 0, 0 and 50: the 50
+    # it is, no change
+    eng = engine(actions=[draw("cow"), bid("Bruno", 40), close(), pay("Bruno", [10, 10, 10, 10]),
+                          draw("pig"), bid("Chloé", 30), close(True)])
+    events = act(eng, pay("Bruno", [50]))
+    assert "BC-OVERPAY" in events[0].rules
+    assert money(eng, "Bruno") == [0, 0]
+    # the same buy-back: an auctioneer whose cards make the sum pays it exactly too
+    eng = engine(actions=[draw("pig"), bid("Bruno", 30), close(True)])
+    with pytest.raises(RuleViolation, match="BC-OVERPAY"):
+        act(eng, pay("Anne", [50]))
+
+
+def test_the_house_variant_lets_a_payer_hand_over_more_anyway():
+    eng = engine(actions=[draw("cow"), bid("Bruno", 40), close()], variant={"payment": "any"})
+    act(eng, pay("Bruno", [50]))
+    assert money(eng, "Bruno") == [0, 0, 10, 10, 10, 10]

@@ -41,8 +41,20 @@ def some_cards(cards: list[int], rnd: random.Random, most: int = 3) -> list[int]
     return rnd.sample(cards, rnd.randint(1, min(most, len(cards))))
 
 
+def exact(cards: list[int], amount: int, rnd: random.Random) -> list[int] | None:
+    """Some of ``cards`` adding up to exactly ``amount`` (in a random order of search), or None."""
+    pool = rnd.sample(cards, len(cards))
+    ways: dict[int, list[int]] = {0: []}
+    for card in pool:
+        for total, used in list(ways.items()):
+            if total + card <= amount and total + card not in ways:
+                ways[total + card] = used + [card]
+    return ways.get(amount)
+
+
 def cover(cards: list[int], amount: int, rnd: random.Random) -> list[int]:
-    """Cards adding up to at least ``amount`` (no change is given, so a little more is fine)."""
+    """Cards adding up to at least ``amount`` (no change is given, so more is paid when the cards
+    cannot make the amount; under the house variant ``payment: any``, sometimes anyway)."""
     pool = sorted(cards, reverse=True) if rnd.random() < 0.5 else rnd.sample(cards, len(cards))
     paid: list[int] = []
     for card in pool:
@@ -92,6 +104,9 @@ class Driver:
             cards = v["money"][d["payer"]]
             if sum(cards) < d["amount"]:
                 return cannot_pay(d["payer"])
+            fits = exact(cards, d["amount"], rnd)
+            if fits is not None and (eng.payment == "exact" or rnd.random() < 0.5):
+                return pay(d["payer"], fits)
             return pay(d["payer"], cover(cards, d["amount"], rnd))
         t = eng.trade
         if phase == "second_challenge":
@@ -153,6 +168,8 @@ def play_random_game(seed: int, count: int, short: bool) -> tuple[BoursicocotteE
             "first_player": rnd.choice(players), "actions": []}
     if rnd.random() < 0.5:
         data["variant"] = {"trade_tie": rnd.choice(["exchanged", "returned"])}
+    if rnd.random() < 0.3:  # the house variant: paying more even when the exact sum is in hand
+        data["variant"] = {**data.get("variant", {}), "payment": "any"}
     if short:
         deck = [a for a in ANIMALS for _ in range(COPIES)]
         rnd.shuffle(deck)

@@ -102,11 +102,13 @@ def test_english_says_meerkats():
     assert "suricate" not in texts and "meerkat" in texts
 
 
-def test_boursicocotte_overpaying_is_a_labelled_ruling_in_both_languages():
+def test_boursicocotte_exact_payment_is_the_rule_and_overpaying_a_house_variant_in_both_languages():
     fr, en = catalogue("fr"), catalogue("en")
-    assert "décision de l'app" in fr["rule.BC-OVERPAY.title"] and "ruling" in en["rule.BC-OVERPAY.title"]
-    assert "jamais rendue" in fr["rule.BC-OVERPAY.text"] and "choix du payeur" in fr["rule.BC-OVERPAY.text"]
-    assert "never given back" in en["rule.BC-OVERPAY.text"] and "payer's choice" in en["rule.BC-OVERPAY.text"]
+    assert "décision" not in fr["rule.BC-OVERPAY.title"] + fr["rule.BC-OVERPAY.text"]
+    assert "ruling" not in en["rule.BC-OVERPAY.title"] + en["rule.BC-OVERPAY.text"]
+    assert "jamais rendue" in fr["rule.BC-OVERPAY.text"] and "variante maison paiement = any" in fr["rule.BC-OVERPAY.text"]
+    assert "never given back" in en["rule.BC-OVERPAY.text"] and "house variant payment = any" in en["rule.BC-OVERPAY.text"]
+    assert "vue privée du payeur" in fr["rule.BC-OVERPAY.text"] and "private view" in en["rule.BC-OVERPAY.text"]
 
 
 def test_animalement_votre_screens_use_its_own_words(tmp_path):

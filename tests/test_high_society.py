@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from models.i18n import LANGUAGES, has_text, render
+from models.i18n import LANGUAGES, Msg, dialect, has_text, render
 from models.record import parse_action, parse_record_data
 from scoring.base import RuleViolation
 from scoring.high_society import CARD_ORDER, HighSocietyEngine
@@ -540,10 +540,16 @@ def test_full_game_final_tie_replay_or_shared(game, variant, replay):
     assert engine.money_left == {"Anne": 100, "Bruno": 100, "Chloé": 61}
     assert out.eliminated == ("Chloé",)
     assert out.ranking == (("Anne", 1), ("Bruno", 1), ("Chloé", 3))
-    texts = [m.render("en") for m in out.explanation]
+    with dialect(game):  # each edition's own words
+        texts = [m.render("en") for m in out.explanation]
     assert "Anne and Bruno tie for the best score (5) with the same money left (100)." in texts
     assert out.replay_required is replay
-    if replay:
+    if replay and game == "animalement-votre":  # its rulebook shares the win: replaying is the table's house variant
+        assert out.winners == ()
+        assert ("Nothing separates Anne and Bruno: this table plays the house variant 'replay' (the Animalement "
+                "Vôtre rulebook would make them all winners), so nobody wins this one.") in texts
+        assert not any("the rules call for a new game" in t for t in texts)
+    elif replay:
         assert out.winners == ()
         assert ("Nothing separates Anne and Bruno: the rules call for a new game, so nobody wins this one "
                 "(final tie: replay).") in texts
@@ -555,6 +561,74 @@ def test_full_game_final_tie_replay_or_shared(game, variant, replay):
         data["variant"] = variant
     v, status = verdict(data)
     assert status == 0 and v.result.replay_required is replay and v.result.winners == list(out.winners)
+    assert v.result.explanation == texts
+
+
+def test_each_edition_states_its_own_final_tie_and_the_other_is_a_house_variant():
+    (spec,) = HighSocietyEngine.variants
+    assert {g: (spec.default_for(g, 3), spec.house_for(g)) for g in HighSocietyEngine.games} == {
+        "high-society": ("replay", ("shared",)), "animalement-votre": ("shared", ("replay",))}
+    for lang, house, nobody in (("fr", "variante maison", "autre lecture"), ("en", "house variant", "other reading")):
+        hs = Msg("rule.HS-FINAL-TIE.text").render(lang)
+        with dialect("animalement-votre"):
+            av = Msg("rule.HS-FINAL-TIE.text").render(lang)
+        assert hs != av
+        for text in (hs, av):
+            assert house in text and nobody not in text.lower()
+    assert "nouvelle partie" in Msg("rule.HS-FINAL-TIE.text").render("fr")
+    with dialect("animalement-votre"):
+        assert "fait gagner tous les ex æquo" in Msg("rule.HS-FINAL-TIE.text").render("fr")
+
+
+def test_animalement_votre_youngest_player_starts():
+    with dialect("animalement-votre"):
+        assert "plus jeune joueur commence" in Msg("rule.HS-AUCTION.text").render("fr")
+        assert "youngest player starts" in Msg("rule.HS-AUCTION.text").render("en")
+    assert "choisi par la table" in Msg("rule.HS-AUCTION.text").render("fr")  # High Society's: the table chooses
+
+
+def test_animal_names_the_rulebook_does_not_give_are_said_to_be_the_apps():
+    with dialect("animalement-votre"):
+        fr, en = Msg("rule.HS-REVEAL-GONE.text").render("fr"), Msg("rule.HS-REVEAL-GONE.text").render("en")
+    assert "taupe (2)" in fr and "mule (4)" in fr and "sont ceux de l'application" in fr
+    assert "Poule 1" in fr and "Baleine 10" in fr
+    assert "mole (2)" in en and "Whale 10" in en and "are the app's" in en
+
+
+def test_the_score_is_the_rulebooks_and_its_exactness_a_separate_ruling():
+    specs = {spec.id: spec for spec in HighSocietyEngine.rule_specs}
+    assert not specs["HS-SCORE"].ruling and specs["HS-SCORE-EXACT"].ruling
+    assert not specs["HS-POOREST"].ruling and not specs["HS-FINAL-TIE"].ruling
+    # a negative total cites the ruling; a plain one only the rulebook's count
+    engine = _collect(["Anne", "Bruno", "Chloé"], "Anne", ["p1", "minus5", "x2", "x2", "x2"])
+    act(engine, R("half"))  # the fourth red card: the end
+    lines = {m.params["player"]: m.rules for m in engine.outcome().explanation if m.key == "hs.explain.score"}
+    assert engine.scores()["Anne"] == -32
+    assert lines == {"Anne": ("HS-SCORE", "HS-SCORE-EXACT"), "Bruno": ("HS-SCORE",), "Chloé": ("HS-SCORE",)}
+
+
+def test_animalement_votre_waiting_sickness_takes_the_next_animal_bought_even_a_x2():
+    """« la prochaine carte d'animal qu'il achètera »: any animal card bought, a ×2 one too (High
+    Society's theft waits for a possession: see test_pending_theft_takes_the_next_possession_and_is_paid)."""
+    engine = _collect(["Anne", "Bruno", "Chloé"], "Anne", ["theft"], game="animalement-votre")
+    assert engine.theft_pending == "Anne"
+    act(engine, R("minus5"))
+    act(engine, P("Anne"))  # taken by passing first, not bought: the card keeps waiting
+    assert engine.theft_pending == "Anne"
+    act(engine, R("x2"))
+    act(engine, B("Anne", 1))
+    act(engine, P("Bruno"))
+    with dialect("animalement-votre"):
+        events = act(engine, P("Chloé"))
+    assert "“Malade comme un chien” takes ×2 animal, won by Anne: both cards are discarded." in events
+    assert engine.theft_pending is None
+    assert engine.collections["Anne"] == ("minus5",) and engine.discarded == ("x2", "theft")
+    assert engine.reds_revealed == 1  # still a light-blue card towards the end
+    act(engine, R("p9"))  # the card is spent: the next animal stays
+    act(engine, B("Anne", 12))
+    act(engine, P("Bruno"))
+    act(engine, P("Chloé"))
+    assert engine.collections["Anne"] == ("minus5", "p9")
 
 
 def test_three_tied_two_richest_cannot_be_separated():

@@ -44,11 +44,14 @@ def test_a_ruling_says_it_is_one_in_both_languages(cls):
 
 
 def test_rulings_and_rules_are_labelled_as_decided():
+    """As the rulebooks have them: what they state is a rule (a table departing from it plays a
+    house variant); only what they leave open is a ruling."""
     specs = {r.id: r for cls in ENGINES for r in cls.rule_specs}
-    for ruling in ("BC-BID-EXCLUDED", "BC-CAN-PAY", "BC-BUYBACK-LOST", "BC-TRADE-TIE", "BC-SKIP", "BC-END",
-                   "BC-SCORE", "HS-SCORE", "HS-POOREST", "SV-END", "SV-TIES"):
+    for ruling in ("BC-BID-EXCLUDED", "BC-CAN-PAY", "BC-BUYBACK-LOST", "BC-OFFER-EMPTY", "BC-SKIP", "BC-END",
+                   "BC-SCORE", "HS-SCORE-EXACT", "SV-END-TIE"):
         assert specs[ruling].ruling, ruling
-    for rule in ("HS-THEFT", "BC-NO-MONEY", "SV-AWARD", "SV-CARRY", "HS-MISFORTUNE"):
+    for rule in ("HS-THEFT", "BC-NO-MONEY", "SV-AWARD", "SV-CARRY", "HS-MISFORTUNE", "HS-SCORE", "HS-POOREST",
+                 "HS-FINAL-TIE", "SV-TIES", "SV-END", "BC-TRADE-TIE", "BC-OVERPAY"):
         assert not specs[rule].ruling, rule
     assert "Ruling" not in catalogue("en")["rule.HS-THEFT.text"]  # the waiting theft is the rulebook's
     assert specs["BC-NO-MONEY"].refusal and not specs["SV-AWARD"].refusal
@@ -56,4 +59,5 @@ def test_rulings_and_rules_are_labelled_as_decided():
 
 def test_variants_name_the_rule_they_change():
     variants = {r.id: r.variant for cls in ENGINES for r in cls.rule_specs if r.variant}
-    assert variants == {"HS-FINAL-TIE": "final_tie", "SV-TIES": "ties", "BC-TRADE-TIE": "trade_tie"}
+    assert variants == {"HS-FINAL-TIE": "final_tie", "SV-TIES": "ties", "BC-TRADE-TIE": "trade_tie",
+                        "BC-OVERPAY": "payment"}

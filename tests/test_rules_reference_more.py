@@ -106,8 +106,10 @@ def test_no_rule_text_offers_a_reading_its_rulebook_excludes(cls):
 @pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
 def test_a_house_variant_is_one_of_its_keys_choices_and_not_the_default(cls):
     for spec in cls.variants:
-        assert set(spec.house) <= set(spec.choices or ()), spec.key
-        assert spec.default not in spec.house, spec.key
+        for game in spec.games or cls.games:
+            house = spec.house_for(game)
+            assert set(house) <= set(spec.choices or ()), (game, spec.key)
+            assert spec.default_for(game, 3) not in house, (game, spec.key)
 
 
 # -- no copied rulebook sentence ------------------------------------------------------------------

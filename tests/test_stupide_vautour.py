@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from models.i18n import LANGUAGES, has_text
+from models.i18n import LANGUAGES, Msg, has_text
 from models.record import SVPlay, SVReveal, parse_record_data
 from scoring.base import RuleViolation
 from scoring.referee import verdict_for_text
@@ -387,6 +387,29 @@ def test_settle_everyone_equal_all_share():
     assert winners == ("A", "B", "C")
     assert ranking == (("A", 1), ("B", 1), ("C", 1))
     assert "everyone shares the win" in en(why)[0]
+
+
+def test_the_rulebooks_end_and_ties_are_rules_and_only_what_it_leaves_open_is_a_ruling():
+    """« S'il y a encore égalité au score, la carte Points ne peut pas être attribuée » and « c'est le
+    joueur avec le deuxième meilleur score qui l'emporte » are the rulebook's: only a shared second
+    best score, or nobody below the tie, is the app's ruling (SV-END-TIE); highest-unique is a house
+    variant that departs from the rulebook."""
+    specs = {spec.id: spec for spec in StupideVautourEngine.rule_specs}
+    assert not specs["SV-TIES"].ruling and not specs["SV-END"].ruling and specs["SV-END-TIE"].ruling
+    (ties,) = StupideVautourEngine.variants
+    assert (ties.default, ties.house) == ("one-level", ("highest-unique",))
+    _, _, why = settle(["A", "B", "C"], {"A": 5, "B": 12, "C": 5})
+    assert [m.rules for m in why] == [("SV-END",)]
+    _, _, why = settle(["A", "B", "C", "D"], {"A": 12, "B": 12, "C": 7, "D": -3})
+    assert why[1].rules == ("SV-END",)  # a single second best score: the rulebook's own case
+    _, _, why = settle(["A", "B", "C", "D", "E"], {"A": 9, "B": 4, "C": 9, "D": 4, "E": 1})
+    assert why[1].rules == ("SV-END", "SV-END-TIE")
+    _, _, why = settle(["A", "B", "C"], {"A": 3, "B": 3, "C": 3})
+    assert why[0].rules == ("SV-END", "SV-END-TIE")
+    ties_en, ties_fr = Msg("rule.SV-TIES.text").render("en"), Msg("rule.SV-TIES.text").render("fr")
+    assert "house variant 'highest-unique'" in ties_en and "variante maison « highest-unique »" in ties_fr
+    assert "reading" not in ties_en and "lecture" not in ties_fr
+    assert "ruling" not in Msg("rule.SV-END.title").render("en")
 
 
 def test_two_players_tied_share_the_win_and_untaken_cards_are_lost():

@@ -126,10 +126,13 @@ BC_SALE = [
     {"type": "close", "buy_back": False},
     {"type": "pay", "player": "Bruno", "cards": [50]},  # 40 owed, paid with a 50: no change
 ]
+# Bruno could make the 40 with four 10s: paying a 50 anyway is the house variant (the rulebook's
+# default, `payment: exact`, refuses it in his private view)
+BC_PAYMENT_ANY = {"payment": "any"}
 
 
 def test_boursicocotte_log_says_a_payment_happened_never_the_cards(service):
-    session = play(service, "boursicocotte", BC_SALE, assist=False)
+    session = play(service, "boursicocotte", BC_SALE, assist=False, variant=BC_PAYMENT_ANY)
     shown = shared_screen(service, session)
     assert "Bruno pays Anne the 40 owed" in shown  # the amount the whole table heard
     app = App(service, None)

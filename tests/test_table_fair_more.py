@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion.app import probe
 from companion.app.shell import App
-from tests.test_table_fair import BC_SALE, SV_ROUNDS, play, said, service  # noqa: F401  (the fixture)
+from tests.test_table_fair import BC_PAYMENT_ANY, BC_SALE, SV_ROUNDS, play, said, service  # noqa: F401  (the fixture)
 
 
 def past_replay(service, session_id: int) -> str:  # noqa: F811
@@ -91,7 +91,7 @@ def correcting_bruno_payment(service, actions: list[dict]) -> App:  # noqa: F811
     """The table, correcting Bruno's payment (entry 4) in his private view, opened."""
     app = App(service, None)
     app.lang = "en"
-    app.go("table", session_id=play(service, "boursicocotte", actions, assist=False))
+    app.go("table", session_id=play(service, "boursicocotte", actions, assist=False, variant=BC_PAYMENT_ANY))
     if probe.has(app.root, "log-toggle"):
         probe.tap(app.root, "log-toggle")
     probe.tap(app.root, "correct-3")
@@ -126,7 +126,7 @@ def test_boursicocotte_a_correction_conflict_never_quotes_a_later_secret_offer(s
 def payment_why(service, cards: list[int]) -> str:  # noqa: F811
     """The "why?" of Bruno's payment of the 40 he owes, paid with ``cards``, on the table screen."""
     session = play(service, "boursicocotte", BC_SALE[:-1] + [{"type": "pay", "player": "Bruno", "cards": cards}],
-                   assist=False)
+                   assist=False, variant=BC_PAYMENT_ANY)
     app = App(service, None)
     app.lang = "en"
     app.go("table", session_id=session)

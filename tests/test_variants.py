@@ -162,7 +162,7 @@ def test_setup_and_rules_reference_offer_the_declared_choices(game, spec):
     book = dict(variant_book(game))
     assert [(value, rule) for value, rule, _, _ in book[spec.key]] == [(c, spec.rules[c]) for c in spec.choices]
     assert [value for value, _, default, _ in book[spec.key] if default] == [spec.default_for(game, 3)]
-    assert [value for value, _, _, house in book[spec.key] if house] == [c for c in spec.choices if c in spec.house]
+    assert [value for value, _, _, house in book[spec.key] if house] == [c for c in spec.choices if c in spec.house_for(game)]
 
 
 @pytest.mark.parametrize("game, spec", [(g, s) for g, s in DECLARED if s.choices is None],

@@ -104,7 +104,7 @@ def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool, bool]
         if spec.choices is None or (spec.games is not None and game not in spec.games):
             continue
         default = spec.default_for(game, PLAYER_COUNTS[game][0])
-        book.append((spec.key, tuple((value, spec.rules.get(value, ""), value == default, value in spec.house)
+        book.append((spec.key, tuple((value, spec.rules.get(value, ""), value == default, value in spec.house_for(game))
                                      for value in spec.choices)))
     return book
 

@@ -50,7 +50,7 @@ def house_choices(game: str, key: str) -> tuple[Any, ...]:
     from scoring.registry import engine_class
 
     engine = engine_class(game)
-    return next((spec.house for spec in engine.variants if spec.key == key), ()) if engine is not None else ()
+    return next((spec.house_for(game) for spec in engine.variants if spec.key == key), ()) if engine is not None else ()
 
 
 def variant_choices(game: str, players: int | None = None) -> list[tuple[str, tuple[Any, ...], Any]]:
