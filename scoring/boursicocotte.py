@@ -290,6 +290,13 @@ class BoursicocotteEngine(Engine):
                 VariantSpec("payment", ("exact", "any"), "exact",
                             {"exact": "BC-OVERPAY", "any": "BC-OVERPAY"}, house=("any",)))
 
+    def replay_note(self, rule: str | None = None) -> Msg | None:
+        """Why a game saved while overpaying was accepted anyway no longer replays: the rulebook's
+        exact payment (``payment: exact``) became the default (None for any other refusal)."""
+        if rule != "BC-OVERPAY" or self.payment != "exact":
+            return None
+        return Msg("bc.replay.overpay")
+
     def __init__(self, record: Any):
         super().__init__(record)
         variant = getattr(record, "variant", None)

@@ -778,7 +778,7 @@ class MonteDescendEngine(Engine):
                             total=self.state.totals[starter]))
         return events
 
-    def replay_note(self) -> Msg | None:
+    def replay_note(self, rule: str | None = None) -> Msg | None:
         """Why a game saved before chaos dealt the hands out equally may replay differently: the
         chaos cards the replay met so far (None: none, so the change cannot have touched it)."""
         n = self.state.chaos_count

@@ -78,15 +78,16 @@ def broken(session_id: int, folded: Fold, game: str) -> ServiceError:
     msg = Msg("service.session.broken", {"session": session_id, "entry": folded.index + 1,
                                          "rule": folded.violation.rule,
                                          "reason": in_words(game, folded.violation.msg)})
-    return ServiceError(because(msg, folded.engine))
+    return ServiceError(because(msg, folded.engine, folded.violation.rule))
 
 
-def because(msg: Msg, engine: Any) -> Msg:
+def because(msg: Msg, engine: Any, rule: str | None = None) -> Msg:
     """``msg`` and, when the engine knows a rule change that can make a saved game replay
-    differently (Monte & descend's chaos), the sentence that says so: the record stays as it was
+    differently (Monte & descend's chaos, Boursicocotte's exact payment; ``rule``: the refusal's
+    rule id, if the replay stopped at one), the sentence that says so: the record stays as it was
     entered, it is its verdict that follows the corrected rule."""
     note = getattr(engine, "replay_note", None)
-    why = note() if note is not None else None
+    why = note(rule) if note is not None else None
     return msg if why is None else Msg("service.because", {"what": msg, "why": why})
 
 

@@ -304,7 +304,7 @@ def check_game(game: SourceGame) -> Checked | Msg:
         assert folded.index is not None
         return because(Msg("migrate.game.illegal", {"entry": folded.index + 1, "rule": folded.violation.rule,
                                                     "reason": in_words(game.game, folded.violation.msg)}),
-                       folded.engine)
+                       folded.engine, folded.violation.rule)
     outcome = folded.engine.outcome()
     if (outcome is not None) != (game.status == STATUS_FINISHED):
         return because(Msg("migrate.game.status", {"status": game.status}), folded.engine)
