@@ -229,6 +229,9 @@ class AnimaliaEngine(Engine):
         self.lot: list[str] = []
         self.holder: str | None = None
         self.forced: bool = False
+        # a lot back at a 2-player dealer that fills one row while the other has room: the dealer
+        # draws (ANI-FORCED-ROWS); before that ruling the take was forced (see ``replay_note``)
+        self.rows_draw: bool = False
         self.solo: bool = False
         self.pending: Pending | None = None
         self.discarded: list[str] = []
@@ -474,6 +477,7 @@ class AnimaliaEngine(Engine):
         self.lot.append(name)
         self.holder = self.dealer
         self.forced = self.solo
+        self.rows_draw = False
         if len(self.lot) == 1:
             return [event("ANI-DEAL", "ani.event.draw", dealer=self.dealer, card=card(name))]
         return [event("ANI-DEAL", "ani.event.grows", dealer=self.dealer, card=card(name),
@@ -526,12 +530,18 @@ class AnimaliaEngine(Engine):
             return out
         self.holder = None
         if self.two and any(len(self.collections[(here, r)]) + size == FULL for r in self.rows):
+            self.rows_draw = True
             out.append(event(("ANI-DEAL", "ANI-FORCED-ROWS"), "ani.event.back_draw_rows", player=player, dealer=here))
         else:
             out.append(event("ANI-DEAL", "ani.event.back_draw", player=player, dealer=here))
         if not self.deck:
             out.extend(self._deck_out())
         return out
+
+    def replay_note(self, rule: str | None = None) -> Msg | None:
+        """Why a 2-player game saved when a lot back at the dealer that filled one row had to be taken
+        no longer replays: since ANI-FORCED-ROWS the dealer draws when the other row has room."""
+        return Msg("ani.replay.forced_rows") if rule == "ANI-TURN" and self.rows_draw else None
 
     def _power(self, action: Any) -> list[Msg]:
         pending = self.pending
