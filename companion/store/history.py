@@ -183,7 +183,7 @@ class History(Summaries):
             select = self.sql.player_months_select if by_month else self.sql.player_totals_select
             raw = db.execute(_typed(text(select.format(where=where)), params), params)
             rows += [tuple(r[:2]) + (r[2] if by_month else None,) + tuple(r[3:]) for r in raw]
-        return [PlayerFigures(*r[:8], places=r[8:]) for r in _combine(rows, 3, maxima={6})]
+        return [PlayerFigures._make((*r[:8], r[8:])) for r in _combine(rows, 3, maxima={6})]
 
     def game_figures(self, db: Session, period: Period = (None, None), table: str | None = None) -> list[GameFigures]:
         """Each game's figures over the finished games started in ``period`` (at ``table``)."""
@@ -309,7 +309,8 @@ def fold(words: str) -> str:
 
 def _period(period: Period, column: str = "g.started_at", table: str | None = None) -> tuple[str, dict[str, Any]]:
     """The conditions on a summary ``g`` for a period (and a club table: see :mod:`companion.club`)."""
-    where, params = "", {}
+    where = ""
+    params: dict[str, Any] = {}
     if table is not None:
         where = " AND g.session_id IN (SELECT id FROM sessions WHERE table_name " + \
             ("IS NULL)" if table == NO_TABLE else "= :table)")
