@@ -152,8 +152,8 @@ def cached_database(games: int, rebuild: bool) -> tuple[Path, float | None]:
     """The database for ``games`` games under /tmp (built once per schema); (path, seconds the
     build took, None when it came from the cache)."""
     schema = hashlib.sha1()
-    for part in sorted((_setup.ROOT / "companion" / "migrations" / "versions").glob("0*.py")) + [
-            _setup.ROOT / "companion" / "store.py", Path(__file__)]:
+    for part in sorted((_setup.ROOT / "companion" / "migrations" / "versions").glob("0*.py")) + sorted(
+            (_setup.ROOT / "companion" / "store").glob("*.py")) + [Path(__file__)]:
         schema.update(part.read_bytes())
     path = Path(tempfile.gettempdir()) / f"companion-history-{games}-{schema.hexdigest()[:10]}.db"
     if path.exists() and not rebuild:

@@ -1,5 +1,6 @@
-"""A club's view of one shared database: which table (tablet) a game was played at, the season
-league table per game, and the statistics narrowed to one table.
+"""A club's view of one shared database: which table (tablet) a game was played at and the season
+league table per game (the statistics of one table: the store's, :mod:`companion.store.history`,
+with a ``table`` filter).
 
 Plain SQLAlchemy Core over ``game_summaries``, ``results``, ``seats``, ``sessions`` and
 ``players`` — nothing SQLite-only (no ``julianday``, no ``substr`` on dates, booleans counted
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Sequence
 
-from sqlalchemy import Float, and_, case, cast, extract, func, literal_column, select
+from sqlalchemy import Float, case, cast, func, literal_column, select
 from sqlalchemy.orm import Session
 
 from models.i18n import Msg
@@ -189,71 +190,3 @@ def league_games(db: Session, period: Period = (None, None), table: str | None =
         select(_gs.c.game, n).where(*_finished(None, period, table)).group_by(_gs.c.game)
         .order_by(n.desc(), _gs.c.game))]
 
-
-# -- the statistics of one table (the same figures as the store's, from the summaries) ---------------
-
-
-def player_figures(db: Session, table: str, period: Period = (None, None), player_id: int | None = None,
-                   by_month: bool = False) -> list[tuple[Any, ...]]:
-    """What :meth:`companion.store.Store.player_figures` answers, over the games of one table:
-    (player id, game, [month,] games, wins, score sum, best score, place sum, 1st … 5th, 6th or
-    later), from the summaries and results rows (the monthly figures know no tables)."""
-    where = _finished(None, period, table)
-    if player_id is not None:
-        where.append(_r.c.player_id == player_id)
-    year, month = extract("year", _gs.c.started_at), extract("month", _gs.c.started_at)
-    months = [year.label("y"), month.label("m")] if by_month else []
-    places = [func.sum(case((_r.c.rank == k, 1), else_=0)) for k in range(1, 6)]
-    places.append(func.sum(case((_r.c.rank >= 6, 1), else_=0)))
-    sql = (select(_r.c.player_id, _gs.c.game, *months, func.count(), _wins(_r.c.winner), func.sum(_r.c.score),
-                  func.max(_r.c.score), func.sum(_r.c.rank), *places)
-           .select_from(_gs.join(_r, _r.c.session_id == _gs.c.session_id)).where(*where)
-           .group_by(_r.c.player_id, _gs.c.game, *([year, month] if by_month else []))
-           .order_by(_r.c.player_id, _gs.c.game, *([year, month] if by_month else [])))
-    out = []
-    for row in db.execute(sql):
-        if by_month:
-            head = (row[0], row[1], f"{int(row[2]):04d}-{int(row[3]):02d}")
-            out.append(head + tuple(row[4:]))
-        else:
-            out.append(tuple(row))
-    return out
-
-
-def game_figures(db: Session, table: str, period: Period = (None, None)) -> list[tuple[Any, ...]]:
-    """What :meth:`companion.store.Store.game_figures` answers, over the games of one table."""
-    nonzero = func.nullif(_gs.c.duration_s, 0)
-    sql = (select(_gs.c.game, func.count(), func.sum(_gs.c.win_score), func.count(_gs.c.win_score),
-                  func.max(_gs.c.top_score), func.sum(_gs.c.top_score - _gs.c.low_score), func.count(_gs.c.top_score),
-                  func.sum(_gs.c.actions), func.sum(nonzero), func.count(nonzero))
-           .where(*_finished(None, period, table)).group_by(_gs.c.game).order_by(_gs.c.game))
-    return [tuple(r) for r in db.execute(sql)]
-
-
-def record_holders(db: Session, table: str, game: str, score: float, period: Period = (None, None),
-                   limit: int = 20) -> list[tuple[str, int]]:
-    """What :meth:`companion.store.Store.record_holders` answers, over the games of one table."""
-    first = (select(_gs.c.session_id, _gs.c.started_at)
-             .where(*_finished(game, period, table), _gs.c.top_score == score)
-             .order_by(_gs.c.started_at, _gs.c.session_id).limit(limit).subquery())
-    sql = (select(_p.c.name, first.c.session_id)
-           .select_from(first.join(_r, and_(_r.c.session_id == first.c.session_id, _r.c.score == score))
-                        .join(_p, _p.c.id == _r.c.player_id))
-           .order_by(first.c.started_at, first.c.session_id, _p.c.name))
-    return [(name, int(sid)) for name, sid in db.execute(sql)]
-
-
-def head_to_head(db: Session, table: str, a: int, b: int,
-                 period: Period = (None, None)) -> list[tuple[str, int, int, int, int, int, int]]:
-    """What :meth:`companion.store.Store.head_to_head` answers, over the games of one table."""
-    one = _r.alias("ra")
-    two = _r.alias("rb")
-    sql = (select(_gs.c.game, func.count(), _wins(one.c.winner), _wins(two.c.winner),
-                  func.sum(case((one.c.rank < two.c.rank, 1), else_=0)),
-                  func.sum(case((two.c.rank < one.c.rank, 1), else_=0)),
-                  func.sum(case((one.c.rank == two.c.rank, 1), else_=0)))
-           .select_from(one.join(two, two.c.session_id == one.c.session_id)
-                        .join(_gs, _gs.c.session_id == one.c.session_id))
-           .where(one.c.player_id == a, two.c.player_id == b, *_finished(None, period, table))
-           .group_by(_gs.c.game).order_by(_gs.c.game))
-    return [tuple(int(v) if i else v for i, v in enumerate(r)) for r in db.execute(sql)]  # type: ignore[misc]

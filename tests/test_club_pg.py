@@ -1,5 +1,5 @@
-"""The club's queries (companion/club.py) are portable: the same games' rows, copied from a tablet's
-SQLite database into the test session's PostgreSQL server (tests/pg.py's ``pg_url``: an empty
+"""The club's queries (companion/club.py, and the store's statistics of one table) are portable:
+the same games' rows, copied from a tablet's SQLite database into the test session's PostgreSQL server (tests/pg.py's ``pg_url``: an empty
 database at the newest schema, made by the migrations), give the same league tables, table names
 and per-table statistics on both, row for row. tests/test_club.py runs the service's club tests
 on both databases too; this test compares the two answers to the same rows. Skipped where no
@@ -74,19 +74,19 @@ def test_the_club_queries_answer_the_same_on_sqlite_and_postgresql(tmp_path, pg_
                         checked += len(ours.rows)
                 if table is None:
                     continue
+                lite_store = service.store
                 for by_month in (False, True):
-                    assert _same(club.player_figures(lite, table, period, by_month=by_month),
-                                 club.player_figures(pg, table, period, by_month=by_month))
-                figures = club.game_figures(lite, table, period)
-                assert _same(figures, club.game_figures(pg, table, period))
-                for game, *_rest in figures:
-                    top = _rest[3]
-                    if top is not None:
-                        assert club.record_holders(lite, table, game, top, period) == \
-                            club.record_holders(pg, table, game, top, period)
+                    assert _same(lite_store.player_figures(lite, period, by_month=by_month, table=table),
+                                 server.player_figures(pg, period, by_month=by_month, table=table))
+                figures = lite_store.game_figures(lite, period, table=table)
+                assert _same(figures, server.game_figures(pg, period, table=table))
+                for row in figures:
+                    if row.top_max is not None:
+                        assert lite_store.record_holders(lite, row.game, row.top_max, period, table=table) == \
+                            server.record_holders(pg, row.game, row.top_max, period, table=table)
                 ids = {name: pid for pid, name in lite.execute(select(Player.__table__.c.id, Player.__table__.c.name))}
-                assert _same(club.head_to_head(lite, table, ids[A], ids[C], period),
-                             club.head_to_head(pg, table, ids[A], ids[C], period))
+                assert _same(lite_store.head_to_head(lite, ids[A], ids[C], period, table=table),
+                             server.head_to_head(pg, ids[A], ids[C], period, table=table))
         assert checked > 20  # the comparisons were about real lines
     server.close()
     service.store.close()

@@ -822,8 +822,8 @@ def test_a_failure_half_way_leaves_the_club_database_unchanged(tmp_path, club, m
     elif where == "summaries":
         monkeypatch.setattr(Store, "refresh_summary", second_call_fails(Store.refresh_summary))
     else:  # the log written is not the tablet's: the read back inside the transaction sees it
-        real = migration._insert_log
-        monkeypatch.setattr(migration, "_insert_log", lambda db, sid, log: real(db, sid, log[:-1]))
+        real = Store.insert_log
+        monkeypatch.setattr(Store, "insert_log", lambda self, db, sid, log: real(self, db, sid, log[:-1]))
     assert main(["migrate", "--from", str(tablet_path), "--to", club.arg, "--lang", "en"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "the club's database is unchanged" in captured.err

@@ -39,33 +39,25 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import insert, text, update
-from sqlalchemy import select as sa_select
 from sqlmodel import Session
 
 from companion.service.errors import STORAGE_ERRORS
 from companion.service.live import because, decoded_actions
 from companion.service.records import columns_record, refereed_actions
 from companion.service.replay import fold, result_rows
-from companion.service.states import utc
-from companion.store import (
-    BUSY_TIMEOUT_MS,
-    SQLITE_MAGIC,
-    Store,
-    alembic_config,
-    known_revisions,
-)
+from companion.store import SQLITE_MAGIC, ClubGame, SourceGame, Store, alembic_config, known_revisions
+from companion.store.connection import sqlite_intact, sqlite_schema
+from companion.store.copies import open_tablet, tablet_games, tablet_store_id
 from models.i18n import Msg, has_text, in_words
 from models.names import name_key
 from models.record import MalformedRecord
-from models.tables import STATUS_FINISHED, ActionRow, GameSession, Seat, StoreInfo
+from models.tables import STATUS_FINISHED
 from scoring.referee import NoReferee
 
 FIRST_REVISION = "0005"  # the first revision whose databases have an identity (store_info.store_id)
@@ -80,38 +72,6 @@ class MigrationUnusable(Exception):
 
 
 # -- what is read from the source ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LogRow:
-    seq: int
-    action: str  # JSON text, as stored
-    created_at: datetime  # naive UTC, as the DateTime columns keep it
-    retracted_at: datetime | None
-
-
-@dataclass
-class SourceGame:
-    session_id: int
-    game: str
-    variant: str
-    first_player: str
-    assist: bool
-    status: str
-    started_at: datetime
-    finished_at: datetime | None
-    updated_at: datetime
-    setup: str | None
-    abandoned_at: datetime | None
-    table_name: str | None
-    origin: str  # what the copy's sessions.origin will be
-    names: list[str] = field(default_factory=list)  # seat names (the record's), seat 0 first
-    profiles: list[int] = field(default_factory=list)  # the source's profile ids, same order
-    log: list[LogRow] = field(default_factory=list)  # every entry, retracted ones included, by seq
-
-    @property
-    def envelope(self) -> tuple[Any, ...]:
-        return (self.game, self.variant, self.first_player, self.setup, tuple(self.names))
 
 
 @dataclass
@@ -188,14 +148,6 @@ def _accepted_revisions() -> list[str]:
     return [rev.revision for rev in script.iterate_revisions("heads", FIRST_REVISION, inclusive=True)]
 
 
-def _time(value: Any) -> datetime:
-    return value if isinstance(value, datetime) else datetime.fromisoformat(value)
-
-
-def _maybe_time(value: Any) -> datetime | None:
-    return None if value is None else _time(value)
-
-
 def read_source(path: str | os.PathLike[str]) -> Source:
     """Everything to copy from the tablet's file, read in one read-only transaction. Raises
     MigrationUnusable when it is not a database of this app, or one this version cannot read."""
@@ -218,17 +170,11 @@ def read_source(path: str | os.PathLike[str]) -> Source:
         raise MigrationUnusable(Msg("store.unreadable", {**where, "detail": err.strerror or str(err)})) from None
     if not header.startswith(SQLITE_MAGIC):
         raise MigrationUnusable(Msg("migrate.source.not_ours", where))
-    # With no write-ahead log beside it the file holds every committed change: opened immutable,
-    # SQLite creates nothing beside it. With one (the app is running, or was stopped hard), mode=ro
-    # reads the log's committed changes too and never writes.
-    has_log = Path(str(source) + "-wal").exists()
-    uri = f"{source.as_uri()}?{'mode=ro' if has_log else 'immutable=1'}"
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = open_tablet(source)
     except sqlite3.Error as err:
         raise MigrationUnusable(Msg("store.unusable", {**where, "detail": str(err)})) from None
     try:
-        conn.execute("BEGIN")  # one snapshot: a game being played meanwhile is read as it was
         return _read(conn, source)
     except sqlite3.DatabaseError as err:
         if "not a database" in str(err):
@@ -240,43 +186,22 @@ def read_source(path: str | os.PathLike[str]) -> Source:
 
 def _read(conn: sqlite3.Connection, path: Path) -> Source:
     where = {"path": str(path)}
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables, revisions = sqlite_schema(conn)
     if "alembic_version" not in tables or "sessions" not in tables:
         raise MigrationUnusable(Msg("migrate.source.not_ours", where))
-    revisions = [row[0] for row in conn.execute("SELECT version_num FROM alembic_version")]
     accepted = _accepted_revisions()
     unknown = [r for r in revisions if r not in known_revisions()]
     if unknown:
         raise MigrationUnusable(Msg("store.newer", {**where, "revision": ", ".join(unknown)}))
     if not revisions or any(r not in accepted for r in revisions):
         raise MigrationUnusable(Msg("migrate.source.older", {**where, "revision": ", ".join(revisions) or "-"}))
-    if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+    if not sqlite_intact(conn):
         raise MigrationUnusable(Msg("store.damaged", where))
-    found = conn.execute("SELECT value FROM store_info WHERE key = 'store_id'").fetchone()
-    if found is None or not found[0]:
+    store_id = tablet_store_id(conn)
+    if store_id is None:
         raise MigrationUnusable(Msg("migrate.source.no_identity", where))
-    store_id = str(found[0])
-    players = {pid: (name, _time(created)) for pid, name, created in
-               conn.execute("SELECT id, name, created_at FROM players")}
-    games: dict[int, SourceGame] = {}
-    for (sid, game, variant, first, assist, status, started, finished, updated, setup, abandoned, table,
-         origin) in conn.execute(
-            "SELECT id, game, variant, first_player, assist, status, started_at, finished_at, updated_at, setup, "
-            "abandoned_at, table_name, origin FROM sessions ORDER BY id"):
-        games[sid] = SourceGame(
-            session_id=sid, game=game, variant=variant, first_player=first, assist=bool(assist), status=status,
-            started_at=_time(started), finished_at=_maybe_time(finished), updated_at=_time(updated), setup=setup,
-            abandoned_at=_maybe_time(abandoned), table_name=table, origin=origin or f"{store_id}/{sid}")
-    for sid, name, pid in conn.execute(
-            "SELECT st.session_id, COALESCE(st.name, p.name), st.player_id FROM seats st "
-            "JOIN players p ON p.id = st.player_id ORDER BY st.session_id, st.position"):
-        games[sid].names.append(name)
-        games[sid].profiles.append(pid)
-    for sid, seq, action, created, retracted in conn.execute(
-            "SELECT session_id, seq, action, created_at, retracted_at FROM actions ORDER BY session_id, seq"):
-        games[sid].log.append(LogRow(seq, action, _time(created), _maybe_time(retracted)))
-    conn.execute("COMMIT")
-    return Source(path, store_id, players, list(games.values()))
+    players, games = tablet_games(conn, store_id)
+    return Source(path, store_id, players, games)
 
 
 # -- checking a game before it is written ---------------------------------------------------------
@@ -312,41 +237,6 @@ def check_game(game: SourceGame) -> Checked | Msg:
 
 
 # -- the destination's rows ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ClubGame:
-    session_id: int
-    envelope: tuple[Any, ...]
-    status: str
-    finished_at: datetime | None
-    updated_at: datetime
-    abandoned_at: datetime | None
-    log: list[LogRow]
-    kept: tuple[Any, ...] = ()  # what only the read back compares: assist, start time, table name
-
-
-def _naive(moment: datetime | None) -> datetime | None:
-    return None if moment is None else moment.replace(tzinfo=None)
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    """A stored (naive UTC) time as the tables take it: aware UTC."""
-    return None if moment is None else utc(moment)
-
-
-def club_game(store: Store, db: Session, session_id: int) -> ClubGame:
-    """A club game's rows as they are in the database now (read again, not from the ORM's memory)."""
-    s = GameSession.__table__.c
-    row = db.execute(sa_select(s.game, s.variant, s.first_player, s.setup, s.status, s.finished_at, s.updated_at,
-                               s.abandoned_at, s.assist, s.started_at, s.table_name).where(s.id == session_id)).one()
-    names = tuple(store.seat_names(db, session_id))
-    a = ActionRow.__table__.c
-    log = [LogRow(seq, action, _naive(created), _naive(retracted)) for seq, action, created, retracted in db.execute(
-        sa_select(a.seq, a.action, a.created_at, a.retracted_at).where(a.session_id == session_id).order_by(a.seq))]
-    return ClubGame(session_id, (row.game, row.variant, row.first_player, row.setup, names), row.status,
-                    _naive(row.finished_at), _naive(row.updated_at), _naive(row.abandoned_at), log,  # type: ignore
-                    (bool(row.assist), _naive(row.started_at), row.table_name))
 
 
 def compare(club: ClubGame, game: SourceGame) -> tuple[str, Msg | None]:
@@ -398,17 +288,17 @@ def migrate(source_path: str | os.PathLike[str] | Source, store: Store, *, targe
     # for the games the club does not have as they are; the transaction decides again.
     try:
         with store.read() as db:
-            _same_database(db, source)
-            have = _club_origins(db)
+            _same_database(db, store, source)
+            have = store.copied_origins(db)
             for game in source.games:
                 sid = have.get(game.origin)
-                if sid is None or compare(club_game(store, db, sid), game)[0] == "behind":
+                if sid is None or compare(store.copied_game(db, sid), game)[0] == "behind":
                     checked_game(game)
     except STORAGE_ERRORS as err:
         raise MigrationUnusable(_storage(err)) from err
     try:
         with store.write() as db:
-            _same_database(db, source)
+            _same_database(db, store, source)
             _write(store, db, source, report, checked_game)
     except _Rollback as err:
         raise MigrationUnusable(err.msg) from None
@@ -422,38 +312,15 @@ def _storage(err: Exception) -> Msg:
     return Msg("migrate.storage", {"detail": detail})
 
 
-def _same_database(db: Session, source: Source) -> None:
-    info = StoreInfo.__table__.c
-    mine = db.execute(sa_select(info.value).where(info.key == "store_id")).scalar()
-    if mine == source.store_id:
+def _same_database(db: Session, store: Store, source: Source) -> None:
+    if store.store_id(db) == source.store_id:
         raise MigrationUnusable(Msg("migrate.same_database", {"path": str(source.path)}))
-
-
-def _club_origins(db: Session) -> dict[str, int]:
-    s = GameSession.__table__.c
-    return {origin: sid for sid, origin in db.execute(sa_select(s.id, s.origin).where(s.origin.is_not(None)))}
-
-
-def _new_profile(store: Store, db: Session, name: str, created: datetime) -> tuple[int, str, bool]:
-    """(id, name, whether it was created) of the club profile for a name the club did not have when
-    it was read. On PostgreSQL the app on a tablet may be creating the very same name at this
-    moment: the insert then waits for it and does nothing, and the profile it made is used."""
-    if store.path is not None:  # SQLite: the write transaction excludes every other writer
-        player = store.add_player(db, name, utc(created))
-        assert player.id is not None
-        return player.id, player.name, True
-    made = db.execute(text("INSERT INTO players (name, created_at) VALUES (:n, :t) ON CONFLICT (name) DO NOTHING "
-                           "RETURNING id"), {"n": name, "t": utc(created)}).scalar()
-    if made is not None:
-        return made, name, True
-    found = db.execute(text("SELECT id FROM players WHERE name = :n"), {"n": name}).scalar_one()
-    return found, name, False
 
 
 def _write(store: Store, db: Session, source: Source, report: Report, checked_game: Any) -> None:
     if store.path is None:
         store.lock_names(db, (name for name, _ in source.players.values()))
-    have = _club_origins(db)
+    have = store.copied_origins(db)
     club_players: dict[str, tuple[int, str]] = {name_key(p.name): (p.id, p.name) for p in store.players(db)
                                                  if p.id is not None}
     profile_of: dict[int, int] = {}  # source profile id → club profile id
@@ -466,7 +333,7 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
         name, created = source.players[source_id]
         existing = club_players.get(name_key(name))
         if existing is None:
-            pid, club_name, made = _new_profile(store, db, name, created)
+            pid, club_name, made = store.copied_profile(db, name, created)
             existing = club_players[name_key(name)] = (pid, club_name)
             if made:
                 report.created.append(name)
@@ -479,7 +346,7 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
 
     for game in source.games:
         sid = have.get(game.origin)
-        club = club_game(store, db, sid) if sid is not None else None
+        club = store.copied_game(db, sid) if sid is not None else None
         if club is not None:
             assert sid is not None
             state, reason = compare(club, game)
@@ -501,12 +368,12 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
         profiles = [club_profile(p) for p in game.profiles]
         ids = dict(zip(game.names, profiles))
         if club is None:
-            sid = _copy(store, db, game, profiles)
+            sid = store.copy_game(db, game, profiles)
             report.copied.append((game.session_id, sid))
         else:
             assert sid is not None
-            months.update((g, m) for g, m in db.execute(text(store.sql.finished_month), {"s": sid}))
-            added = _bring_up_to_date(db, club, game)
+            months.update(store.finished_months(db, sid))
+            added = store.bring_up_to_date(db, club, game)
             report.updated.append((game.session_id, sid, added))
         outcome = result.outcome
         if outcome is not None:
@@ -517,7 +384,7 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
         written.append((game, sid))
     # read back, inside the transaction: what was written must be the source's game
     for game, sid in written:
-        back = club_game(store, db, sid)
+        back = store.copied_game(db, sid)
         if back.envelope != game.envelope or back.log != game.log or back.status != game.status \
                 or back.finished_at != game.finished_at or back.updated_at != game.updated_at \
                 or back.abandoned_at != game.abandoned_at \
@@ -525,44 +392,3 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
             raise _Rollback(Msg("migrate.not_kept", {"session": game.session_id}))
     store.refresh_game_months(db, [sid for _, sid in written], also=months)
 
-
-def _copy(store: Store, db: Session, game: SourceGame, profiles: Sequence[int]) -> int:
-    row = GameSession(game=game.game, variant=game.variant, first_player=game.first_player, assist=game.assist,
-                      status=game.status, started_at=utc(game.started_at), finished_at=_aware(game.finished_at),
-                      updated_at=utc(game.updated_at), setup=game.setup, abandoned_at=_aware(game.abandoned_at),
-                      table_name=game.table_name, origin=game.origin)
-    db.add(row)
-    db.flush()
-    assert row.id is not None
-    for position, (name, player_id) in enumerate(zip(game.names, profiles)):
-        db.add(Seat(session_id=row.id, position=position, player_id=player_id, name=name))
-    db.flush()
-    _insert_log(db, row.id, game.log)
-    return row.id
-
-
-def _insert_log(db: Session, session_id: int, rows: Sequence[LogRow]) -> None:
-    if rows:
-        db.execute(insert(ActionRow.__table__), [
-            {"session_id": session_id, "seq": r.seq, "action": r.action, "created_at": utc(r.created_at),
-             "retracted_at": _aware(r.retracted_at)} for r in rows])
-
-
-def _bring_up_to_date(db: Session, club: ClubGame, game: SourceGame) -> int:
-    """The club's copy (an earlier state of the game) made the tablet's: the entries it retracted
-    since marked so, the new ones appended, the session's status and times. Returns the number
-    of entries added."""
-    a = ActionRow.__table__.c
-    known = {row.seq: row for row in club.log}
-    for row in game.log:
-        mine = known.get(row.seq)
-        if mine is not None and mine.retracted_at != row.retracted_at:
-            db.execute(update(ActionRow.__table__).where(a.session_id == club.session_id, a.seq == row.seq)
-                       .values(retracted_at=_aware(row.retracted_at)))
-    new = [row for row in game.log if row.seq not in known]
-    _insert_log(db, club.session_id, new)
-    s = GameSession.__table__.c
-    db.execute(update(GameSession.__table__).where(s.id == club.session_id).values(
-        status=game.status, finished_at=_aware(game.finished_at), updated_at=utc(game.updated_at),
-        abandoned_at=_aware(game.abandoned_at)))
-    return len(new)

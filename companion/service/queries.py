@@ -27,7 +27,7 @@ from companion.service.states import (
     aware,
     utc,
 )
-from companion.store import HistoryQuery, Period
+from companion.store import HistoryQuery, Period, PlayerFigures
 from models.i18n import Msg
 from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS, STATUSES
 
@@ -151,32 +151,27 @@ class Queries(ServiceCore):
         period = _period(since, until)
         with self._read() as db:
             players = self.store.players(db)
-            figures = self._player_figures(db, period, None, table)
+            figures = self.store.player_figures(db, period, None, table=table)
             games = self._game_stats(db, period, table, figures, {p.id: p.name for p in players})
         return _player_stats([(p.id, p.name) for p in players], figures), games
-
-    def _player_figures(self, db: Any, period: Period, player_id: int | None, table: str | None) -> list[Any]:
-        return self.store.player_figures(db, period, player_id) if table is None \
-            else club.player_figures(db, table, period, player_id)
 
     def _player_stats(self, period: Period, player_id: int | None, table: str | None = None) -> list[PlayerStats]:
         with self._read() as db:
             profiles = [(p.id, p.name) for p in self.store.players(db) if player_id is None or p.id == player_id]
-            figures = self._player_figures(db, period, player_id, table)
+            figures = self.store.player_figures(db, period, player_id, table=table)
         return _player_stats(profiles, figures)
 
     def scores_over_time(self, player_id: int, since: datetime | None = None,
                          until: datetime | None = None, table: str | None = None) -> list[MonthScores]:
         """A player's average score and wins month by month (UTC months), all games together."""
         with self._read() as db:
-            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True) if table is None \
-                else club.player_figures(db, table, _period(since, until), player_id, by_month=True)
+            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
         months: dict[str, list[float]] = {}
-        for _pid, _game, month, games, wins, score_sum, *_ in rows:
-            total = months.setdefault(month, [0, 0, 0.0])
-            total[0] += games
-            total[1] += wins
-            total[2] += score_sum
+        for row in rows:
+            total = months.setdefault(row.month or "", [0, 0, 0.0])
+            total[0] += row.games
+            total[1] += row.wins
+            total[2] += row.score_sum
         return [MonthScores(month, int(g), s / g, int(w)) for month, (g, w, s) in sorted(months.items())]
 
     def game_stats(self, since: datetime | None = None, until: datetime | None = None,
@@ -184,38 +179,33 @@ class Queries(ServiceCore):
         period = _period(since, until)
         with self._read() as db:
             names = {p.id: p.name for p in self.store.players(db)}
-            return self._game_stats(db, period, table, self._player_figures(db, period, None, table), names)
+            return self._game_stats(db, period, table, self.store.player_figures(db, period, None, table=table), names)
 
-    def _game_stats(self, db: Any, period: Period, table: str | None, winners: list[Any],
+    def _game_stats(self, db: Any, period: Period, table: str | None, winners: list[PlayerFigures],
                     names: dict[int | None, str]) -> list[GameStats]:
         """Each game's figures; ``winners``: the players' figures over the same games (who won most)."""
-        if table is None:
-            figures = self.store.game_figures(db, period)
-            holders = {game: self.store.record_holders(db, game, top, period)
-                       for game, _g, _ws, _wn, top, *_ in figures if top is not None}
-        else:
-            figures = club.game_figures(db, table, period)
-            holders = {game: club.record_holders(db, table, game, top, period)
-                       for game, _g, _ws, _wn, top, *_ in figures if top is not None}
+        figures = self.store.game_figures(db, period, table=table)
+        holders = {f.game: self.store.record_holders(db, f.game, f.top_max, period, table=table)
+                   for f in figures if f.top_max is not None}
         top: dict[str, tuple[int, list[str]]] = {}
-        for pid, game, _games, wins, *_ in sorted(winners, key=lambda r: (r[1], -r[3], names.get(r[0], ""))):
-            if not wins:
+        for row in sorted(winners, key=lambda r: (r.game, -r.wins, names.get(r.player_id, ""))):
+            if not row.wins:
                 continue
-            most, leaders = top.setdefault(game, (wins, []))
-            if wins == most:
-                leaders.append(names.get(pid, ""))
+            most, leaders = top.setdefault(row.game, (row.wins, []))
+            if row.wins == most:
+                leaders.append(names.get(row.player_id, ""))
         out = []
-        for game, games, win_sum, win_n, best, spread_sum, spread_n, actions, duration, duration_n in figures:
+        for f in figures:
             by: list[str] = []
-            for name, _session in holders.get(game, []):
-                if name not in by:
-                    by.append(name)
-            most, leaders = top.get(game, (0, []))
-            out.append(GameStats(game, games, win_sum / win_n if win_n else None,
-                                 None if best is None else _num(best), tuple(by), top_winners=tuple(leaders),
-                                 top_wins=most, average_spread=spread_sum / spread_n if spread_n else None,
-                                 average_entries=actions / games if games else None,
-                                 average_duration_s=duration / duration_n if duration_n else None))
+            for holder in holders.get(f.game, []):
+                if holder.name not in by:
+                    by.append(holder.name)
+            most, leaders = top.get(f.game, (0, []))
+            out.append(GameStats(f.game, f.games, _mean(f.win_score_sum, f.win_score_n),
+                                 None if f.top_max is None else _num(f.top_max), tuple(by), top_winners=tuple(leaders),
+                                 top_wins=most, average_spread=_mean(f.spread_sum, f.spread_n),
+                                 average_entries=_mean(f.actions_sum, f.games),
+                                 average_duration_s=_mean(f.duration_sum, f.duration_n)))
         return out
 
     def head_to_head(self, a: str, b: str, since: datetime | None = None,
@@ -229,32 +219,35 @@ class Queries(ServiceCore):
                 if found is None or found.id is None:
                     raise ServiceError(Msg("service.player.unknown", {"name": name}))
                 ids.append(found.id)
-            rows = self.store.head_to_head(db, ids[0], ids[1], _period(since, until)) if table is None \
-                else club.head_to_head(db, table, ids[0], ids[1], _period(since, until))
-        games = tuple(HeadToHeadGame(*row) for row in rows)
+            rows = self.store.head_to_head(db, ids[0], ids[1], _period(since, until), table=table)
+        games = tuple(HeadToHeadGame(**row._asdict()) for row in rows)
         totals = {f: sum(getattr(g, f) for g in games)
                   for f in ("games", "a_wins", "b_wins", "a_ahead", "b_ahead", "level")}
         return HeadToHead(a, b, **totals, by_game=games)
 
 
-def _player_stats(profiles: list[tuple[int | None, str]], figures: list[Any]) -> list[PlayerStats]:
-    per_game: dict[int, list[tuple[Any, ...]]] = {}
+def _mean(total: float | None, count: int) -> float | None:
+    return total / count if count and total is not None else None
+
+
+def _player_stats(profiles: list[tuple[int | None, str]], figures: list[PlayerFigures]) -> list[PlayerStats]:
+    per_game: dict[int, list[PlayerFigures]] = {}
     for row in figures:
-        per_game.setdefault(row[0], []).append(row[1:])
+        per_game.setdefault(row.player_id, []).append(row)
     out = []
     for pid, name in profiles:
         assert pid is not None
         rows = per_game.get(pid, [])
-        games = sum(r[1] for r in rows)
-        wins = sum(r[2] for r in rows)
-        score_sum = sum(r[3] for r in rows)
-        rank_sum = sum(r[5] for r in rows)
-        places = tuple((place, sum(r[5 + place] for r in rows)) for place in range(1, 7))
-        by_game = tuple(PlayerGameStats(game, g, w, w / g if g else 0.0, _num(best), total / g if g else None)
-                        for game, g, w, total, best, *_ in rows)
+        games = sum(r.games for r in rows)
+        wins = sum(r.wins for r in rows)
+        score_sum = sum(r.score_sum for r in rows)
+        rank_sum = sum(r.rank_sum for r in rows)
+        places = tuple((place, sum(r.places[place - 1] for r in rows)) for place in range(1, 7))
+        by_game = tuple(PlayerGameStats(r.game, r.games, r.wins, r.wins / r.games if r.games else 0.0,
+                                        _num(r.score_max), r.score_sum / r.games if r.games else None) for r in rows)
         out.append(PlayerStats(name, games, wins, wins / games if games else 0.0, by_game, id=pid,
                                average_score=score_sum / games if games else None,
-                               best_score=_num(max(r[4] for r in rows)) if rows else None,
+                               best_score=_num(max(r.score_max for r in rows)) if rows else None,
                                average_place=rank_sum / games if games else None,
                                places=tuple((p, c) for p, c in places if c)))
     return out
