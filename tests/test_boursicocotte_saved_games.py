@@ -11,8 +11,8 @@ from datetime import datetime
 import pytest
 
 from companion.service import ServiceError, SessionService
-from companion.service.migrate import LogRow, SourceGame, check_game
-from companion.store import Store
+from companion.service.migrate import check_game
+from companion.store import LogRow, SourceGame, Store
 from models.i18n import Msg
 
 # Lou, the auctioneer buying back, holds four 10s and pays a 50 for a bid of 30: accepted before, refused (BC-OVERPAY) now

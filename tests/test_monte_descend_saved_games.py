@@ -11,8 +11,8 @@ from datetime import datetime
 import pytest
 
 from companion.service import ServiceError, SessionService
-from companion.service.migrate import LogRow, SourceGame, check_game
-from companion.store import Store
+from companion.service.migrate import check_game
+from companion.store import LogRow, SourceGame, Store
 from models.i18n import Msg
 from tests.test_monte_descend import draw, pass_, play
 
