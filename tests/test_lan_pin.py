@@ -178,3 +178,16 @@ def test_lan_prints_the_interfaces_address_and_allows_its_origin(served, tmp_pat
     assert cli.main(["--db", str(tmp_path / "c.db"), "run", "--lan", "--port", "8600"]) == 0
     assert capsys.readouterr().out.strip() == "http://192.168.1.20:8600/"
     assert {"http://192.168.1.20:8600", "http://10.0.0.5:8600"} <= served["guard"].allowed
+
+
+def test_the_store_names_a_server_database_without_any_of_its_passwords():
+    """What the store says of a database it cannot use (shown on the console and, to the machine
+    serving the app, on the error page) hides a query password as well as the user part's."""
+    from companion.store import Store, StoreUnusable
+
+    for url in ("mysql://ann:pw-one@127.0.0.1/club?password=pw-two", "postgresql+psycopg://ann@127.0.0.1:1/club?password=pw-two"):
+        with pytest.raises(StoreUnusable) as err:
+            Store(url)
+        for lang in ("fr", "en"):
+            said = err.value.msg.render(lang)
+            assert "pw-one" not in said and "pw-two" not in said and "***" in said, said

@@ -46,7 +46,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlmodel import Session
 
-from companion.paths import absolute, is_url
+from companion.paths import absolute, hide_passwords, is_url, shown_db
 from models.i18n import Msg
 
 BUSY_TIMEOUT_MS = 10_000
@@ -120,7 +120,7 @@ class Database:
             self._time_in = DateTime().dialect_impl(self.engine.dialect).bind_processor(self.engine.dialect)
             self._q: Callable[[str], str] = _same
         else:
-            self.where = url.render_as_string(hide_password=True)
+            self.where = shown_db(url.render_as_string(hide_password=False))
             # every time the server shows or compares is UTC, as the app's are
             self.engine = create_engine(url, connect_args=_server_args(url), pool_pre_ping=True)
             self._writer = self.engine
@@ -389,13 +389,14 @@ def _target(value: str | Path) -> tuple[URL | None, str | Path]:
     try:
         url = make_url(value.strip())
     except ArgumentError as err:
-        raise StoreUnusable(Msg("store.unusable", {"path": value, "detail": str(err)})) from None
+        raise StoreUnusable(Msg("store.unusable", {"path": shown_db(value),
+                                                   "detail": hide_passwords(str(err), value)})) from None
     if url.get_backend_name() == "sqlite":
         if not url.database or url.database == ":memory:":
             raise StoreUnusable(Msg("store.unusable", {"path": value, "detail": "no file"}))
         return None, url.database
     if url.get_backend_name() != "postgresql":
-        raise StoreUnusable(Msg("store.kind", {"path": url.render_as_string(hide_password=True),
+        raise StoreUnusable(Msg("store.kind", {"path": shown_db(url.render_as_string(hide_password=False)),
                                                "kind": url.get_backend_name()}))
     if url.drivername == "postgresql":  # the driver the app ships with, not psycopg2's default
         url = url.set(drivername="postgresql+psycopg")
