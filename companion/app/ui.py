@@ -25,7 +25,7 @@ FONT_HUGE = 44
 Handler = Callable[[Any], None]
 
 
-def tid(identifier: str, control: ft.Control, **semantics: Any) -> ft.Semantics:
+def tid(identifier: str, control: ft.Control, **semantics: Any) -> ft.Control:
     """Wrap a control with a stable identifier (the browser tests' selector:
     ``[flt-semantics-identifier="…"]``). The wrapper takes over the child's ``expand`` and
     ``col`` so that it sits in a Row or a ResponsiveRow exactly as the child would."""

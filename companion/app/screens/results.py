@@ -58,7 +58,7 @@ def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: 
                spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
         bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=22, border_radius=ui.RADIUS + 4)))
 
-    def why(player: str):
+    def why(player: str) -> ui.Handler:
         def handler(_: Any) -> None:
             messages = [m for m in outcome.explanation if mentions(m, player)] or list(outcome.explanation)
             rules = rules_of(messages)  # the rules each explanation line names, for every game

@@ -208,7 +208,7 @@ def _build(app: Any, game: str, query: str, offered: tuple[str, ...]) -> tuple[s
         app.here.params["query"] = e.control.value or ""
         app.render()
 
-    def pick(other: str):
+    def pick(other: str) -> ui.Handler:
         def handler(_: Any) -> None:
             app.here.params.update(game=other, query=app.here.params.get("query", ""))
             app.render()

@@ -335,7 +335,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
         entries = [replace(entry, events=tuple(events)) for entry, events in zip(entries, public)]
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
 
-    def start_correction(index: int):
+    def start_correction(index: int) -> ui.Handler:
         def handler(_: Any) -> None:
             draft.correcting = index
             draft.fix_draft = {}
@@ -346,7 +346,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
             app.render()
         return handler
 
-    def why(entry: LogEntry, rules: tuple[str, ...]):
+    def why(entry: LogEntry, rules: tuple[str, ...]) -> ui.Handler:
         def handler(_: Any) -> None:
             why_dialog(app, app.t("app.table.why_entry", n=entry.index + 1),
                        [app.say(m) for m in entry.events], rules)

@@ -1,0 +1,74 @@
+"""One player's private entry on the shared tablet, the same for every game that has one (Animalia's
+bonus cards and medals, Boursicocotte's money): the shared screen says whom to hand the tablet to and
+why, that player taps "I am …, show me" and makes the entry in a locked panel showing nothing else,
+and the screen is covered again when the entry is accepted (the frame clears the draft) or when they
+tap "hide" — which also takes the frame's refusal away, since its sentence may quote what was private.
+
+Each game names its texts (its catalogue keys, written out so that a search finds them) and its test
+identifiers (``<prefix>-show-me``, ``-private``, ``-private-title``, ``-hide``, ``-cover``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import flet as ft
+
+from companion.app import ui
+from companion.app.games import TableContext
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    prefix: str            # the test identifiers' prefix, e.g. "bc"
+    pass_ident: str        # the identifier of the "hand the tablet to …" banner
+    forget: tuple[str, ...]  # draft keys covering the view again clears, beside "open"
+    # catalogue keys: "hand the tablet to {player}", "I am {player}, show me", the open view's title, "hide"
+    pass_to: str
+    show_me_text: str
+    title: str
+    hide: str
+
+    def is_open(self, ctx: TableContext, token: str) -> bool:
+        """Whether the view opened for ``token`` (one player at one point of the game) is open."""
+        return ctx.draft.get("open") == token
+
+    def pass_line(self, ctx: TableContext, player: str, why: str) -> ft.Control:
+        return ui.pass_tablet(ctx.t(self.pass_to, player=player), why, ctx.ident(self.pass_ident))
+
+    def show_me(self, ctx: TableContext, player: str, token: str, ident: str | None = None,
+                **draft: Any) -> ft.Control:
+        """The button that opens ``player``'s view; ``draft`` is set in the draft as it opens."""
+        def show(_: Any) -> None:
+            ctx.draft.update(draft, open=token)
+            ctx.refresh()
+
+        return ui.button(ctx.t(self.show_me_text, player=player), show,
+                         ident=ctx.ident(ident or f"{self.prefix}-show-me"), icon=ft.Icons.VISIBILITY,
+                         kind="primary", height=80, size=ui.FONT_TITLE - 4)
+
+    def cover(self, ctx: TableContext, player: str, why: str, actions: Sequence[ft.Control]) -> ft.Control:
+        """The shared screen while the entry is awaited: who takes the tablet and why, nothing private."""
+        return ui.panel(ft.Column([self.pass_line(ctx, player, why), ui.wrap(actions, ui.GAP)], spacing=ui.GAP),
+                        ident=ctx.ident(f"{self.prefix}-cover"))
+
+    def cover_again(self, ctx: TableContext) -> None:
+        for key in ("open", *self.forget):
+            ctx.draft.pop(key, None)
+        if ctx.dismiss is not None:
+            ctx.dismiss()
+        ctx.refresh()
+
+    def panel(self, ctx: TableContext, player: str, body: Sequence[ft.Control]) -> ft.Control:
+        """The open view: a locked title with "hide", then the game's entry."""
+        head = ft.Row([ft.Icon(ft.Icons.LOCK, size=40, color=ft.Colors.PRIMARY),
+                       ui.text(ctx.t(self.title, player=player), ui.FONT_TITLE,
+                               weight=ft.FontWeight.BOLD, ident=ctx.ident(f"{self.prefix}-private-title"),
+                               expand=True),
+                       ui.button(ctx.t(self.hide), lambda _: self.cover_again(ctx),
+                                 ident=ctx.ident(f"{self.prefix}-hide"), icon=ft.Icons.VISIBILITY_OFF,
+                                 kind="outlined")],
+                      spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        return ui.panel(ft.Column([head, *body], spacing=12), ident=ctx.ident(f"{self.prefix}-private"),
+                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=14)
