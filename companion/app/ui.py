@@ -25,7 +25,7 @@ FONT_HUGE = 44
 Handler = Callable[[Any], None]
 
 
-def tid(identifier: str, control: ft.Control, **semantics: Any) -> ft.Control:
+def tid(identifier: str, control: ft.Control, **semantics: Any) -> ft.Semantics:
     """Wrap a control with a stable identifier (the browser tests' selector:
     ``[flt-semantics-identifier="…"]``). The wrapper takes over the child's ``expand`` and
     ``col`` so that it sits in a Row or a ResponsiveRow exactly as the child would."""
@@ -71,20 +71,13 @@ def button(label: str, on_click: Handler | None, *, ident: str, icon: ft.IconDat
         icon_size=size + 6,
     )
     content = ft.Text(label, size=size, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
-    args = dict(content=content, icon=icon, on_click=on_click, disabled=disabled, style=style,
-                height=height, expand=expand, tooltip=tooltip)
-    if kind == "primary":
-        control: ft.Control = ft.FilledButton(**args)
-    elif kind == "outlined":
-        control = ft.OutlinedButton(**args)
-    elif kind == "text":
-        control = ft.TextButton(**args)
-    elif kind == "danger":
+    if kind == "danger":
         style.bgcolor = ft.Colors.ERROR_CONTAINER
         style.color = ft.Colors.ON_ERROR_CONTAINER
-        control = ft.FilledButton(**args)
-    else:
-        control = ft.FilledTonalButton(**args)
+    kinds = {"primary": ft.FilledButton, "danger": ft.FilledButton, "outlined": ft.OutlinedButton,
+             "text": ft.TextButton}
+    control = kinds.get(kind, ft.FilledTonalButton)(content=content, icon=icon, on_click=on_click, disabled=disabled,
+                                                    style=style, height=height, expand=expand, tooltip=tooltip)
     return tid(ident, control)
 
 
@@ -100,7 +93,7 @@ def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected:
          padding: Any = 14, bgcolor: str | None = None, label: str | None = None) -> ft.Control:
     """A tappable card: a selectable chip, a money card, a game in a list."""
     if selected:
-        bg = ft.Colors.PRIMARY_CONTAINER
+        bg: str = ft.Colors.PRIMARY_CONTAINER
         border = ft.Border.all(3, ft.Colors.PRIMARY)
     else:
         bg = bgcolor or ft.Colors.SURFACE_CONTAINER_HIGH

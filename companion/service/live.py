@@ -81,7 +81,7 @@ def broken(session_id: int, folded: Fold, game: str) -> ServiceError:
     return ServiceError(because(msg, folded.engine))
 
 
-def because(msg: Msg, engine: Any) -> Msg:
+def because(msg: Msg, engine: Engine | None) -> Msg:
     """``msg`` and, when the engine knows a rule change that can make a saved game replay
     differently (Monte & descend's chaos), the sentence that says so: the record stays as it was
     entered, it is its verdict that follows the corrected rule."""

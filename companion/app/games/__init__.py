@@ -141,7 +141,7 @@ class GameScreen(Protocol):
 
 def screen_for(game: str) -> GameScreen | None:
     target = SCREENS.get(game)
-    return import_module(target) if target else None  # type: ignore[return-value]
+    return import_module(target) if target else None
 
 
 def playable_games() -> tuple[str, ...]:

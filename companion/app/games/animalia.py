@@ -223,6 +223,7 @@ def _picker_block(state: State, ctx: TableContext) -> ft.Control:
 def _powers_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     pending = engine.pending
+    assert pending is not None  # the powers phase: a lot taken with powers to use
     actor, row = pending.actor, pending.row
     mine = engine.collections[(actor, row)]
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.powers_title", player=actor,
@@ -473,6 +474,8 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
         ctx.refresh()
 
     def confirm(_: Any) -> None:
+        if choice is None:  # offered only once a medal choice is made
+            return
         rows: dict[str, Any] = {"row": row} if engine.two else {}
         entries = [{"type": "cover", "player": player, "bonus": bonus, "card": target, **rows}
                    for bonus, target in covers]

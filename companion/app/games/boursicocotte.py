@@ -304,7 +304,7 @@ def _draw_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control
     def draw(kind: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "draw", "card": kind})
 
-    tiles = [ui.tid(ctx.ident(f"bc-draw-{kind}"),
+    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"bc-draw-{kind}"),
                     ft.Container(animal_card(ctx, kind, scale=0.72, left=left), on_click=draw(kind),
                                  border_radius=10, ink=True),
                     button=True, label=ctx.t("app.bc.draw_label", animal=animal(kind), n=left))

@@ -152,7 +152,7 @@ def _auction_block(state: State, ctx: TableContext) -> ft.Control:
         card = ft.Container(ft.Icon(ft.Icons.STYLE, size=44, color=ft.Colors.ON_SURFACE_VARIANT),
                             width=CARD_W * scale, height=CARD_H * scale, border=ft.Border.all(3, ft.Colors.OUTLINE),
                             border_radius=10, alignment=ft.Alignment.CENTER)
-    reds = [ft.Container(width=24, height=24, border_radius=12,
+    reds: list[ft.Control] = [ft.Container(width=24, height=24, border_radius=12,
                          bgcolor=ft.Colors.RED_700 if i < engine.reds_revealed else None,
                          border=ft.Border.all(3, ft.Colors.RED_700)) for i in range(REDS_TO_END)]
     now: list[ft.Control] = []
@@ -182,7 +182,7 @@ def _auction_block(state: State, ctx: TableContext) -> ft.Control:
 
 def _players_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
-    tiles = []
+    tiles: list[ft.Control] = []
     for player in state.players:
         is_turn = engine.turn == player or engine.discard_required == player
         out = player in engine.passed
@@ -273,7 +273,7 @@ def _reveal_block(state: State, ctx: TableContext) -> ft.Control:
     def reveal(card: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "reveal", "card": card})
 
-    tiles = [ui.tid(ctx.ident(f"reveal-{card}"),
+    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"reveal-{card}"),
                     ft.Container(card_face(state, ctx, card, scale=0.62 if ctx.compact else 0.8, copies=copies),
                                  on_click=reveal(card),
                                  border_radius=12, ink=True),
@@ -288,6 +288,7 @@ def _reveal_block(state: State, ctx: TableContext) -> ft.Control:
 def _bid_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     player = engine.turn
+    assert player is not None  # bids are awaited: someone's turn
     chosen: list[int] = ctx.draft.setdefault("add", [])
     if ctx.draft.get("player") != player:  # a new turn starts with nothing picked
         chosen.clear()
@@ -358,12 +359,13 @@ def _figure(caption: str, value: str, ident: str, strong: bool = False, small: b
 def _discard_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     player = engine.discard_required
+    assert player is not None  # a discard is awaited
 
     def discard(card: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "discard", "player": player, "card": card})
 
     owned = [c for c in engine.collections[player] if c in POSSESSIONS]
-    tiles = [ui.tid(ctx.ident(f"discard-{card}"),
+    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"discard-{card}"),
                     ft.Container(card_face(state, ctx, card, scale=0.8), on_click=discard(card), border_radius=12,
                                  ink=True),
                     button=True, label=ctx.say(engine.card_label(card)))

@@ -398,6 +398,7 @@ def _sheet_table(state: State, ctx: TableContext) -> ft.Control:
     parts: list[ft.Control] = [ft.Row([ft.Column(rows, spacing=0)], scroll=ft.ScrollMode.AUTO)]
     if engine.state.over:
         outcome = engine.outcome()
+        assert outcome is not None  # the game is over
         lines = [ui.text(ctx.t("app.md.rank_line", rank=rank, player=p, total=_signed(totals[p])), ui.FONT_LABEL,
                          weight=ft.FontWeight.BOLD if rank == 1 else None, ident=ctx.ident(f"md-rank-{p}"))
                  for p, rank in outcome.ranking]

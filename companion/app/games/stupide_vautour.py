@@ -19,7 +19,7 @@ Everything shown comes from the engine's documented public state (scoring/stupid
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import flet as ft
 
@@ -177,7 +177,7 @@ def _players_block(state: State, ctx: TableContext) -> ft.Control:
     scores = engine.scores if state.assist else {}
     taken = engine.taken if state.assist else {}
     hands = engine.hands if state.assist else {}
-    tiles = []
+    tiles: list[ft.Control] = []
     for player in state.players:
         card = last.get(player)
         head = ft.Row([
@@ -358,7 +358,7 @@ def _hand_rows(head: ft.Control, tiles: list[ft.Semantics], width: float | None)
             if tile_w is None:
                 tile.expand = 1
             else:
-                tile.content.width = tile_w
+                cast(ft.Container, tile.content).width = tile_w  # each tile wraps its card's Container
         lines.append(ft.Row(list[ft.Control](chunk), spacing=TILE_GAP))
     cards = ft.Column(lines, spacing=TILE_GAP, tight=True)
     if beside:

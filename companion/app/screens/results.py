@@ -65,11 +65,11 @@ def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: 
             why_dialog(app, app.t("app.results.why_title", player=player), [app.say(m) for m in messages], rules)
         return handler
 
-    rows = []
+    rows: list[ft.Control] = []
     for player, rank in outcome.ranking:
         is_winner = player in outcome.winners
         is_out = player in outcome.eliminated
-        status = []
+        status: list[ft.Control] = []
         if is_winner:
             status.append(ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER_700, size=32))
         if is_out:

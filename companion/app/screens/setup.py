@@ -535,7 +535,7 @@ def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Contr
     rows: list[ft.Control] = []
     for name in seated:
         hand = hands[name]
-        picks = []
+        picks: list[ft.Control] = []
         for i, kind in enumerate(hand):
             border, bg = ANIMAL_COLOURS[kind]
             said = app.say(animal(kind))
@@ -555,7 +555,7 @@ def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Contr
         ], wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
 
     full = len(hands[dealing]) >= DEAL_EACH
-    tiles = []
+    tiles: list[ft.Control] = []
     for kind in species:
         left = COPIES - dealt[kind]
         gone = full or left <= 0
