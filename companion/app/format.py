@@ -11,7 +11,6 @@ from models.i18n import Msg, format_number, render
 
 class Speaker(Protocol):
     """Whatever writes in the table's language: the app, or a game screen's TableContext."""
-
     lang: str
 
     def t(self, key: str, **params: Any) -> str: ...

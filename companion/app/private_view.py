@@ -1,11 +1,8 @@
-"""One player's private entry on the shared tablet, the same for every game that has one (Animalia's
-bonus cards and medals, Boursicocotte's money): the shared screen says whom to hand the tablet to and
-why, that player taps "I am …, show me" and makes the entry in a locked panel showing nothing else,
-and the screen is covered again when the entry is accepted (the frame clears the draft) or when they
-tap "hide" — which also takes the frame's refusal away, since its sentence may quote what was private.
-
-Each game names its texts (its catalogue keys, written out so that a search finds them) and its test
-identifiers (``<prefix>-show-me``, ``-private``, ``-private-title``, ``-hide``, ``-cover``)."""
+"""One player's private entry on the shared tablet (Animalia's bonus cards and medals, Boursicocotte's
+money): "hand the tablet to …", "I am …, show me", the entry in a locked panel, covered again once
+accepted (the frame clears the draft) or on "hide", which also takes away the frame's refusal (its
+sentence may quote what was private). Identifiers: ``<prefix>-show-me``, ``-private``,
+``-private-title``, ``-hide``, ``-cover``; texts: the game's catalogue keys, written out."""
 
 from __future__ import annotations
 
@@ -24,18 +21,24 @@ class PrivateView:
     prefix: str            # the test identifiers' prefix, e.g. "bc"
     pass_ident: str        # the identifier of the "hand the tablet to …" banner
     forget: tuple[str, ...]  # draft keys covering the view again clears, beside "open"
-    # catalogue keys: "hand the tablet to {player}", "I am {player}, show me", the open view's title, "hide"
-    pass_to: str
-    show_me_text: str
+    pass_to: str           # catalogue keys: "hand the tablet to {player}", "I am {player}, show me",
+    show_me_text: str      # the open view's title, "hide"
     title: str
     hide: str
 
-    def is_open(self, ctx: TableContext, token: str) -> bool:
-        """Whether the view opened for ``token`` (one player at one point of the game) is open."""
+    def is_open(self, ctx: TableContext, token: str) -> bool:  # token: one player at one point of the game
         return ctx.draft.get("open") == token
 
     def pass_line(self, ctx: TableContext, player: str, why: str) -> ft.Control:
-        return ui.pass_tablet(ctx.t(self.pass_to, player=player), why, ctx.ident(self.pass_ident))
+        """Whom to hand the tablet to, and why."""
+        colour = ft.Colors.ON_SECONDARY_CONTAINER
+        return ui.tid(ctx.ident(self.pass_ident), ft.Container(ft.Row([
+            ft.Icon(ft.Icons.TABLET_ANDROID, size=44, color=colour),
+            ft.Column([ft.Text(ctx.t(self.pass_to, player=player), size=ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                               color=colour), ft.Text(why, size=ui.FONT_BODY, color=colour)],
+                      spacing=4, expand=True, tight=True),
+        ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=18, border_radius=ui.RADIUS))
 
     def show_me(self, ctx: TableContext, player: str, token: str, ident: str | None = None,
                 **draft: Any) -> ft.Control:

@@ -190,15 +190,3 @@ def walk(control: Any) -> Iterator[Any]:
                 stack.append(value)
             elif isinstance(value, (list, tuple)):
                 stack.extend(v for v in reversed(value) if isinstance(v, ft.BaseControl))
-
-
-def pass_tablet(title: str, why: str, ident: str) -> ft.Control:
-    """The "hand the tablet to …" banner in front of a private entry: who takes it, and why."""
-    return tid(ident, ft.Container(ft.Row([
-        ft.Icon(ft.Icons.TABLET_ANDROID, size=44, color=ft.Colors.ON_SECONDARY_CONTAINER),
-        ft.Column([
-            ft.Text(title, size=FONT_TITLE, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SECONDARY_CONTAINER),
-            ft.Text(why, size=FONT_BODY, color=ft.Colors.ON_SECONDARY_CONTAINER),
-        ], spacing=4, expand=True, tight=True),
-    ], spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=18, border_radius=RADIUS))

@@ -71,7 +71,9 @@ def build(state: State, ctx: TableContext) -> ft.Control:
             parts.append(_powers_block(state, ctx))
         elif phase is Phase.BONUS:
             parts.append(_prize_block(state, ctx))
-            parts.append(_cover_block(state, ctx, engine.owed[0], "bonus"))
+            who = engine.owed[0]
+            parts.append(PRIVATE.cover(ctx, who, ctx.t("app.ani.pass_why.bonus", player=who), [
+                PRIVATE.show_me(ctx, who, _token(state, who), "ani-show-me", who=who)]))
         elif phase is Phase.MEDALS:
             parts.append(_prize_block(state, ctx))
             parts.append(_medals_waiting_block(state, ctx))
@@ -352,20 +354,11 @@ def _token(state: State, player: str) -> str:
     return f"{state.engine.phase.value}|{player}|{state.entries}"
 
 
-def _show_me(state: State, ctx: TableContext, player: str, ident: str) -> ft.Control:
-    return PRIVATE.show_me(ctx, player, _token(state, player), ident, who=player)
-
-
-def _cover_block(state: State, ctx: TableContext, player: str, kind: str) -> ft.Control:
-    why = ctx.t(f"app.ani.pass_why.{kind}", player=player)
-    return PRIVATE.cover(ctx, player, why, [_show_me(state, ctx, player, "ani-show-me")])
-
-
 def _medals_waiting_block(state: State, ctx: TableContext) -> ft.Control:
     waiting = list(state.expected.players)
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.medals_waiting", players=waiting))]
     lines.append(ui.muted(ctx.t("app.ani.pass_why.medals")))
-    lines.append(_row([_show_me(state, ctx, p, f"ani-show-{p}") for p in waiting]))
+    lines.append(_row([PRIVATE.show_me(ctx, p, _token(state, p), f"ani-show-{p}", who=p) for p in waiting]))
     return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("ani-medals-waiting"))
 
 

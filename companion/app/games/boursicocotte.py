@@ -369,7 +369,7 @@ def _trade_choice_block(state: State, ctx: TableContext, view: PlayerView) -> ft
     if target is not None and chosen is not None:
         lines.append(PRIVATE.pass_line(ctx, player, ctx.t("app.bc.pass_why.offer", player=player, target=target,
                                                    animal=animal(chosen))))
-        lines.append(_show_me_button(state, ctx, view, player))
+        lines.append(PRIVATE.show_me(ctx, player, _token(state, view, player), cards=[]))
     return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("bc-trade-choice"))
 
 
@@ -469,10 +469,6 @@ def _token(state: State, view: PlayerView, player: str) -> str:
     return f"{view['phase']}|{player}|{state.entries}"
 
 
-def _show_me_button(state: State, ctx: TableContext, view: PlayerView, player: str) -> ft.Control:
-    return PRIVATE.show_me(ctx, player, _token(state, view, player), cards=[])
-
-
 def _cover_block(state: State, ctx: TableContext, view: PlayerView, player: str, kind: str) -> ft.Control:
     """The shared screen while a private entry is awaited: who takes the tablet, nothing of their money."""
     if kind == "pay":
@@ -483,7 +479,7 @@ def _cover_block(state: State, ctx: TableContext, view: PlayerView, player: str,
         trade = view["trade"]
         assert trade is not None  # an offer is awaited in private only once the trade is chosen
         why = ctx.t("app.bc.pass_why.offer", player=player, target=trade["target"], animal=animal(trade["animal"]))
-    actions: list[ft.Control] = [_show_me_button(state, ctx, view, player)]
+    actions: list[ft.Control] = [PRIVATE.show_me(ctx, player, _token(state, view, player), cards=[])]
     if kind == "counter":
         actions.append(ui.button(ctx.t("app.bc.accept_public", target=player), _accept(ctx, player),
                                  ident=ctx.ident("bc-accept"), icon=ft.Icons.HANDSHAKE, height=80))
