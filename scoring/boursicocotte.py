@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping, TypedDict
 
 from models.i18n import Msg
 from models.record import BC_ANIMAL_VALUES, BC_MONEY
@@ -243,6 +243,57 @@ class BoursicocotteState:
     setup: tuple[Event, ...] = ()  # the short version's deal (donkey money)
     last_trade: tuple[Event, ...] = ()
     last_trade_detail: dict[str, Any] | None = None  # the last trade's cards, for the two traders only
+
+
+class AuctionView(TypedDict):
+    animal: str
+    auctioneer: str
+    bids: list[tuple[str, int]]
+    highest: int | None
+    bidder: str | None
+    excluded: list[str]
+    buy_back_lost: bool
+
+
+class DebtView(TypedDict):
+    payer: str
+    recipient: str
+    amount: int
+    animal: str
+    buy_back: bool
+
+
+class TradeView(TypedDict):
+    challenger: str
+    target: str
+    animal: str
+    cards_offered: int
+    animals_at_stake: int
+    ties: int
+
+
+class PlayerView(TypedDict):
+    """What ``player_view()`` returns (each key is described on :class:`BoursicocotteEngine`)."""
+
+    turn: str | None
+    phase: Phase
+    auction: AuctionView | None
+    debt: DebtView | None
+    trade: TradeView | None
+    animals: dict[str, dict[str, int]]
+    money: dict[str, list[int]]
+    money_total: dict[str, int]
+    deck: dict[str, int]
+    deck_count: int
+    donkeys_drawn: int
+    next_donkey_money: int | None
+    bank: dict[int, int]
+    last_trade: tuple[Event, ...]
+    last_trade_detail: dict[str, Any] | None
+    complete_sets: dict[str, list[str]]
+    scores: dict[str, int]
+    setup: tuple[Event, ...]
+    blocked: bool
 
 
 class BoursicocotteEngine(Engine):
@@ -883,7 +934,7 @@ class BoursicocotteEngine(Engine):
         return Outcome(scores=scores, eliminated=(), winners=winners, replay_required=False,
                        ranking=rank_by(self.players, scores), explanation=tuple(explanation))
 
-    def player_view(self, assist: bool = False) -> Mapping[str, Any]:
+    def player_view(self, assist: bool = False) -> PlayerView:
         state = self.state
         a, d, t = self.auction, self.debt, self.trade
         highest = a.highest if a is not None else None

@@ -4,27 +4,37 @@ from __future__ import annotations
 
 from datetime import datetime
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any, Iterable, Protocol
 
-from models.i18n import format_number
+from models.i18n import Msg, format_number, render
 
 
-def when(app, moment: datetime | str | None) -> str:
+class Speaker(Protocol):
+    """Whatever writes in the table's language: the app, or a game screen's TableContext."""
+    lang: str
+
+    def t(self, key: str, **params: Any) -> str: ...
+
+    def say(self, message: Msg) -> str: ...
+
+
+def when(app: Speaker, moment: datetime | str | None) -> str:
     """A date and time as the table's language writes it."""
     if moment is None:
         return app.t("app.common.unknown")
     if isinstance(moment, str):
+        written = moment
         try:
-            moment = datetime.fromisoformat(moment)
+            moment = datetime.fromisoformat(written)
         except ValueError:
-            return moment
+            return written
     if moment.tzinfo is not None:
         moment = moment.astimezone()  # the table's local time
     return app.t("app.format.datetime", day=f"{moment.day:02d}", month=f"{moment.month:02d}",
                  year=moment.year, hour=f"{moment.hour:02d}", minute=f"{moment.minute:02d}")
 
 
-def day(app, moment: datetime | None) -> str:
+def day(app: Speaker, moment: datetime | None) -> str:
     if moment is None:
         return app.t("app.common.unknown")
     if moment.tzinfo is not None:
@@ -32,10 +42,8 @@ def day(app, moment: datetime | None) -> str:
     return app.t("app.format.date", day=f"{moment.day:02d}", month=f"{moment.month:02d}", year=moment.year)
 
 
-def names(app, players: Iterable[str]) -> str:
+def names(app: Speaker, players: Iterable[str]) -> str:
     """Player names joined as a sentence ("A, B and C")."""
-    from models.i18n import Msg, render
-
     players = list(players)
     if not players:
         return app.t("list.none")
@@ -44,14 +52,14 @@ def names(app, players: Iterable[str]) -> str:
     return render(Msg("list.and", {"head": ", ".join(players[:-1]), "last": players[-1]}), app.lang)
 
 
-def number(app, value: Any) -> str:
+def number(app: Speaker, value: Any) -> str:
     """A score or amount, exact (3.5 / 3,5), never rounded."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return format_number(value, app.lang)
 
 
-def percent(app, ratio: float | Fraction | None) -> str:
+def percent(app: Speaker, ratio: float | Fraction | None) -> str:
     if ratio is None:
         return app.t("app.common.none")
     return app.t("app.format.percent", value=round(float(ratio) * 100))

@@ -19,7 +19,7 @@ def identified(root: Any) -> Iterator[ft.Semantics]:
 
 
 def idents(root: Any) -> list[str]:
-    return [node.identifier for node in identified(root)]
+    return [node.identifier for node in identified(root) if node.identifier]
 
 
 def find(root: Any, ident: str) -> ft.Semantics:

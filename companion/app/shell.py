@@ -171,16 +171,9 @@ class App:
         return data if isinstance(data, dict) else {}
 
     def _save_settings(self) -> None:
-        if self.settings_path is None:
-            return
-        try:
-            path = Path(self.settings_path)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            settings = self._load_settings()  # any other setting in the file stays
-            settings.update(lang=self.lang, dark=self.dark)
-            path.write_text(json.dumps(settings, ensure_ascii=False), encoding="utf-8")
-        except OSError:
-            log.warning("cannot save the settings to %s", self.settings_path)
+        from companion.app import save_setting  # the one writer of the settings file
+
+        save_setting(self.settings_path, "lang", self.lang) and save_setting(self.settings_path, "dark", self.dark)
 
     # -- feedback -----------------------------------------------------------------------------
 

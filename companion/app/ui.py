@@ -71,20 +71,13 @@ def button(label: str, on_click: Handler | None, *, ident: str, icon: ft.IconDat
         icon_size=size + 6,
     )
     content = ft.Text(label, size=size, weight=ft.FontWeight.W_600, text_align=ft.TextAlign.CENTER)
-    args = dict(content=content, icon=icon, on_click=on_click, disabled=disabled, style=style,
-                height=height, expand=expand, tooltip=tooltip)
-    if kind == "primary":
-        control: ft.Control = ft.FilledButton(**args)
-    elif kind == "outlined":
-        control = ft.OutlinedButton(**args)
-    elif kind == "text":
-        control = ft.TextButton(**args)
-    elif kind == "danger":
+    if kind == "danger":
         style.bgcolor = ft.Colors.ERROR_CONTAINER
         style.color = ft.Colors.ON_ERROR_CONTAINER
-        control = ft.FilledButton(**args)
-    else:
-        control = ft.FilledTonalButton(**args)
+    kinds = {"primary": ft.FilledButton, "danger": ft.FilledButton, "outlined": ft.OutlinedButton,
+             "text": ft.TextButton}
+    control = kinds.get(kind, ft.FilledTonalButton)(content=content, icon=icon, on_click=on_click, disabled=disabled,
+                                                    style=style, height=height, expand=expand, tooltip=tooltip)
     return tid(ident, control)
 
 
@@ -100,7 +93,7 @@ def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected:
          padding: Any = 14, bgcolor: str | None = None, label: str | None = None) -> ft.Control:
     """A tappable card: a selectable chip, a money card, a game in a list."""
     if selected:
-        bg = ft.Colors.PRIMARY_CONTAINER
+        bg: str = ft.Colors.PRIMARY_CONTAINER
         border = ft.Border.all(3, ft.Colors.PRIMARY)
     else:
         bg = bgcolor or ft.Colors.SURFACE_CONTAINER_HIGH
@@ -197,15 +190,3 @@ def walk(control: Any) -> Iterator[Any]:
                 stack.append(value)
             elif isinstance(value, (list, tuple)):
                 stack.extend(v for v in reversed(value) if isinstance(v, ft.BaseControl))
-
-
-def pass_tablet(title: str, why: str, ident: str) -> ft.Control:
-    """The "hand the tablet to …" banner in front of a private entry: who takes it, and why."""
-    return tid(ident, ft.Container(ft.Row([
-        ft.Icon(ft.Icons.TABLET_ANDROID, size=44, color=ft.Colors.ON_SECONDARY_CONTAINER),
-        ft.Column([
-            ft.Text(title, size=FONT_TITLE, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SECONDARY_CONTAINER),
-            ft.Text(why, size=FONT_BODY, color=ft.Colors.ON_SECONDARY_CONTAINER),
-        ], spacing=4, expand=True, tight=True),
-    ], spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=18, border_radius=RADIUS))

@@ -81,7 +81,7 @@ def broken(session_id: int, folded: Fold, game: str) -> ServiceError:
     return ServiceError(because(msg, folded.engine, folded.violation.rule))
 
 
-def because(msg: Msg, engine: Any, rule: str | None = None) -> Msg:
+def because(msg: Msg, engine: Engine | None, rule: str | None = None) -> Msg:
     """``msg`` and, when the engine knows a rule change that can make a saved game replay
     differently (Monte & descend's chaos, Boursicocotte's exact payment; ``rule``: the refusal's
     rule id, if the replay stopped at one), the sentence that says so: the record stays as it was

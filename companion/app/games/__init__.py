@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, TypeVar
 
 import flet as ft
 
@@ -54,6 +54,10 @@ from models.i18n import Msg
 if TYPE_CHECKING:
     from companion.service import SessionState
     from scoring.base import Engine, Expectation, Outcome
+
+# The engine a screen reads: each game's screen takes ``TableState[ItsEngine]`` and so reads its
+# engine's own attributes with their types; the frame, which knows no game, passes ``TableState``.
+E = TypeVar("E", bound="Engine", covariant=True)
 
 # game id -> module with build(state, ctx)
 SCREENS: Mapping[str, str] = {
@@ -67,7 +71,7 @@ SCREENS: Mapping[str, str] = {
 
 
 @dataclass(frozen=True)
-class TableState:
+class TableState(Generic[E]):
     """What a game screen may read. Built from the service's SessionState, or from a replay of the
     record up to some entry (corrections, past games)."""
 
@@ -76,7 +80,7 @@ class TableState:
     players: tuple[str, ...]
     first_player: str
     assist: bool
-    engine: Engine
+    engine: E
     expected: Expectation
     outcome: Outcome | None = None
     entries: int = 0       # how many entries the state is built from
@@ -137,7 +141,7 @@ class GameScreen(Protocol):
 
 def screen_for(game: str) -> GameScreen | None:
     target = SCREENS.get(game)
-    return import_module(target) if target else None  # type: ignore[return-value]
+    return import_module(target) if target else None
 
 
 def playable_games() -> tuple[str, ...]:

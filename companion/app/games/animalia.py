@@ -26,10 +26,14 @@ from typing import Any
 import flet as ft
 
 from companion.app import ui
+from companion.app.games import TableContext, TableState
+from companion.app.private_view import PrivateView
 from models.i18n import Msg
 from models.record import ANI_CARDS, ANI_FAMILIES, ANI_MEMBERS
-from scoring.animalia import Phase, card, count_msg, medals_msg, stars_of
+from scoring.animalia import AnimaliaEngine, Phase, card, count_msg, medals_msg, stars_of
 from scoring.animalia_medals import advise, medal_choices, normalised
+
+State = TableState[AnimaliaEngine]  # what this screen reads: the table, with this game's engine
 
 FAMILY_COLOURS: Mapping[str, tuple[str, str]] = {
     "cat": (ft.Colors.ORANGE_800, ft.Colors.ORANGE_50),
@@ -44,14 +48,16 @@ ADVICE_SHOWN = 6  # options listed under the adviser's best one
 # Entries made in a player's private view (the bonus card drawn, the medals taken): the frame never
 # quotes a refusal of one of them on the shared screen (a correction's conflict).
 PRIVATE_ENTRIES = ("bonus", "medals")
+PRIVATE = PrivateView("ani", "ani-pass-tablet", ("who", "pick", "covers", "choice"), "app.ani.pass_to",
+                      "app.ani.show_me", "app.ani.private_title", "app.ani.hide")
 
 
-def build(state: Any, ctx: Any) -> ft.Control:
+def build(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     live = not ctx.readonly and state.outcome is None
     if live:
         private = _private_step(state, ctx)
-        if private is not None and ctx.draft.get("open") == _token(state, private):
+        if private is not None and PRIVATE.is_open(ctx, _token(state, private)):
             return _private_block(state, ctx, private)
     parts: list[ft.Control] = [_header(state, ctx)]
     if live:
@@ -65,7 +71,9 @@ def build(state: Any, ctx: Any) -> ft.Control:
             parts.append(_powers_block(state, ctx))
         elif phase is Phase.BONUS:
             parts.append(_prize_block(state, ctx))
-            parts.append(_cover_block(state, ctx, engine.owed[0], "bonus"))
+            who = engine.owed[0]
+            parts.append(PRIVATE.cover(ctx, who, ctx.t("app.ani.pass_why.bonus", player=who), [
+                PRIVATE.show_me(ctx, who, _token(state, who), "ani-show-me", who=who)]))
         elif phase is Phase.MEDALS:
             parts.append(_prize_block(state, ctx))
             parts.append(_medals_waiting_block(state, ctx))
@@ -86,7 +94,7 @@ def _family(name: str) -> str:
     return "owl" if name == "owl" else name.split("-", 1)[0]
 
 
-def card_face(ctx: Any, name: str, *, big: bool = False) -> ft.Control:
+def card_face(ctx: TableContext, name: str, *, big: bool = False) -> ft.Control:
     border, bg = FAMILY_COLOURS[_family(name)]
     stars = stars_of(name)
     lines: list[ft.Control] = [
@@ -108,20 +116,20 @@ def _row(controls: list[ft.Control], spacing: float = ui.GAP) -> ft.Row:
                   vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
-def _who(ctx: Any, engine: Any, player: str, row: int | None) -> str:
+def _who(ctx: TableContext, engine: AnimaliaEngine, player: str, row: int | None) -> str:
     if engine.two and row is not None:
         return ctx.t("ani.who.row", player=player, row=row + 1)
     return player
 
 
-def _submitter(ctx: Any, action: dict[str, Any]) -> Callable[[Any], None]:
+def _submitter(ctx: TableContext, action: dict[str, Any]) -> Callable[[Any], None]:
     return lambda _: ctx.submit(action)
 
 
 # -- header, lot, picker ---------------------------------------------------------------------------
 
 
-def _header(state: Any, ctx: Any) -> ft.Control:
+def _header(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     phase_key = {Phase.DEAL: "app.ani.phase.deal", Phase.POWERS: "app.ani.phase.deal",
                  Phase.BONUS: "app.ani.phase.bonus", Phase.MEDALS: "app.ani.phase.medals",
@@ -136,7 +144,7 @@ def _header(state: Any, ctx: Any) -> ft.Control:
     return ui.panel(_row(facts), ident=ctx.ident("ani-header"), padding=12)
 
 
-def _lot_block(state: Any, ctx: Any) -> ft.Control:
+def _lot_block(state: State, ctx: TableContext) -> ft.Control:
     """The lot in play, big, and the player it is offered to with Take / Pass."""
     engine = state.engine
     lot = list(engine.lot)
@@ -168,7 +176,7 @@ def _lot_block(state: Any, ctx: Any) -> ft.Control:
                     ident=ctx.ident("ani-lot-block"))
 
 
-def _publicly_away(engine: Any) -> set[str]:
+def _publicly_away(engine: AnimaliaEngine) -> set[str]:
     """Cards the whole table can see are not in the deck."""
     away = set(engine.lot) | set(engine.discarded) | set(engine.set_aside)
     for cards in engine.collections.values():
@@ -176,7 +184,7 @@ def _publicly_away(engine: Any) -> set[str]:
     return away | (set(ANI_CARDS) - set(engine.in_game))
 
 
-def _picker(ctx: Any, on_pick: Callable[[str], Callable[[Any], None]], disabled: Callable[[str], bool],
+def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], disabled: Callable[[str], bool],
             selected: str | None = None, prefix: str = "ani-pick") -> ft.Control:
     """5 families × 7 animals, and the owl."""
     rows: list[ft.Control] = []
@@ -194,7 +202,7 @@ def _picker(ctx: Any, on_pick: Callable[[str], Callable[[Any], None]], disabled:
     return ft.Column(rows, spacing=6)
 
 
-def _picker_block(state: Any, ctx: Any) -> ft.Control:
+def _picker_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     away = _publicly_away(engine)
 
@@ -214,9 +222,10 @@ def _picker_block(state: Any, ctx: Any) -> ft.Control:
 # -- powers ----------------------------------------------------------------------------------------
 
 
-def _powers_block(state: Any, ctx: Any) -> ft.Control:
+def _powers_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     pending = engine.pending
+    assert pending is not None  # the powers phase: a lot taken with powers to use
     actor, row = pending.actor, pending.row
     mine = engine.collections[(actor, row)]
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.powers_title", player=actor,
@@ -277,7 +286,7 @@ def _powers_block(state: Any, ctx: Any) -> ft.Control:
 # -- collections -----------------------------------------------------------------------------------
 
 
-def _collections_block(state: Any, ctx: Any) -> ft.Control:
+def _collections_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     tiles: list[ft.Control] = []
     for (player, row), cards in engine.collections.items():
@@ -309,7 +318,7 @@ def _collections_block(state: Any, ctx: Any) -> ft.Control:
 # -- phase 2 ----------------------------------------------------------------------------------------
 
 
-def _prize_block(state: Any, ctx: Any) -> ft.Control:
+def _prize_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.prize_title"))]
     for z in sorted(engine.prizes, key=lambda z: -z.stars):
@@ -329,7 +338,7 @@ def _prize_block(state: Any, ctx: Any) -> ft.Control:
 # -- private entries --------------------------------------------------------------------------------
 
 
-def _private_step(state: Any, ctx: Any) -> str | None:
+def _private_step(state: State, ctx: TableContext) -> str | None:
     """The player whose private entry is awaited or chosen now, if any."""
     engine = state.engine
     if engine.phase is Phase.BONUS:
@@ -341,66 +350,27 @@ def _private_step(state: Any, ctx: Any) -> str | None:
     return None
 
 
-def _token(state: Any, player: str) -> str:
+def _token(state: State, player: str) -> str:
     return f"{state.engine.phase.value}|{player}|{state.entries}"
 
 
-def _pass_line(ctx: Any, player: str, why: str) -> ft.Control:
-    return ui.pass_tablet(ctx.t("app.ani.pass_to", player=player), why, ctx.ident("ani-pass-tablet"))
-
-
-def _show_me(state: Any, ctx: Any, player: str, ident: str) -> ft.Control:
-    def show(_: Any) -> None:
-        ctx.draft["who"] = player
-        ctx.draft["open"] = _token(state, player)
-        ctx.refresh()
-
-    return ui.button(ctx.t("app.ani.show_me", player=player), show, ident=ctx.ident(ident),
-                     icon=ft.Icons.VISIBILITY, kind="primary", height=80, size=ui.FONT_TITLE - 4)
-
-
-def _cover_block(state: Any, ctx: Any, player: str, kind: str) -> ft.Control:
-    why = ctx.t(f"app.ani.pass_why.{kind}", player=player)
-    return ui.panel(ft.Column([_pass_line(ctx, player, why), _show_me(state, ctx, player, "ani-show-me")],
-                              spacing=ui.GAP), ident=ctx.ident("ani-cover"))
-
-
-def _medals_waiting_block(state: Any, ctx: Any) -> ft.Control:
+def _medals_waiting_block(state: State, ctx: TableContext) -> ft.Control:
     waiting = list(state.expected.players)
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.medals_waiting", players=waiting))]
     lines.append(ui.muted(ctx.t("app.ani.pass_why.medals")))
-    lines.append(_row([_show_me(state, ctx, p, f"ani-show-{p}") for p in waiting]))
+    lines.append(_row([PRIVATE.show_me(ctx, p, _token(state, p), f"ani-show-{p}", who=p) for p in waiting]))
     return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("ani-medals-waiting"))
 
 
-def _cover_again(ctx: Any) -> None:
-    for key in ("open", "who", "pick", "covers", "choice"):
-        ctx.draft.pop(key, None)
-    dismiss = getattr(ctx, "dismiss", None)
-    if dismiss is not None:
-        dismiss()
-    ctx.refresh()
-
-
-def _private_head(ctx: Any, player: str) -> ft.Control:
-    return ft.Row([ft.Icon(ft.Icons.LOCK, size=40, color=ft.Colors.PRIMARY),
-                   ui.text(ctx.t("app.ani.private_title", player=player), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                           ident=ctx.ident("ani-private-title"), expand=True),
-                   ui.button(ctx.t("app.ani.hide"), lambda _: _cover_again(ctx), ident=ctx.ident("ani-hide"),
-                             icon=ft.Icons.VISIBILITY_OFF, kind="outlined")],
-                  spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-
-
-def _private_block(state: Any, ctx: Any, player: str) -> ft.Control:
+def _private_block(state: State, ctx: TableContext, player: str) -> ft.Control:
     if state.engine.phase is Phase.BONUS:
         body = _bonus_entry(state, ctx, player)
     else:
         body = _medals_entry(state, ctx, player)
-    return ui.panel(ft.Column([_private_head(ctx, player), *body], spacing=12), ident=ctx.ident("ani-private"),
-                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=14)
+    return PRIVATE.panel(ctx, player, body)
 
 
-def _held_line(ctx: Any, held: Sequence[str]) -> ft.Control:
+def _held_line(ctx: TableContext, held: Sequence[str]) -> ft.Control:
     if not held:
         return ui.text(ctx.t("app.ani.your_bonus_none"), ui.FONT_BODY, ident=ctx.ident("ani-your-bonus"))
     return ui.tid(ctx.ident("ani-your-bonus"), _row([
@@ -408,7 +378,7 @@ def _held_line(ctx: Any, held: Sequence[str]) -> ft.Control:
         *[card_face(ctx, c) for c in held]], spacing=6))
 
 
-def _bonus_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
+def _bonus_entry(state: State, ctx: TableContext, player: str) -> list[ft.Control]:
     """The bonus card drawn for ``player``: tapped in the picker, then confirmed."""
     engine = state.engine
     away = _publicly_away(engine) | set(engine.bonus[player])
@@ -438,7 +408,7 @@ def _bonus_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
     return parts
 
 
-def _medals_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
+def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Control]:
     """Covers and medals for the first of ``player``'s collections still due: the adviser proposes,
     the player picks covers (bonus card, then the card it goes on) and one medal choice, then confirms."""
     engine = state.engine
@@ -497,6 +467,8 @@ def _medals_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
         ctx.refresh()
 
     def confirm(_: Any) -> None:
+        if choice is None:  # offered only once a medal choice is made
+            return
         rows: dict[str, Any] = {"row": row} if engine.two else {}
         entries = [{"type": "cover", "player": player, "bonus": bonus, "card": target, **rows}
                    for bonus, target in covers]
@@ -555,7 +527,7 @@ def _medals_entry(state: Any, ctx: Any, player: str) -> list[ft.Control]:
     return parts
 
 
-def _option_line(ctx: Any, engine: Any, option: Any, handler: Callable[[Any], None], ident: str,
+def _option_line(ctx: TableContext, engine: AnimaliaEngine, option: Any, handler: Callable[[Any], None], ident: str,
                  best: bool) -> ft.Control:
     covers = ([Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in option.covers]
               if option.covers else Msg("app.ani.no_cover"))
@@ -570,7 +542,7 @@ def _option_line(ctx: Any, engine: Any, option: Any, handler: Callable[[Any], No
 # -- the season tally ---------------------------------------------------------------------------------
 
 
-def _tally_block(state: Any, ctx: Any) -> ft.Control:
+def _tally_block(state: State, ctx: TableContext) -> ft.Control:
     """Medals of the last finished season per player and family, and the running total: hidden until
     the players tap "reveal", shown once the game is over."""
     engine = state.engine

@@ -29,9 +29,13 @@ from typing import Any, Mapping
 import flet as ft
 
 from companion.app import ui
-from companion.app.format import number
+from companion.app.format import Speaker, number
+from companion.app.games import TableContext, TableState
+from companion.app.private_view import PrivateView
 from scoring.base import event
-from scoring.boursicocotte import ANIMALS, DONKEY_MONEY, VALUES, animal
+from scoring.boursicocotte import ANIMALS, DONKEY_MONEY, VALUES, BoursicocotteEngine, PlayerView, animal
+
+State = TableState[BoursicocotteEngine]  # what this screen reads: the table, with this game's engine
 
 RAISES = (10, 20, 50, 100, 200)
 STEP = 10  # the smallest money card above 0: the default raise and the fine adjustment
@@ -55,9 +59,11 @@ ANIMAL_COLOURS: Mapping[str, tuple[str, str]] = {
 # Entries made in a player's private view: the frame never quotes a refusal of one of them on the
 # shared screen (a correction's conflict), since it may name the money it held.
 PRIVATE_ENTRIES = ("pay", "cannot_pay", "challenge", "counter")
+PRIVATE = PrivateView("bc", "bc-pass", ("cards",), "app.bc.pass_to", "app.bc.show_me", "app.bc.private_title",
+                      "app.bc.hide")
 
 
-def table_log(state: Any, entries: Sequence[Any]) -> list[tuple[Any, ...]]:
+def table_log(state: State, entries: Sequence[Any]) -> list[tuple[Any, ...]]:
     """The log as the shared screen shows it: a payment is the amount owed changing hands, the same
     sentence and the same rules (its "why?") whether the cards handed over made the exact sum or
     more — the table saw them face down, so it does not know of an overpayment."""
@@ -70,12 +76,12 @@ def table_log(state: Any, entries: Sequence[Any]) -> list[tuple[Any, ...]]:
     return out
 
 
-def build(state: Any, ctx: Any) -> ft.Control:
+def build(state: State, ctx: TableContext) -> ft.Control:
     view = state.engine.player_view()
     live = not ctx.readonly and state.outcome is None
     if live:
         step = _private_step(state, ctx, view)
-        if step is not None and ctx.draft.get("open") == _token(state, view, step[0]):
+        if step is not None and PRIVATE.is_open(ctx, _token(state, view, step[0])):
             # the private entry hides everything else the screen would show
             return _private_block(state, ctx, view, *step)
     parts: list[ft.Control] = [_table_block(state, ctx, view)]
@@ -99,7 +105,7 @@ def build(state: Any, ctx: Any) -> ft.Control:
     return ft.Column(parts, spacing=ui.GAP)
 
 
-def build_side(state: Any, ctx: Any) -> ft.Control:
+def build_side(state: State, ctx: TableContext) -> ft.Control:
     """The players' animals (public), one compact row each, for the table frame's side column."""
     view = state.engine.player_view()
     over = state.outcome is not None
@@ -112,12 +118,12 @@ def build_side(state: Any, ctx: Any) -> ft.Control:
 # -- small pieces ----------------------------------------------------------------------------------
 
 
-def _name(ctx: Any, kind: str) -> str:
+def _name(ctx: Speaker, kind: str) -> str:
     said = ctx.say(animal(kind))
     return said[:1].upper() + said[1:]
 
 
-def animal_card(ctx: Any, kind: str, *, scale: float = 1.0, left: int | None = None) -> ft.Control:
+def animal_card(ctx: Speaker, kind: str, *, scale: float = 1.0, left: int | None = None) -> ft.Control:
     border, bg = ANIMAL_COLOURS[kind]
     lines: list[ft.Control] = [
         ft.Text(_name(ctx, kind), size=max(15, 22 * scale), weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
@@ -135,7 +141,7 @@ def animal_card(ctx: Any, kind: str, *, scale: float = 1.0, left: int | None = N
         border_radius=12 * scale, alignment=ft.Alignment.CENTER, padding=4)
 
 
-def _animal_chip(ctx: Any, kind: str, count: int, complete: bool) -> ft.Control:
+def _animal_chip(ctx: Speaker, kind: str, count: int, complete: bool) -> ft.Control:
     border, bg = ANIMAL_COLOURS[kind]
     parts: list[ft.Control] = []
     if complete:
@@ -147,7 +153,7 @@ def _animal_chip(ctx: Any, kind: str, count: int, complete: bool) -> ft.Control:
                         padding=ft.Padding.symmetric(horizontal=10, vertical=4))
 
 
-def _money_chip(ctx: Any, value: int) -> ft.Control:
+def _money_chip(ctx: Speaker, value: int) -> ft.Control:
     return ft.Container(ft.Text(number(ctx, value), size=18, weight=ft.FontWeight.BOLD, color=ft.Colors.GREEN_900),
                         bgcolor=ft.Colors.GREEN_100, border=ft.Border.all(2, ft.Colors.GREEN_700),
                         border_radius=6, padding=ft.Padding.symmetric(horizontal=8, vertical=2))
@@ -171,7 +177,7 @@ def _row(controls: list[ft.Control], spacing: float = ui.GAP) -> ft.Row:
 # -- what is on the table --------------------------------------------------------------------------
 
 
-def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
+def _table_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
     """The animal up for auction, the bids, the debt or the trade under way; the deck."""
     auction, debt, trade = view["auction"], view["debt"], view["trade"]
     info: list[ft.Control] = []
@@ -239,7 +245,7 @@ def _table_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
                     ident=ctx.ident("bc-table"), padding=10 if ctx.compact else 18)
 
 
-def _last_trade_block(ctx: Any, view: Mapping[str, Any]) -> ft.Control:
+def _last_trade_block(ctx: TableContext, view: PlayerView) -> ft.Control:
     """The outcome of the last trade, for everyone: the engine's sentences never give amounts."""
     return ui.panel(ft.Column([
         ui.subtitle(ctx.t("app.bc.last_trade")),
@@ -247,7 +253,7 @@ def _last_trade_block(ctx: Any, view: Mapping[str, Any]) -> ft.Control:
     ], spacing=8), bgcolor=ft.Colors.TERTIARY_CONTAINER, ident=ctx.ident("bc-last-trade"))
 
 
-def _players_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
+def _players_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
     """Each player's animals (face up at the table). Money only once the game is over."""
     tiles = [_player_tile(state, ctx, view, p, width=260) for p in state.players]
     parts: list[ft.Control] = [ft.Row(tiles, wrap=True, spacing=12, run_spacing=12,
@@ -257,7 +263,7 @@ def _players_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
     return ft.Column(parts, spacing=8)
 
 
-def _player_tile(state: Any, ctx: Any, view: Mapping[str, Any], player: str, width: float | None) -> ft.Control:
+def _player_tile(state: State, ctx: TableContext, view: PlayerView, player: str, width: float | None) -> ft.Control:
     over = state.outcome is not None
     is_turn = view["turn"] == player
     head: list[ft.Control] = [
@@ -292,13 +298,13 @@ def _player_tile(state: Any, ctx: Any, view: Mapping[str, Any], player: str, wid
 # -- public entries --------------------------------------------------------------------------------
 
 
-def _draw_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
+def _draw_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
     player = view["turn"]
 
-    def draw(kind: str):
+    def draw(kind: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "draw", "card": kind})
 
-    tiles = [ui.tid(ctx.ident(f"bc-draw-{kind}"),
+    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"bc-draw-{kind}"),
                     ft.Container(animal_card(ctx, kind, scale=0.72, left=left), on_click=draw(kind),
                                  border_radius=10, ink=True),
                     button=True, label=ctx.t("app.bc.draw_label", animal=animal(kind), n=left))
@@ -309,10 +315,11 @@ def _draw_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
     ], spacing=12), ident=ctx.ident("bc-draw"))
 
 
-def _trade_choice_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
+def _trade_choice_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
     """The challenger says aloud whom they challenge over which animal: chosen in public."""
     engine = state.engine
     player = view["turn"]
+    assert player is not None  # a challenge is chosen on a turn: whose turn it is is known
     target = ctx.draft.get("target")
     chosen = ctx.draft.get("animal")
     if target not in state.players or target == player:
@@ -324,7 +331,7 @@ def _trade_choice_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Con
     if target not in targets:
         target, chosen = None, None
 
-    def pick_target(name: str):
+    def pick_target(name: str) -> ui.Handler:
         def handler(_: Any) -> None:
             if ctx.draft.get("target") != name:
                 ctx.draft["target"] = name
@@ -332,7 +339,7 @@ def _trade_choice_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Con
             ctx.refresh()
         return handler
 
-    def pick_animal(kind: str):
+    def pick_animal(kind: str) -> ui.Handler:
         def handler(_: Any) -> None:
             ctx.draft["animal"] = kind
             ctx.refresh()
@@ -360,14 +367,15 @@ def _trade_choice_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Con
                 padding=ft.Padding.symmetric(horizontal=18, vertical=17), label=ctx.say(animal(kind))))
         lines.append(_row(chips, spacing=10))
     if target is not None and chosen is not None:
-        lines.append(_pass_line(ctx, player, ctx.t("app.bc.pass_why.offer", player=player, target=target,
+        lines.append(PRIVATE.pass_line(ctx, player, ctx.t("app.bc.pass_why.offer", player=player, target=target,
                                                    animal=animal(chosen))))
-        lines.append(_show_me_button(state, ctx, view, player))
+        lines.append(PRIVATE.show_me(ctx, player, _token(state, view, player), cards=[]))
     return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("bc-trade-choice"))
 
 
-def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Control:
+def _auction_entry_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
     auction = view["auction"]
+    assert auction is not None  # shown in the auction phase only
     auctioneer, highest = auction["auctioneer"], auction["highest"]
     base = highest or 0
     # The new bid starts one step above the highest; the quick raises add to the highest bid, then
@@ -377,17 +385,17 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
     excluded = set(auction["excluded"])
     last_step = ctx.draft.get("step") if touched else None
 
-    def set_amount(value: int, step: int | None = None):
+    def set_amount(value: int, step: int | None = None) -> ui.Handler:
         def handler(_: Any) -> None:
             ctx.draft["bid"] = max(STEP, value)
             ctx.draft["step"] = step
             ctx.refresh()
         return handler
 
-    def bid(player: str):
+    def bid(player: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "bid", "player": player, "amount": amount})
 
-    def close(buy_back: bool):
+    def close(buy_back: bool) -> ui.Handler:
         return lambda _: ctx.submit({"type": "close", "buy_back": buy_back})
 
     # Every tap shows what it did: the last raise tapped is highlighted and the sum is spelled out
@@ -442,40 +450,26 @@ def _auction_entry_block(state: Any, ctx: Any, view: Mapping[str, Any]) -> ft.Co
 # -- private entries -------------------------------------------------------------------------------
 
 
-def _private_step(state: Any, ctx: Any, view: Mapping[str, Any]) -> tuple[str, str] | None:
+def _private_step(state: State, ctx: TableContext, view: PlayerView) -> tuple[str, str] | None:
     """(player, kind) of the private entry awaited now, if any: "pay", "counter" or "offer"."""
-    phase = view["phase"]
-    if phase == "payment":
-        return view["debt"]["payer"], "pay"
-    if phase == "trade_answer":
-        return view["trade"]["target"], "counter"
-    if phase == "second_challenge":
-        return view["trade"]["challenger"], "offer"
-    if phase == "turn" and ctx.draft.get("target") in state.players and ctx.draft.get("animal") in ANIMALS:
-        return view["turn"], "offer"
+    phase, debt, trade, turn = view["phase"], view["debt"], view["trade"], view["turn"]
+    if phase == "payment" and debt is not None:
+        return debt["payer"], "pay"
+    if phase == "trade_answer" and trade is not None:
+        return trade["target"], "counter"
+    if phase == "second_challenge" and trade is not None:
+        return trade["challenger"], "offer"
+    if phase == "turn" and turn and ctx.draft.get("target") in state.players and ctx.draft.get("animal") in ANIMALS:
+        return turn, "offer"
     return None
 
 
-def _token(state: Any, view: Mapping[str, Any], player: str) -> str:
+def _token(state: State, view: PlayerView, player: str) -> str:
     """Which private view is open: for this player at this point of the game only."""
     return f"{view['phase']}|{player}|{state.entries}"
 
 
-def _pass_line(ctx: Any, player: str, why: str) -> ft.Control:
-    return ui.pass_tablet(ctx.t("app.bc.pass_to", player=player), why, ctx.ident("bc-pass"))
-
-
-def _show_me_button(state: Any, ctx: Any, view: Mapping[str, Any], player: str) -> ft.Control:
-    def show(_: Any) -> None:
-        ctx.draft["open"] = _token(state, view, player)
-        ctx.draft["cards"] = []
-        ctx.refresh()
-
-    return ui.button(ctx.t("app.bc.show_me", player=player), show, ident=ctx.ident("bc-show-me"),
-                     icon=ft.Icons.VISIBILITY, kind="primary", height=80, size=ui.FONT_TITLE - 4)
-
-
-def _cover_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, kind: str) -> ft.Control:
+def _cover_block(state: State, ctx: TableContext, view: PlayerView, player: str, kind: str) -> ft.Control:
     """The shared screen while a private entry is awaited: who takes the tablet, nothing of their money."""
     if kind == "pay":
         why = ctx.t("app.bc.pass_why.pay", player=player)
@@ -483,30 +477,20 @@ def _cover_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, kin
         why = ctx.t("app.bc.pass_why.counter", player=player)
     else:
         trade = view["trade"]
+        assert trade is not None  # an offer is awaited in private only once the trade is chosen
         why = ctx.t("app.bc.pass_why.offer", player=player, target=trade["target"], animal=animal(trade["animal"]))
-    actions: list[ft.Control] = [_show_me_button(state, ctx, view, player)]
+    actions: list[ft.Control] = [PRIVATE.show_me(ctx, player, _token(state, view, player), cards=[])]
     if kind == "counter":
         actions.append(ui.button(ctx.t("app.bc.accept_public", target=player), _accept(ctx, player),
                                  ident=ctx.ident("bc-accept"), icon=ft.Icons.HANDSHAKE, height=80))
-    return ui.panel(ft.Column([_pass_line(ctx, player, why), _row(actions)], spacing=ui.GAP),
-                    ident=ctx.ident("bc-cover"))
+    return PRIVATE.cover(ctx, player, why, actions)
 
 
-def _accept(ctx: Any, player: str):
+def _accept(ctx: TableContext, player: str) -> ui.Handler:
     return lambda _: ctx.submit({"type": "accept", "player": player})
 
 
-def _cover_again(ctx: Any) -> None:
-    """Hide the private view, and the frame's refusal with it (its sentence may quote money)."""
-    ctx.draft.pop("open", None)
-    ctx.draft.pop("cards", None)
-    dismiss = getattr(ctx, "dismiss", None)
-    if dismiss is not None:
-        dismiss()
-    ctx.refresh()
-
-
-def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, kind: str) -> ft.Control:
+def _private_block(state: State, ctx: TableContext, view: PlayerView, player: str, kind: str) -> ft.Control:
     """One player's own money, card by card, to pay, offer or counter. Nothing else is shown."""
     cards: list[int] = list(view["money"][player])
     total_held = view["money_total"][player]
@@ -523,19 +507,17 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
     chosen = sorted((values[key] for key in picked), reverse=True)
     total = sum(chosen)
 
-    def toggle(key: str):
+    def toggle(key: str) -> ui.Handler:
         return ctx.toggler(picked, key)
 
     clear = ctx.clearer(picked)
 
-    def hide(_: Any) -> None:
-        _cover_again(ctx)
-
     debt, trade = view["debt"], view["trade"]
-    if kind == "pay":
+    owed = debt["amount"] if debt is not None else 0
+    if kind == "pay" and debt is not None:
         intro = ctx.t("app.bc.private_pay", amount=debt["amount"], recipient=debt["recipient"],
                       animal=animal(debt["animal"]))
-    elif kind == "counter":
+    elif kind == "counter" and trade is not None:
         offered = trade["cards_offered"]
         intro = ctx.t("app.bc.private_counter", n=offered, challenger=trade["challenger"],
                       animal=animal(trade["animal"]), stake=trade["animals_at_stake"])
@@ -551,7 +533,7 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
 
     figures = [_figure(ctx.t("app.bc.figure_picked"), number(ctx, total), ctx.ident("bc-picked"), strong=True)]
     if kind == "pay":
-        figures.append(_figure(ctx.t("app.bc.figure_owed"), number(ctx, debt["amount"]), ctx.ident("bc-owed")))
+        figures.append(_figure(ctx.t("app.bc.figure_owed"), number(ctx, owed), ctx.ident("bc-owed")))
 
     buttons: list[ft.Control] = []
     if kind == "pay":
@@ -561,12 +543,12 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
         def cannot(_: Any) -> None:
             ctx.submit({"type": "cannot_pay", "player": player})
 
-        short = state.assist and total < debt["amount"]
+        short = state.assist and total < owed
         buttons.append(ui.button(ctx.t("app.bc.pay", total=total), pay, ident=ctx.ident("bc-pay"),
                                  icon=ft.Icons.PAYMENTS, kind="primary", disabled=not chosen or short, height=72))
         buttons.append(ui.button(ctx.t("app.bc.cannot_pay"), cannot, ident=ctx.ident("bc-cannot-pay"),
                                  icon=ft.Icons.MONEY_OFF, kind="danger", height=72,
-                                 disabled=state.assist and total_held >= debt["amount"]))
+                                 disabled=state.assist and total_held >= owed))
     elif kind == "counter":
         def counter(_: Any) -> None:
             ctx.submit({"type": "counter", "player": player, "cards": chosen})
@@ -590,15 +572,9 @@ def _private_block(state: Any, ctx: Any, view: Mapping[str, Any], player: str, k
                              kind="outlined", disabled=not picked, height=72))
 
     held = (ctx.t("app.bc.your_money", n=len(cards), total=total_held) if cards else ctx.t("app.bc.no_money"))
-    return ui.panel(ft.Column([
-        ft.Row([ft.Icon(ft.Icons.LOCK, size=40, color=ft.Colors.PRIMARY),
-                ui.text(ctx.t("app.bc.private_title", player=player), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                        ident=ctx.ident("bc-private-title"), expand=True),
-                ui.button(ctx.t("app.bc.hide"), hide, ident=ctx.ident("bc-hide"), icon=ft.Icons.VISIBILITY_OFF,
-                          kind="outlined")],
-               spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+    return PRIVATE.panel(ctx, player, [
         ui.text(intro, ui.FONT_BODY, ident=ctx.ident("bc-private-intro")),
         ui.text(held, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident=ctx.ident("bc-held")),
         ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
         _row(figures + buttons, spacing=12),
-    ], spacing=12), ident=ctx.ident("bc-private"), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=14)
+    ])

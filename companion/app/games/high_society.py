@@ -20,7 +20,10 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.format import number
-from scoring.high_society import MISFORTUNE, MONEY, POSSESSIONS, RED, REDS_TO_END
+from companion.app.games import TableContext, TableState
+from scoring.high_society import MISFORTUNE, MONEY, POSSESSIONS, RED, REDS_TO_END, HighSocietyEngine
+
+State = TableState[HighSocietyEngine]  # what this screen reads: the table, with this game's engine
 
 CARD_W, CARD_H = 118, 160
 
@@ -31,14 +34,14 @@ SETTLING = ("hs.event.buy", "hs.event.free", "hs.event.misfortune", "hs.event.bi
             "hs.event.theft_applied", "hs.event.discard_due", "hs.event.theft_waits", "hs.event.discarded")
 
 
-def settled(state: Any) -> tuple[Any, ...]:
+def settled(state: State) -> tuple[Any, ...]:
     """The latest entry's settling sentences, while the next card is still to be turned over."""
     if state.engine.card is not None:
         return ()
     return tuple(m for m in state.last if m.key in SETTLING)
 
 
-def build(state: Any, ctx: Any) -> ft.Control:
+def build(state: State, ctx: TableContext) -> ft.Control:
     # What the table must enter comes right under the card on auction; the players' public
     # state (open bids, passes, cards won) follows. An auction that just ended is said first.
     parts: list[ft.Control] = []
@@ -59,12 +62,12 @@ def build(state: Any, ctx: Any) -> ft.Control:
     return ft.Column(parts, spacing=ui.GAP)
 
 
-def build_side(state: Any, ctx: Any) -> ft.Control:
+def build_side(state: State, ctx: TableContext) -> ft.Control:
     """The players, one compact row each, for the table frame's side column."""
     return ft.Column([_player_row(state, ctx, p) for p in state.players], spacing=6)
 
 
-def _result_block(ctx: Any, sentences: tuple[Any, ...]) -> ft.Control:
+def _result_block(ctx: TableContext, sentences: tuple[Any, ...]) -> ft.Control:
     lines: list[ft.Control] = [
         ft.Row([ft.Icon(ft.Icons.GAVEL, size=30, color=ft.Colors.ON_TERTIARY_CONTAINER),
                 ft.Text(ctx.t("app.hs.result"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
@@ -79,13 +82,13 @@ def _result_block(ctx: Any, sentences: tuple[Any, ...]) -> ft.Control:
 # -- cards -----------------------------------------------------------------------------------------
 
 
-def _face(ctx: Any, card: str) -> str:
+def _face(ctx: TableContext, card: str) -> str:
     if card in POSSESSIONS:
         return card[1:]
     return ctx.t(f"app.hs.face.{card}")
 
 
-def _face_control(ctx: Any, card: str, size: float) -> ft.Control:
+def _face_control(ctx: TableContext, card: str, size: float) -> ft.Control:
     if card == "theft":
         return ft.Icon(ft.Icons.BACK_HAND, size=size, color=ft.Colors.BLACK)
     return ft.Text(_face(ctx, card), size=size, weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
@@ -103,7 +106,7 @@ def _card_colours(card: str) -> tuple[str, str]:
     return ft.Colors.AMBER_700, ft.Colors.AMBER_50
 
 
-def card_face(state: Any, ctx: Any, card: str, *, scale: float = 1.0, copies: int | None = None) -> ft.Control:
+def card_face(state: State, ctx: TableContext, card: str, *, scale: float = 1.0, copies: int | None = None) -> ft.Control:
     border, bg = _card_colours(card)
     label = ctx.say(state.engine.card_label(card))
     lines: list[ft.Control] = [
@@ -121,7 +124,7 @@ def card_face(state: Any, ctx: Any, card: str, *, scale: float = 1.0, copies: in
         border_radius=12 * scale, alignment=ft.Alignment.CENTER, padding=4)
 
 
-def _small_card(state: Any, ctx: Any, card: str) -> ft.Control:
+def _small_card(state: State, ctx: TableContext, card: str) -> ft.Control:
     border, bg = _card_colours(card)
     return ft.Container(
         _face_control(ctx, card, 18),
@@ -138,7 +141,7 @@ def _money_chip(value: int, size: float = 18) -> ft.Control:
 # -- the auction -----------------------------------------------------------------------------------
 
 
-def _auction_block(state: Any, ctx: Any) -> ft.Control:
+def _auction_block(state: State, ctx: TableContext) -> ft.Control:
     """A compact strip: the card on auction, the round, how close the end is."""
     engine = state.engine
     shown = engine.card or engine.ending_card
@@ -149,7 +152,7 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
         card = ft.Container(ft.Icon(ft.Icons.STYLE, size=44, color=ft.Colors.ON_SURFACE_VARIANT),
                             width=CARD_W * scale, height=CARD_H * scale, border=ft.Border.all(3, ft.Colors.OUTLINE),
                             border_radius=10, alignment=ft.Alignment.CENTER)
-    reds = [ft.Container(width=24, height=24, border_radius=12,
+    reds: list[ft.Control] = [ft.Container(width=24, height=24, border_radius=12,
                          bgcolor=ft.Colors.RED_700 if i < engine.reds_revealed else None,
                          border=ft.Border.all(3, ft.Colors.RED_700)) for i in range(REDS_TO_END)]
     now: list[ft.Control] = []
@@ -177,9 +180,9 @@ def _auction_block(state: Any, ctx: Any) -> ft.Control:
                            vertical_alignment=ft.CrossAxisAlignment.CENTER), padding=12)
 
 
-def _players_block(state: Any, ctx: Any) -> ft.Control:
+def _players_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
-    tiles = []
+    tiles: list[ft.Control] = []
     for player in state.players:
         is_turn = engine.turn == player or engine.discard_required == player
         out = player in engine.passed
@@ -220,7 +223,7 @@ def _players_block(state: Any, ctx: Any) -> ft.Control:
     return ft.Row(tiles, wrap=True, spacing=12, run_spacing=12)
 
 
-def _player_row(state: Any, ctx: Any, player: str) -> ft.Control:
+def _player_row(state: State, ctx: TableContext, player: str) -> ft.Control:
     engine = state.engine
     is_turn = engine.turn == player or engine.discard_required == player
     out = player in engine.passed
@@ -264,13 +267,13 @@ def _player_row(state: Any, ctx: Any, player: str) -> ft.Control:
 # -- entries ---------------------------------------------------------------------------------------
 
 
-def _reveal_block(state: Any, ctx: Any) -> ft.Control:
+def _reveal_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
 
-    def reveal(card: str):
+    def reveal(card: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "reveal", "card": card})
 
-    tiles = [ui.tid(ctx.ident(f"reveal-{card}"),
+    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"reveal-{card}"),
                     ft.Container(card_face(state, ctx, card, scale=0.62 if ctx.compact else 0.8, copies=copies),
                                  on_click=reveal(card),
                                  border_radius=12, ink=True),
@@ -282,9 +285,10 @@ def _reveal_block(state: Any, ctx: Any) -> ft.Control:
     ], spacing=12), ident=ctx.ident("hs-reveal"))
 
 
-def _bid_block(state: Any, ctx: Any) -> ft.Control:
+def _bid_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     player = engine.turn
+    assert player is not None  # bids are awaited: someone's turn
     chosen: list[int] = ctx.draft.setdefault("add", [])
     if ctx.draft.get("player") != player:  # a new turn starts with nothing picked
         chosen.clear()
@@ -293,7 +297,7 @@ def _bid_block(state: Any, ctx: Any) -> ft.Control:
     total = open_bid + sum(chosen)
     holds = set(engine.hands[player]) if state.assist else None
 
-    def toggle(value: int):
+    def toggle(value: int) -> ui.Handler:
         return ctx.toggler(chosen, value)
 
     clear = ctx.clearer(chosen)
@@ -352,15 +356,16 @@ def _figure(caption: str, value: str, ident: str, strong: bool = False, small: b
         border_radius=ui.RADIUS, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, width=80 if small else 136))
 
 
-def _discard_block(state: Any, ctx: Any) -> ft.Control:
+def _discard_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     player = engine.discard_required
+    assert player is not None  # a discard is awaited
 
-    def discard(card: str):
+    def discard(card: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "discard", "player": player, "card": card})
 
     owned = [c for c in engine.collections[player] if c in POSSESSIONS]
-    tiles = [ui.tid(ctx.ident(f"discard-{card}"),
+    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"discard-{card}"),
                     ft.Container(card_face(state, ctx, card, scale=0.8), on_click=discard(card), border_radius=12,
                                  ink=True),
                     button=True, label=ctx.say(engine.card_label(card)))

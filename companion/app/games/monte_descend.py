@@ -24,9 +24,12 @@ from typing import Any
 import flet as ft
 
 from companion.app import ui
+from companion.app.games import TableContext, TableState
 from models.i18n import Msg
 from models.record import MD_ACTIONS, MD_VALUES
-from scoring.monte_descend import Card, Colour, Direction, Phase, card
+from scoring.monte_descend import Card, Colour, Direction, MonteDescendEngine, Phase, card
+
+State = TableState[MonteDescendEngine]  # what this screen reads: the table, with this game's engine
 
 COLOURS = ("b", "r", "y")
 # (background, text) per colour: fixed, readable on the light and the dark theme alike
@@ -43,7 +46,7 @@ ACTION_ICONS = {
 }
 
 
-def build(state: Any, ctx: Any) -> ft.Control:
+def build(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     parts: list[ft.Control] = [_pile_block(state, ctx), *_banners(state, ctx), _hands_block(state, ctx)]
     if not ctx.readonly and state.outcome is None and not engine.state.over:
@@ -59,7 +62,7 @@ def build(state: Any, ctx: Any) -> ft.Control:
 # -- cards -----------------------------------------------------------------------------------------
 
 
-def card_face(ctx: Any, c: Card, *, scale: float = 1.0) -> ft.Control:
+def card_face(ctx: TableContext, c: Card, *, scale: float = 1.0) -> ft.Control:
     bg, fg = FACE[c.colour]
     lines: list[ft.Control] = [ft.Text(str(c.value), size=44 * scale, weight=ft.FontWeight.BOLD, color=fg)]
     if c.colour is Colour.YELLOW and c.action is not None:
@@ -80,7 +83,7 @@ def card_face(ctx: Any, c: Card, *, scale: float = 1.0) -> ft.Control:
 # -- the pile --------------------------------------------------------------------------------------
 
 
-def _pile_block(state: Any, ctx: Any) -> ft.Control:
+def _pile_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     t = engine.table
     over = engine.state.over
@@ -120,7 +123,7 @@ def _pile_block(state: Any, ctx: Any) -> ft.Control:
                            vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("md-pile"))
 
 
-def _banners(state: Any, ctx: Any) -> list[ft.Control]:
+def _banners(state: State, ctx: TableContext) -> list[ft.Control]:
     engine = state.engine
     t = engine.table
     if engine.state.over:
@@ -150,7 +153,7 @@ def _banners(state: Any, ctx: Any) -> list[ft.Control]:
     return out
 
 
-def _banner(ctx: Any, ident: str, icon: ft.IconData, sentence: str) -> ft.Control:
+def _banner(ctx: TableContext, ident: str, icon: ft.IconData, sentence: str) -> ft.Control:
     return ui.tid(ctx.ident(ident), ft.Container(ft.Row([
         ft.Icon(icon, size=36, color=ft.Colors.ON_TERTIARY_CONTAINER),
         ft.Text(sentence, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY_CONTAINER,
@@ -163,7 +166,7 @@ def _n_cards(n: int) -> Msg:
     return Msg(f"md.n_cards.{'one' if n == 1 else 'many'}", {"n": n})
 
 
-def _hands_block(state: Any, ctx: Any) -> ft.Control:
+def _hands_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     t = engine.table
     tiles: list[ft.Control] = []
@@ -187,7 +190,7 @@ def _hands_block(state: Any, ctx: Any) -> ft.Control:
 # -- the take --------------------------------------------------------------------------------------
 
 
-def _take_block(state: Any, ctx: Any) -> ft.Control:
+def _take_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     t = engine.table
     victims: list[str] = ctx.draft.setdefault("victims", [])
@@ -215,7 +218,7 @@ def _card_id(colour: str, value: int, action: str) -> str:
     return f"y{value}-{action}" if colour == "y" else f"{colour}{value}"
 
 
-def _pad_block(state: Any, ctx: Any) -> ft.Control:
+def _pad_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     t = engine.table
     player = t.turn
@@ -227,19 +230,19 @@ def _pad_block(state: Any, ctx: Any) -> ft.Control:
     direction: str | None = d.get("direction") if chooses else None
     drawn = t.phase is Phase.DRAWN
 
-    def set_draft(key: str, value: Any):
+    def set_draft(key: str, value: Any) -> ui.Handler:
         def handler(_: Any) -> None:
             d[key] = value
             ctx.refresh()
         return handler
 
-    def add(card_id: str):
+    def add(card_id: str) -> ui.Handler:
         def handler(_: Any) -> None:
             series.append(card_id)
             ctx.refresh()
         return handler
 
-    def remove(index: int):
+    def remove(index: int) -> ui.Handler:
         def handler(_: Any) -> None:
             del series[index:]
             if not series:
@@ -333,7 +336,7 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def _sheet_block(state: Any, ctx: Any) -> ft.Control:
+def _sheet_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     over = engine.state.over
     shown = bool(ctx.draft.get("sheet")) or over or ctx.readonly
@@ -363,7 +366,7 @@ def _cell(value: str, ident: str | None = None, *, bold: bool = False, colour: s
     return ui.tid(ident, control) if ident else control
 
 
-def _sheet_table(state: Any, ctx: Any) -> ft.Control:
+def _sheet_table(state: State, ctx: TableContext) -> ft.Control:
     """Deals × players: each cell the deal's points and the running total; the starter of each deal."""
     engine = state.engine
     players = tuple(state.players)
@@ -395,6 +398,7 @@ def _sheet_table(state: Any, ctx: Any) -> ft.Control:
     parts: list[ft.Control] = [ft.Row([ft.Column(rows, spacing=0)], scroll=ft.ScrollMode.AUTO)]
     if engine.state.over:
         outcome = engine.outcome()
+        assert outcome is not None  # the game is over
         lines = [ui.text(ctx.t("app.md.rank_line", rank=rank, player=p, total=_signed(totals[p])), ui.FONT_LABEL,
                          weight=ft.FontWeight.BOLD if rank == 1 else None, ident=ctx.ident(f"md-rank-{p}"))
                  for p, rank in outcome.ranking]

@@ -19,22 +19,25 @@ Everything shown comes from the engine's documented public state (scoring/stupid
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import flet as ft
 
 from companion.app import ui
 from companion.app.format import number
+from companion.app.games import TableContext, TableState
 from models.i18n import Msg
 from models.record import SV_HAND, SV_POINT_CARDS
-from scoring.stupide_vautour import ROUNDS
+from scoring.stupide_vautour import ROUNDS, StupideVautourEngine
+
+State = TableState[StupideVautourEngine]  # what this screen reads: the table, with this game's engine
 
 POINT_W, POINT_H = 84, 104
 LANDSCAPE_SHARE = 9  # twelfths of a wide landscape screen: fifteen hand cards in a row need the room
 HAND_H = 52
 
 
-def build(state: Any, ctx: Any) -> ft.Control:
+def build(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     parts: list[ft.Control] = [_pot_block(state, ctx)]
     if engine.rounds_played and not engine.round_open and engine.last_award:
@@ -49,7 +52,7 @@ def build(state: Any, ctx: Any) -> ft.Control:
     return ft.Column(parts, spacing=ui.GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def table_log(state: Any, entries: Sequence[Any]) -> list[tuple[Msg, ...]]:
+def table_log(state: State, entries: Sequence[Any]) -> list[tuple[Msg, ...]]:
     """The log as the shared screen shows it. Without the table aid and before the end, a round
     other than the latest is one line without its cards or its award (those cards lie under later
     ones, the points taken face down); reveals stay as they are (the table saw each point card)."""
@@ -78,7 +81,7 @@ def _point_colours(card: int) -> tuple[str, str, str]:
     return ft.Colors.AMBER_800, ft.Colors.AMBER_100, ft.Colors.BLACK
 
 
-def point_card(ctx: Any, card: int, *, scale: float = 1.0) -> ft.Control:
+def point_card(ctx: TableContext, card: int, *, scale: float = 1.0) -> ft.Control:
     border, bg, fg = _point_colours(card)
     kind = ctx.t("app.sv.card.vulture" if card < 0 else "app.sv.card.suricate")
     return ft.Container(
@@ -92,14 +95,14 @@ def point_card(ctx: Any, card: int, *, scale: float = 1.0) -> ft.Control:
         border_radius=10 * scale, alignment=ft.Alignment.CENTER, padding=2)
 
 
-def _small_point(ctx: Any, card: int) -> ft.Control:
+def _small_point(ctx: TableContext, card: int) -> ft.Control:
     border, bg, fg = _point_colours(card)
     return ft.Container(ft.Text(number(ctx, card), size=18, weight=ft.FontWeight.BOLD, color=fg),
                         width=44, height=40, bgcolor=bg, border=ft.Border.all(2, border), border_radius=6,
                         alignment=ft.Alignment.CENTER)
 
 
-def _hand_face(ctx: Any, card: int | None, *, size: float = 30) -> ft.Control:
+def _hand_face(ctx: TableContext, card: int | None, *, size: float = 30) -> ft.Control:
     """A player's hand card as the table sees it (blank before the first round)."""
     shown = number(ctx, card) if card is not None else ""
     return ft.Container(ft.Text(shown, size=size, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_SECONDARY_CONTAINER),
@@ -110,7 +113,7 @@ def _hand_face(ctx: Any, card: int | None, *, size: float = 30) -> ft.Control:
 # -- the pot ---------------------------------------------------------------------------------------
 
 
-def _pot_block(state: Any, ctx: Any) -> ft.Control:
+def _pot_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     pending = tuple(engine.pending)
     if pending:
@@ -153,7 +156,7 @@ def _pot_block(state: Any, ctx: Any) -> ft.Control:
                     padding=10 if ctx.compact else 12)
 
 
-def _award_block(state: Any, ctx: Any) -> ft.Control:
+def _award_block(state: State, ctx: TableContext) -> ft.Control:
     """Who took what in the round just played, and why (or where the points went)."""
     engine = state.engine
     lines: list[ft.Control] = [
@@ -168,13 +171,13 @@ def _award_block(state: Any, ctx: Any) -> ft.Control:
 # -- the players -----------------------------------------------------------------------------------
 
 
-def _players_block(state: Any, ctx: Any) -> ft.Control:
+def _players_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     last = engine.last_played
     scores = engine.scores if state.assist else {}
     taken = engine.taken if state.assist else {}
     hands = engine.hands if state.assist else {}
-    tiles = []
+    tiles: list[ft.Control] = []
     for player in state.players:
         card = last.get(player)
         head = ft.Row([
@@ -211,10 +214,10 @@ def _players_block(state: Any, ctx: Any) -> ft.Control:
 # -- entries ---------------------------------------------------------------------------------------
 
 
-def _reveal_block(state: Any, ctx: Any) -> ft.Control:
+def _reveal_block(state: State, ctx: TableContext) -> ft.Control:
     out = set(state.engine.revealed)
 
-    def reveal(card: int):
+    def reveal(card: int) -> ui.Handler:
         return lambda _: ctx.submit({"type": "reveal", "card": card})
 
     def tile(card: int) -> ft.Control:
@@ -257,7 +260,7 @@ def hand_layout(width: float | None) -> tuple[int, float | None, bool]:
     raise AssertionError("unreachable")
 
 
-def last_cards(state: Any) -> dict[str, int] | None:
+def last_cards(state: State) -> dict[str, int] | None:
     """In the last round each player holds one card, known to all from the fourteen played: the
     cards to offer in one tap (None before the last round)."""
     engine = state.engine
@@ -269,7 +272,7 @@ def last_cards(state: Any) -> dict[str, int] | None:
     return {p: hands[p][0] for p in state.players}
 
 
-def _play_block(state: Any, ctx: Any) -> ft.Control:
+def _play_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     players = tuple(state.players)
     chosen: dict[str, int] = ctx.draft.setdefault("cards", {})
@@ -278,7 +281,7 @@ def _play_block(state: Any, ctx: Any) -> ft.Control:
         ctx.draft["round"] = engine.round
     hands = engine.hands if state.assist else None
 
-    def pick(player: str, card: int):
+    def pick(player: str, card: int) -> ui.Handler:
         def handler(_: Any) -> None:
             if chosen.get(player) == card:
                 del chosen[player]
@@ -355,7 +358,7 @@ def _hand_rows(head: ft.Control, tiles: list[ft.Semantics], width: float | None)
             if tile_w is None:
                 tile.expand = 1
             else:
-                tile.content.width = tile_w
+                cast(ft.Container, tile.content).width = tile_w  # each tile wraps its card's Container
         lines.append(ft.Row(list[ft.Control](chunk), spacing=TILE_GAP))
     cards = ft.Column(lines, spacing=TILE_GAP, tight=True)
     if beside:

@@ -180,7 +180,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     since, until, problem = bounds(f, date.today())
     parts: list[ft.Control] = []
 
-    def choose(attr: str, value: Any):
+    def choose(attr: str, value: Any) -> ui.Handler:
         def handler(_: Any) -> None:
             setattr(f, attr, value)
             f.shown = PAGE
@@ -213,7 +213,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                             selected=f.period == p and not (f.since_text or f.until_text), compact=small)
                     for p in PERIODS]
 
-    def typed(attr: str):
+    def typed(attr: str) -> ui.Handler:
         def handler(e: Any) -> None:
             setattr(f, attr, e.control.value or "")
         return handler

@@ -33,7 +33,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         ("home-stats", "app.home.stats", ft.Icons.INSIGHTS, lambda _: app.go("stats"), "tonal"),
         ("home-rules", "app.home.rules", ft.Icons.MENU_BOOK, lambda _: app.go("rules"), "tonal"),
     ]
-    buttons = [
+    buttons: list[ft.Control] = [
         ft.Container(ui.button(app.t(key), handler, ident=ident, icon=icon, kind=kind, height=96,
                                size=ui.FONT_TITLE - 4, expand=True),
                      col={"xs": 12, "sm": 6, "lg": 4})

@@ -23,7 +23,7 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
     step = total if step is None else max(0, min(step, total))
     heading = app.t("app.past.title", game=app.t(f"game.{session.game}.name"))
 
-    def go_step(k: int):
+    def go_step(k: int) -> ui.Handler:
         def handler(_: Any) -> None:
             app.here.params["step"] = max(0, min(k, total))
             app.render()
@@ -38,7 +38,7 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
     summary = app.guard(lambda: app.service.summary(session_id))
     abandoned = summary is not None and summary.status == "abandoned"
 
-    def mark(value: bool):
+    def mark(value: bool) -> ui.Handler:
         def handler(_: Any) -> None:
             if app.guard(lambda: app.service.set_abandoned(session_id, value)) is not None:
                 app.announce(session_id)

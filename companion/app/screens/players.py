@@ -43,7 +43,7 @@ def build(app: App, player_id: int | None = None, **_: Any) -> tuple[str, ft.Con
         ui.button(app.t("app.setup.add_player"), add, ident="player-add", icon=ft.Icons.PERSON_ADD, kind="primary"),
     ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
-    def open_page(pid: int):
+    def open_page(pid: int) -> ui.Handler:
         def handler(_: Any) -> None:
             app.go("players", player_id=pid)
         return handler
@@ -99,7 +99,7 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
             return
         merge_into(target.id, target.name)(None)
 
-    def merge_into(target_id: int, target_name: str):
+    def merge_into(target_id: int, target_name: str) -> ui.Handler:
         def handler(_: Any) -> None:
             def really() -> None:
                 done = app.guard(lambda: app.service.merge_players(player_id, target_id))

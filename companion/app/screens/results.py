@@ -58,18 +58,18 @@ def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: 
                spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
         bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=22, border_radius=ui.RADIUS + 4)))
 
-    def why(player: str):
+    def why(player: str) -> ui.Handler:
         def handler(_: Any) -> None:
             messages = [m for m in outcome.explanation if mentions(m, player)] or list(outcome.explanation)
             rules = rules_of(messages)  # the rules each explanation line names, for every game
             why_dialog(app, app.t("app.results.why_title", player=player), [app.say(m) for m in messages], rules)
         return handler
 
-    rows = []
+    rows: list[ft.Control] = []
     for player, rank in outcome.ranking:
         is_winner = player in outcome.winners
         is_out = player in outcome.eliminated
-        status = []
+        status: list[ft.Control] = []
         if is_winner:
             status.append(ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER_700, size=32))
         if is_out:

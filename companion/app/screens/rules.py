@@ -32,7 +32,7 @@ class Entry:
     variant: str | None = None
 
 if TYPE_CHECKING:
-    pass
+    from companion.app.shell import App
 
 
 def fold(text: str) -> str:
@@ -85,7 +85,7 @@ def heading_key(game: str, section: str, lang: str) -> str | None:
     return None
 
 
-def heading(app: Any, game: str, section: str) -> str:
+def heading(app: App, game: str, section: str) -> str:
     if section == ALL:
         return app.t("app.rules.section_all")
     key = heading_key(game, section, app.lang)
@@ -109,7 +109,7 @@ def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool, bool]
     return book
 
 
-def _variants(app: Any, game: str, query: str) -> list[ft.Control]:
+def _variants(app: App, game: str, query: str) -> list[ft.Control]:
     """The game's variants, each value in one line with the rule it changes."""
     from companion.app.screens.setup import variant_word
 
@@ -140,7 +140,7 @@ def matches_text(text: str, query: str) -> bool:
     return all(word in hay for word in fold(query).split())
 
 
-def matches(app: Any, rule: str, query: str) -> bool:
+def matches(app: App, rule: str, query: str) -> bool:
     if not query:
         return True
     hay = fold(" ".join((rule, app.t(f"rule.{rule}.title"), app.t(f"rule.{rule}.text"))))
@@ -152,7 +152,7 @@ def _badge(label: str, bg: str, fg: str) -> ft.Control:
                         bgcolor=bg, border_radius=8, padding=ft.Padding.symmetric(horizontal=10, vertical=4))
 
 
-def _card(app: Any, game: str, entry: Entry) -> ft.Control:
+def _card(app: App, game: str, entry: Entry) -> ft.Control:
     badges = [_badge(entry.id, ft.Colors.SECONDARY_CONTAINER, ft.Colors.ON_SECONDARY_CONTAINER)]
     if entry.ruling is not None:
         kind = "app.rules.kind.ruling" if entry.ruling else "app.rules.kind.rule"
@@ -173,7 +173,7 @@ def _card(app: Any, game: str, entry: Entry) -> ft.Control:
                                                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
 
 
-def results(app: Any, game: str, query: str) -> list[ft.Control]:
+def results(app: App, game: str, query: str) -> list[ft.Control]:
     shown = tuple(e for e in entries(game) if matches(app, e.id, query))
     out: list[ft.Control] = [ui.muted(app.t("app.rules.found", count=len(shown)), ident="rules-count")]
     for section, items in sections(game, shown):
@@ -189,7 +189,7 @@ def results(app: Any, game: str, query: str) -> list[ft.Control]:
     return out
 
 
-def build(app: Any, game: str | None = None, query: str = "", **_: Any) -> tuple[str, ft.Control]:
+def build(app: App, game: str | None = None, query: str = "", **_: Any) -> tuple[str, ft.Control]:
     offered = games()
     if game not in offered:
         game = app.drafts.get("rules-game") if app.drafts.get("rules-game") in offered else offered[0]
@@ -199,7 +199,7 @@ def build(app: Any, game: str | None = None, query: str = "", **_: Any) -> tuple
         return _build(app, game, query, offered)
 
 
-def _build(app: Any, game: str, query: str, offered: tuple[str, ...]) -> tuple[str, ft.Control]:
+def _build(app: App, game: str, query: str, offered: tuple[str, ...]) -> tuple[str, ft.Control]:
 
     def search(e: Any) -> None:
         # The whole screen is rebuilt, like after any other change: a tree already on screen is
@@ -208,7 +208,7 @@ def _build(app: Any, game: str, query: str, offered: tuple[str, ...]) -> tuple[s
         app.here.params["query"] = e.control.value or ""
         app.render()
 
-    def pick(other: str):
+    def pick(other: str) -> ui.Handler:
         def handler(_: Any) -> None:
             app.here.params.update(game=other, query=app.here.params.get("query", ""))
             app.render()

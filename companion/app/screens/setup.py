@@ -127,7 +127,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     # 1. the game
     games = playable_games()
 
-    def pick_game(game: str):
+    def pick_game(game: str) -> ui.Handler:
         def handler(_: Any) -> None:
             if draft.game != game:
                 draft.game = game
@@ -154,7 +154,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             chosen = draft.variant.get(key, default)
             house = house_choices(draft.game, key)
 
-            def pick(key: str, value: Any):
+            def pick(key: str, value: Any) -> ui.Handler:
                 def handler(_: Any) -> None:
                     draft.variant[key] = value
                     app.render()
@@ -182,7 +182,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     # 3. players: saved profiles, a new one, seating order
     profiles = app.guard(app.service.players) or []
 
-    def toggle(name: str):
+    def toggle(name: str) -> ui.Handler:
         def handler(_: Any) -> None:
             if name in draft.seats:
                 draft.seats.remove(name)
@@ -309,7 +309,7 @@ def _number_row(app: App, draft: Draft, key: str, minimum: int, default: int) ->
     chosen = draft.variant.get(key)
     shown = chosen if chosen is not None else default
 
-    def step(delta: int):
+    def step(delta: int) -> ui.Handler:
         def handler(_: Any) -> None:
             draft.variant[key] = max(minimum, shown + delta)
             app.render()
@@ -370,7 +370,7 @@ def what_to_fix(app: App, game: str, err: Any) -> str:
 def _seating(app: App, draft: Draft) -> ft.Control:
     first = draft.first or draft.seats[0]
 
-    def move(name: str, step: int):
+    def move(name: str, step: int) -> ui.Handler:
         def handler(_: Any) -> None:
             i = draft.seats.index(name)
             j = i + step
@@ -379,13 +379,13 @@ def _seating(app: App, draft: Draft) -> ft.Control:
             app.render()
         return handler
 
-    def make_first(name: str):
+    def make_first(name: str) -> ui.Handler:
         def handler(_: Any) -> None:
             draft.first = name
             app.render()
         return handler
 
-    def remove(name: str):
+    def remove(name: str) -> ui.Handler:
         def handler(_: Any) -> None:
             draft.seats.remove(name)
             if draft.first == name:
@@ -393,7 +393,7 @@ def _seating(app: App, draft: Draft) -> ft.Control:
             app.render()
         return handler
 
-    def start_rename(name: str):
+    def start_rename(name: str) -> ui.Handler:
         def handler(_: Any) -> None:
             draft.renaming, draft.rename_to = name, name
             app.render()
@@ -505,13 +505,13 @@ def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Contr
             draft.dealing = seated[0]
     dealing = draft.dealing
 
-    def choose(name: str):
+    def choose(name: str) -> ui.Handler:
         def handler(_: Any) -> None:
             draft.dealing = name
             app.render()
         return handler
 
-    def deal(kind: str):
+    def deal(kind: str) -> ui.Handler:
         def handler(_: Any) -> None:
             hand = draft.deal.setdefault(dealing, [])
             if len(hand) < DEAL_EACH and dealt[kind] < COPIES:
@@ -523,7 +523,7 @@ def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Contr
             app.render()
         return handler
 
-    def take_back(name: str, index: int):
+    def take_back(name: str, index: int) -> ui.Handler:
         def handler(_: Any) -> None:
             hand = draft.deal.get(name, [])
             if 0 <= index < len(hand):
@@ -535,7 +535,7 @@ def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Contr
     rows: list[ft.Control] = []
     for name in seated:
         hand = hands[name]
-        picks = []
+        picks: list[ft.Control] = []
         for i, kind in enumerate(hand):
             border, bg = ANIMAL_COLOURS[kind]
             said = app.say(animal(kind))
@@ -555,7 +555,7 @@ def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Contr
         ], wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
 
     full = len(hands[dealing]) >= DEAL_EACH
-    tiles = []
+    tiles: list[ft.Control] = []
     for kind in species:
         left = COPIES - dealt[kind]
         gone = full or left <= 0

@@ -107,13 +107,13 @@ def _period_panel(app: App, state: dict[str, Any]) -> tuple[ft.Control, datetime
                       until_text=state.get("until", ""))
     since, until, problem = bounds(filters, date.today())
 
-    def choose(period: str):
+    def choose(period: str) -> ui.Handler:
         def handler(_: Any) -> None:
             state.update(period=period, since="", until="")
             app.render()
         return handler
 
-    def typed(key: str):
+    def typed(key: str) -> ui.Handler:
         def handler(e: Any) -> None:
             state[key] = e.control.value or ""
         return handler

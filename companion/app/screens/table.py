@@ -234,7 +234,8 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
                                close_tooltip=app.t("app.common.close")))
 
     # -- the game's own screen (or the correction editor) ----------------------------------------
-    has_side = hasattr(game_screen, "build_side")
+    build_side = getattr(game_screen, "build_side", None)  # optional: see companion.app.games
+    has_side = build_side is not None
     share = landscape_share(game_screen)
     if draft.correcting is not None:
         game_part, state, ctx = _correction(app, session, draft, draft.correcting, game_screen, has_side)
@@ -245,13 +246,13 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
                            compact=app.narrow, width=game_width(app, share))
         game_part = (_finished(app, session) if session.outcome is not None
                      else paused(app, game_screen.build(state, ctx)))
-    top = paused(app, game_screen.build_side(state, ctx)) if has_side else None
+    top = paused(app, build_side(state, ctx)) if build_side is not None else None
 
     table_log = getattr(game_screen, "table_log", None)  # table-fair: what the log may say
     public = table_log(state_from_session(session), session.log) if table_log is not None else None
     side = _side(app, session, draft, undo, redo, top, public)
     if app.wide:
-        layout = ft.ResponsiveRow([
+        layout: ft.Control = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8, "xl": share}),
             ft.Container(side, col={"xs": 12, "lg": 4, "xl": 12 - share}),
         ], spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.START)
@@ -335,7 +336,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
         entries = [replace(entry, events=tuple(events)) for entry, events in zip(entries, public)]
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
 
-    def start_correction(index: int):
+    def start_correction(index: int) -> ui.Handler:
         def handler(_: Any) -> None:
             draft.correcting = index
             draft.fix_draft = {}
@@ -346,7 +347,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
             app.render()
         return handler
 
-    def why(entry: LogEntry, rules: tuple[str, ...]):
+    def why(entry: LogEntry, rules: tuple[str, ...]) -> ui.Handler:
         def handler(_: Any) -> None:
             why_dialog(app, app.t("app.table.why_entry", n=entry.index + 1),
                        [app.say(m) for m in entry.events], rules)
