@@ -14,6 +14,8 @@ if TYPE_CHECKING:  # the service's imports are paid only by the commands that us
 
 
 # What `replay` says of a file it will not read (a folder, a device, a pipe; over the size limit).
+
+
 _REPLAY_FILE_KEYS = {"too_big": "record.too_big", "not_a_file": "record.not_a_file"}
 
 
@@ -28,7 +30,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.lines:
         return _replay_lines(args)
     try:
-        text = read_file(args.file, sys.stdin.buffer, **_REPLAY_FILE_KEYS)
+        text = read_file(args.file, sys.stdin.buffer, too_big=_REPLAY_FILE_KEYS["too_big"],
+                         not_a_file=_REPLAY_FILE_KEYS["not_a_file"])
     except OSError as err:
         unreadable = MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror}))
         verdict, status = malformed_verdict(unreadable, lang=args.lang), 2
@@ -238,7 +241,7 @@ def _password(target: str) -> str | None:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        return make_url(target.strip()).password or None  # type: ignore[return-value]
+        return str(make_url(target.strip()).password or "") or None
     except ArgumentError:
         return None
 

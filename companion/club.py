@@ -28,17 +28,17 @@ from sqlalchemy.orm import Session
 
 from models.i18n import Msg
 from models.names import BadName, clean_name
-from models.tables import STATUS_FINISHED, GameSession, GameSummary, Player, Result
+from models.tables import STATUS_FINISHED, GameSession, GameSummary, Player, Result, table
 
 NO_TABLE = ""  # the filter value for games started on a tablet with no name
 LEAGUE_LIMIT = 50  # rows of a league table a screen asks for at once
 
 Period = tuple[datetime | None, datetime | None]  # (since included, until excluded) on the start time
 
-_gs = GameSummary.__table__
-_s = GameSession.__table__
-_r = Result.__table__
-_p = Player.__table__
+_gs = table(GameSummary)
+_s = table(GameSession)
+_r = table(Result)
+_p = table(Player)
 
 
 class BadTableName(ValueError):

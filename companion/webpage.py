@@ -45,7 +45,7 @@ GUARD = """<script>
 
 
 def flet_index() -> Path:
-    from flet_web import get_package_web_dir  # type: ignore[import-untyped]
+    from flet_web import get_package_web_dir
 
     return Path(get_package_web_dir()) / "index.html"
 

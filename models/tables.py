@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Optional
 
-from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint
+from sqlalchemy import Column, ForeignKey, Index, Integer, Table, UniqueConstraint
 from sqlmodel import Field, SQLModel, col
 
 STATUS_IN_PROGRESS = "in_progress"
@@ -215,3 +215,8 @@ Index("ix_sessions_table_started", col(GameSession.table_name), col(GameSession.
 
 TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth, StoreInfo)
 metadata = SQLModel.metadata
+
+
+def table(model: type[SQLModel]) -> Table:
+    """The SQLAlchemy table of a model (``table=True``), for the store's SQL Core statements."""
+    return model.__table__  # type: ignore[attr-defined]  # set by SQLModel's metaclass, not declared

@@ -269,8 +269,9 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
             print(Msg("app.run.bad_pin").render(saved_language(settings)), file=sys.stderr, flush=True)
             return 2
         delay = os.environ.get(PIN_DELAY_ENV)  # the tests' knob: a stronger gate is never weakened by a device
-        gate = PinGate(pin.strip() if pin is not None else None,
-                       **({"delay": float(delay)} if delay else {}))
+        gate = PinGate(pin.strip() if pin is not None else None)
+        if delay:
+            gate.delay = float(delay)
     if isinstance(db_path, str) and not readable_url(db_path):
         print(Msg("app.run.bad_db_url", {"url": shown_db(db_path)}).render(saved_language(settings)),
               file=sys.stderr, flush=True)

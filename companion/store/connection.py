@@ -116,7 +116,7 @@ class Database:
             )
             event.listen(self.engine, "connect", _on_connect)
             event.listen(self.engine, "begin", _on_begin)
-            self._writer = self.engine.execution_options(sqlite_begin="IMMEDIATE")
+            self._writer: SAEngine = self.engine.execution_options(sqlite_begin="IMMEDIATE")
             self._time_in = DateTime().dialect_impl(self.engine.dialect).bind_processor(self.engine.dialect)
             self._q: Callable[[str], str] = _same
         else:
@@ -216,6 +216,7 @@ class Database:
         fairy = self.engine.raw_connection()
         try:
             driver = fairy.driver_connection
+            assert driver is not None
             try:  # psycopg: a transaction begins with the first statement
                 yield Tx(driver)
             except BaseException:

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from companion.store.connection import BUSY_TIMEOUT_MS, _stored_time
 from companion.store.games import Games
-from models.tables import ActionRow, GameSession, Seat, StoreInfo
+from models.tables import ActionRow, GameSession, Seat, StoreInfo, table
 
 
 @dataclass(frozen=True)
@@ -92,14 +92,14 @@ def tablet_games(conn: sqlite3.Connection, store_id: str) -> tuple[dict[int, tup
     players = {pid: (name, _stored_time(created)) for pid, name, created in
                conn.execute("SELECT id, name, created_at FROM players")}
     games: dict[int, SourceGame] = {}
-    for (sid, game, variant, first, assist, status, started, finished, updated, setup, abandoned, table,
+    for (sid, game, variant, first, assist, status, started, finished, updated, setup, abandoned, table_name,
          origin) in conn.execute(
             "SELECT id, game, variant, first_player, assist, status, started_at, finished_at, updated_at, setup, "
             "abandoned_at, table_name, origin FROM sessions ORDER BY id"):
         games[sid] = SourceGame(
             session_id=sid, game=game, variant=variant, first_player=first, assist=bool(assist), status=status,
             started_at=_stored_time(started), finished_at=_maybe_time(finished), updated_at=_stored_time(updated),
-            setup=setup, abandoned_at=_maybe_time(abandoned), table_name=table, origin=origin or f"{store_id}/{sid}")
+            setup=setup, abandoned_at=_maybe_time(abandoned), table_name=table_name, origin=origin or f"{store_id}/{sid}")
     for sid, name, pid in conn.execute(
             "SELECT st.session_id, COALESCE(st.name, p.name), st.player_id FROM seats st "
             "JOIN players p ON p.id = st.player_id ORDER BY st.session_id, st.position"):
@@ -136,22 +136,22 @@ class Copies(Games):
 
     def store_id(self, db: Session) -> str | None:
         """This database's identity (``store_info``), which a copied game's origin starts with."""
-        info = StoreInfo.__table__.c
+        info = table(StoreInfo).c
         return db.execute(sa_select(info.value).where(info.key == "store_id")).scalar()
 
     def copied_origins(self, db: Session) -> dict[str, int]:
         """The origin of each game copied here → its session id."""
-        s = GameSession.__table__.c
+        s = table(GameSession).c
         return {origin: sid for sid, origin in db.execute(sa_select(s.id, s.origin).where(s.origin.is_not(None)))}
 
     def copied_game(self, db: Session, session_id: int) -> ClubGame:
         """A club game's rows as they are in the database now (read again, not from the ORM's memory)."""
-        s = GameSession.__table__.c
+        s = table(GameSession).c
         row = db.execute(sa_select(s.game, s.variant, s.first_player, s.setup, s.status, s.finished_at,
                                    s.updated_at, s.abandoned_at, s.assist, s.started_at, s.table_name)
                          .where(s.id == session_id)).one()
         names = tuple(self.seat_names(db, session_id))
-        a = ActionRow.__table__.c
+        a = table(ActionRow).c
         log = [LogRow(seq, action, created.replace(tzinfo=None), _naive(retracted))
                for seq, action, created, retracted in db.execute(
                    sa_select(a.seq, a.action, a.created_at, a.retracted_at)
@@ -196,7 +196,7 @@ class Copies(Games):
 
     def insert_log(self, db: Session, session_id: int, rows: Sequence[LogRow]) -> None:
         if rows:
-            db.execute(insert(ActionRow.__table__), [
+            db.execute(insert(table(ActionRow)), [
                 {"session_id": session_id, "seq": r.seq, "action": r.action, "created_at": _utc(r.created_at),
                  "retracted_at": _aware(r.retracted_at)} for r in rows])
 
@@ -204,17 +204,17 @@ class Copies(Games):
         """The club's copy (an earlier state of the game) made the tablet's: the entries it retracted
         since marked so, the new ones appended, the session's status and times. Returns the number
         of entries added."""
-        a = ActionRow.__table__.c
+        a = table(ActionRow).c
         known = {row.seq: row for row in club.log}
         for row in game.log:
             mine = known.get(row.seq)
             if mine is not None and mine.retracted_at != row.retracted_at:
-                db.execute(update(ActionRow.__table__).where(a.session_id == club.session_id, a.seq == row.seq)
+                db.execute(update(table(ActionRow)).where(a.session_id == club.session_id, a.seq == row.seq)
                            .values(retracted_at=_aware(row.retracted_at)))
         new = [row for row in game.log if row.seq not in known]
         self.insert_log(db, club.session_id, new)
-        s = GameSession.__table__.c
-        db.execute(update(GameSession.__table__).where(s.id == club.session_id).values(
+        s = table(GameSession).c
+        db.execute(update(table(GameSession)).where(s.id == club.session_id).values(
             status=game.status, finished_at=_aware(game.finished_at), updated_at=_utc(game.updated_at),
             abandoned_at=_aware(game.abandoned_at)))
         return len(new)

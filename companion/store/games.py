@@ -11,12 +11,12 @@ from datetime import datetime
 from typing import Any, Iterable, Sequence
 
 from sqlalchemy import delete, func, text, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from companion.store.connection import NAME_LOCKS, Tx, _chunks, _cursor, _driver, _run, _stored_time
 from companion.store.summaries import Summaries
 from models.names import name_key
-from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS, ActionRow, GameSession, Player, Seat
+from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS, ActionRow, GameSession, Player, Seat, table
 
 
 def dumps(data: Any) -> str:
@@ -156,13 +156,14 @@ class Games(Summaries):
                                setup=setup)
         db.add(row)
         db.flush()
+        assert row.id is not None
+        session_id = row.id
         names = dict(db.execute(text("SELECT id, name FROM players WHERE id IN (%s)"
                                      % ",".join(str(int(p)) for p in player_ids))).all()) if player_ids else {}
         for position, player_id in enumerate(player_ids):
             # the seat keeps the name the record uses now, whatever the profile is called later
-            db.add(Seat(session_id=row.id, position=position, player_id=player_id, name=names.get(player_id)))
+            db.add(Seat(session_id=session_id, position=position, player_id=player_id, name=names.get(player_id)))
         db.flush()
-        assert row.id is not None
         self.refresh_summary(db, row.id, months=False)  # a new game is not finished: no month changes
         return row
 
@@ -260,16 +261,16 @@ class Games(Summaries):
         return [(name, pid) for name, pid in rows]
 
     def session_ids(self, db: Session) -> list[int]:
-        return list(db.exec(select(GameSession.id).order_by(GameSession.id)))
+        return [i for i in db.exec(select(col(GameSession.id)).order_by(col(GameSession.id))) if i is not None]
 
     def delete_session(self, db: Session, session_id: int) -> bool:
         counted = db.execute(text(self.sql.finished_month), {"s": session_id}).first()
         players = [p for (p,) in db.execute(text("SELECT player_id FROM seats WHERE session_id = :s"),
                                             {"s": session_id})]
-        done = db.execute(delete(GameSession).where(GameSession.id == session_id))
+        done = db.execute(delete(GameSession).where(col(GameSession.id) == session_id))
         if counted is not None:  # the monthly figures it counted in, without it
             self.refresh_months(db, counted[0], counted[1], players)
-        return done.rowcount > 0
+        return done.rowcount > 0  # type: ignore[attr-defined]  # a DELETE's CursorResult has it
 
     def set_status(self, db: Session | Tx, session_id: int, finished: bool, now: datetime) -> None:
         stamp = self._stamp(now)
@@ -280,13 +281,13 @@ class Games(Summaries):
 
     def active_actions(self, db: Session, session_id: int) -> list[ActionRow]:
         return list(db.exec(
-            select(ActionRow).where(ActionRow.session_id == session_id, ActionRow.retracted_at.is_(None))
-            .order_by(ActionRow.seq)
+            select(ActionRow).where(ActionRow.session_id == session_id, col(ActionRow.retracted_at).is_(None))
+            .order_by(col(ActionRow.seq))
         ))
 
     def all_actions(self, db: Session, session_id: int) -> list[ActionRow]:
         """Every entry ever made, retracted ones included (for disputes)."""
-        return list(db.exec(select(ActionRow).where(ActionRow.session_id == session_id).order_by(ActionRow.seq)))
+        return list(db.exec(select(ActionRow).where(ActionRow.session_id == session_id).order_by(col(ActionRow.seq))))
 
     def last_seq(self, db: Session, session_id: int) -> int:
         """The highest ``seq`` used by the session (retracted rows included), 0 if none."""
@@ -295,7 +296,7 @@ class Games(Summaries):
 
     def last_active_seq(self, db: Session, session_id: int) -> int:
         value = db.exec(select(func.max(ActionRow.seq)).where(
-            ActionRow.session_id == session_id, ActionRow.retracted_at.is_(None))).one()
+            ActionRow.session_id == session_id, col(ActionRow.retracted_at).is_(None))).one()
         return value or 0
 
     def session_rows(self, db: Session, session_id: int) -> SessionRows | None:
@@ -320,14 +321,17 @@ class Games(Summaries):
             seqs=[seq for seq, _ in active], actions=[action for _, action in active],
             last_seq=log[-1][0] if log else 0)
 
-    def append(self, db: Session, session_id: int, actions: Iterable[str], now: datetime,
+    def append(self, db: Session | Tx, session_id: int, actions: Iterable[str], now: datetime,
                after: int | None = None, times: Sequence[Any] | None = None) -> int:
         """Append actions (JSON texts) after seq ``after`` (default: the last seq used); returns
         the new last seq. This is the hot path: one INSERT on the driver's cursor, no ORM unit of
         work and no SQL compilation (the statement text is fixed). ``times``: each row's time as
         :meth:`entry_times` read it (entries written again by a correction keep theirs), else
         ``now``."""
-        seq = self.last_seq(db, session_id) if after is None else after
+        if after is None:
+            assert isinstance(db, Session), "a tap's transaction (Tx) always says after which seq"
+            after = self.last_seq(db, session_id)
+        seq = after
         stamp = self._stamp(now)
         rows = []
         for i, action in enumerate(actions):
@@ -356,11 +360,11 @@ class Games(Summaries):
                 found[seq] = created
         return [found[seq] for seq in seqs]
 
-    def touch(self, db: Session, session_id: int, now: datetime) -> None:
+    def touch(self, db: Session | Tx, session_id: int, now: datetime) -> None:
         """``updated_at`` after an entry that changes nothing else about the session (hot path)."""
         _driver(db).execute(self._q(_TOUCH), (self._stamp(now), session_id))
 
-    def entries_added(self, db: Session, session_id: int, count: int, now: datetime) -> None:
+    def entries_added(self, db: Session | Tx, session_id: int, count: int, now: datetime) -> None:
         """After ``count`` entries appended at ``now`` that change nothing else about the game (not
         its status, results, seats or abandoned mark: most taps): ``updated_at`` and the summary
         row brought up to date incrementally, in two fixed statements on the driver's cursor (hot
@@ -393,7 +397,7 @@ class Games(Summaries):
     def retract(self, db: Session, seqs: Sequence[int], session_id: int, now: datetime) -> None:
         if not seqs:
             return
-        actions = ActionRow.__table__
+        actions = table(ActionRow)
         db.execute(
             update(actions)
             .where(actions.c.session_id == session_id, actions.c.seq.in_(list(seqs)), actions.c.retracted_at.is_(None))
@@ -426,5 +430,5 @@ class Games(Summaries):
         _run(db, self._q("DELETE FROM results WHERE session_id = ?"), (session_id,))
 
     def set_abandoned(self, db: Session, session_id: int, when: datetime | None) -> None:
-        sessions = GameSession.__table__
+        sessions = table(GameSession)
         db.execute(update(sessions).where(sessions.c.id == session_id).values(abandoned_at=when))

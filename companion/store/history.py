@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from companion.club import NO_TABLE, Period, table_sessions
 from companion.store.summaries import Summaries
-from models.tables import GameSummary, Seat
+from models.tables import GameSummary, Seat, table
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,8 @@ class History(Summaries):
     """The store's history and statistics queries (see :class:`companion.store.Store`)."""
 
     def _history_where(self, query: HistoryQuery) -> list[Any]:
-        gs = GameSummary.__table__
-        seats = Seat.__table__
+        gs = table(GameSummary)
+        seats = table(Seat)
         where: list[Any] = []
         if query.status is not None:
             where.append(gs.c.status == query.status)
@@ -97,13 +97,13 @@ class History(Summaries):
     def history_page(self, db: Session, query: HistoryQuery, offset: int, limit: int) -> list[dict[str, Any]]:
         """One page of summaries, newest first, each with its seats (profile name, score, place,
         winner) in seating order. Reads the summaries and, for the page only, seats and results."""
-        gs = GameSummary.__table__
+        gs = table(GameSummary)
         sql = (sa_select(gs).where(*self._history_where(query))
                .order_by(gs.c.started_at.desc(), gs.c.session_id.desc()).offset(offset).limit(limit))
         return self._with_seats(db, [dict(r._mapping) for r in db.execute(sql)])
 
     def summary_row(self, db: Session, session_id: int) -> dict[str, Any] | None:
-        gs = GameSummary.__table__
+        gs = table(GameSummary)
         rows = self._with_seats(db, [dict(r._mapping) for r in db.execute(
             sa_select(gs).where(gs.c.session_id == session_id))])
         return rows[0] if rows else None
@@ -125,7 +125,7 @@ class History(Summaries):
         return rows
 
     def history_count(self, db: Session, query: HistoryQuery) -> int:
-        gs = GameSummary.__table__
+        gs = table(GameSummary)
         if query.player_ids is None or query.table is not None:  # the summaries' covering indexes answer
             return int(db.execute(sa_select(func.count()).select_from(gs)
                                   .where(*self._history_where(query))).scalar_one())
@@ -327,6 +327,6 @@ def _period(period: Period, column: str = "g.started_at", table: str | None = No
 
 def _typed(sql: Any, params: dict[str, Any]) -> Any:
     """Times bound as the DateTime column stores them (the same text form), not as sqlite3 adapts them."""
-    moment = GameSummary.__table__.c.started_at.type
+    moment = table(GameSummary).c.started_at.type
     names = [n for n in ("since", "until") if n in params]
     return sql.bindparams(*(bindparam(n, type_=moment) for n in names)) if names else sql

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from functools import cached_property, lru_cache
 from types import SimpleNamespace
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from sqlalchemy import text
 from sqlmodel import Session
@@ -86,22 +86,24 @@ class Summaries(Database):
         A lock and not a retry: a finish is rare and short, and a retry would have to replay the
         whole tap's transaction. On SQLite the write transaction already excludes other writers."""
         start, end = _month_bounds(month)
+        bounds: tuple[Any, Any] = (start, end)
         if self.path is None:
             self._lock_month(db, game, month)
-            start, end = (datetime.fromisoformat(t).replace(tzinfo=timezone.utc) for t in (start, end))
+            bounds = (datetime.fromisoformat(start).replace(tzinfo=timezone.utc),
+                      datetime.fromisoformat(end).replace(tzinfo=timezone.utc))
         one_month = "AND g.game = :g AND g.started_at >= :a AND g.started_at < :b"
         q = self._q
         if self.path is None:  # recounted in place: the locked row stays the lock until the commit
-            _run(db, self.sql.game_month_upsert, {"g": game, "a": start, "b": end})
+            _run(db, self.sql.game_month_upsert, {"g": game, "a": bounds[0], "b": bounds[1]})
             _run(db, q("DELETE FROM game_months WHERE game = :g AND month = :m AND NOT EXISTS (SELECT 1 FROM "
                        "game_summaries g WHERE g.status = 'finished' " + one_month + ")"),
-                 {"g": game, "m": month, "a": start, "b": end})
+                 {"g": game, "m": month, "a": bounds[0], "b": bounds[1]})
         else:
             _run(db, "DELETE FROM game_months WHERE game = :g AND month = :m", {"g": game, "m": month})
-            _run(db, self.sql.game_month, {"g": game, "a": start, "b": end})
+            _run(db, self.sql.game_month, {"g": game, "a": bounds[0], "b": bounds[1]})
         if player_ids is None:
             _run(db, q("DELETE FROM player_months WHERE game = :g AND month = :m"), {"g": game, "m": month})
-            _run(db, q(self.sql.player_months_insert.format(where=one_month)), {"g": game, "a": start, "b": end})
+            _run(db, q(self.sql.player_months_insert.format(where=one_month)), {"g": game, "a": bounds[0], "b": bounds[1]})
             return
         if not player_ids:
             return
@@ -110,7 +112,7 @@ class Summaries(Database):
              {"g": game, "m": month})
         _run(db, q(self.sql.player_months_insert.format(
             where=f"AND g.game = :g AND g.started_at >= :a AND g.started_at < :b AND r.player_id IN ({marks})")),
-            {"g": game, "a": start, "b": end})
+            {"g": game, "a": bounds[0], "b": bounds[1]})
 
     def _lock_month(self, db: Session | Tx, game: str, month: str) -> None:
         """PostgreSQL: lock the month's ``game_months`` row (see :meth:`refresh_months`), making it

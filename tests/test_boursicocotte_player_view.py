@@ -1,31 +1,13 @@
-"""The app's screens and service are type-checked, and the values they read have the types said.
-
-mypy runs over the UI and service modules (the store, the statistics of companion/club.py,
-service/migrate.py and service/play.py, whose errors come from the store's signatures, are left for
-the store's split). Boursicocotte's ``player_view()`` is a ``PlayerView`` TypedDict: the dict it
-returns has exactly the keys that type declares, at every phase the screen reads."""
+"""Boursicocotte's ``player_view()`` (what a player's private view reads) is a ``PlayerView``
+TypedDict: the dict it returns has exactly the keys that type declares, at every phase the screen
+reads. (mypy itself runs over companion/, models/ and scoring/ in scripts/test.)"""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 from typing import get_type_hints
 
 from scoring.boursicocotte import AuctionView, BoursicocotteEngine, DebtView, PlayerView, TradeView
 from tests.test_boursicocotte import TRADE_DEAL, act, bid, challenge, close, deliver_all, draw, engine, money
-
-ROOT = Path(__file__).resolve().parents[1]
-CHECKED = ["companion/app/ui.py", "companion/app/format.py", "companion/app/probe.py", "companion/app/shell.py",
-           "companion/app/private_view.py", "companion/app/games", "companion/app/screens",
-           *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "companion" / "service").glob("*.py")
-                   if p.name not in ("migrate.py", "play.py"))]
-
-
-def test_the_app_screens_and_the_service_type_check() -> None:
-    done = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent", *CHECKED], cwd=ROOT,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _keys(typed: type) -> set[str]:
