@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import assets as _assets
+from companion.app.settings import DeviceSettings
 from companion.paths import shown_db
 
 if TYPE_CHECKING:
@@ -48,37 +49,6 @@ def export_dir_for(db_path: Path | str) -> Path:
     return local_dir(db_path) / "exports"
 
 
-def settings_path_for(db_path: Path | str) -> Path:
-    """The table's language, theme and name are kept beside the database (a server's database: in
-    the user's data directory: they belong to this device)."""
-    from companion.paths import local_dir
-
-    return local_dir(db_path) / "settings.json"
-
-
-def save_setting(settings_path: Path | None, key: str, value: Any) -> bool:
-    """Keep one of this device's settings in its settings file (the others as they were);
-    False if the file cannot be written."""
-    import json
-
-    if settings_path is None:
-        return False
-    try:
-        data = json.loads(settings_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
-    data[key] = value
-    try:
-        settings_path.parent.mkdir(parents=True, exist_ok=True)
-        settings_path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    except OSError:
-        log.warning("cannot save the settings to %s", settings_path)
-        return False
-    return True
-
-
 def make_main(service: SessionService, export_dir: Path | None = None, settings_path: Path | None = None,
               gate: PinGate | None = None, table: str | None = None) -> Callable[[Any], None]:
     """The entry point of one connected page. With a ``gate`` (LAN mode) a device other than the
@@ -100,7 +70,8 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
         if gate is not None and not gate.trusted(client):
             from companion.app.web import pin_view, show
 
-            show(page, pin_view(gate, saved_language(settings_path), open_app, lambda view: show(page, view),
+            lang = DeviceSettings(settings_path).language()
+            show(page, pin_view(gate, lang, open_app, lambda view: show(page, view),
                                 client=client))
             return
         open_app()
@@ -147,7 +118,7 @@ def make_waiting_main(waiting: Waiting, export_dir: Path | None = None, settings
         from companion.store import StoreUnusable
 
         client = peer_address()  # here, in the connection's context: the task below runs elsewhere
-        lang = saved_language(settings_path)
+        lang = DeviceSettings(settings_path).language()
         show(page, waiting_view(lang))
         closed = threading.Event()
         page.on_close = lambda _: closed.set()
@@ -179,7 +150,7 @@ def make_error_main(message: Msg, settings_path: Path | None = None, gate: PinGa
         from companion.app.web import error_view, peer_address, show
 
         shown = startup_message(message, db_path, gate, peer_address())
-        show(page, error_view(shown, saved_language(settings_path)))
+        show(page, error_view(shown, DeviceSettings(settings_path).language()))
 
     return main
 
@@ -203,22 +174,6 @@ def hidden_passwords(message: Msg, db_path: Path | str | None) -> Msg:
         return message
     return Msg(message.key, {name: hide_passwords(value, db_path) if isinstance(value, str) else value
                              for name, value in message.params.items()})
-
-
-def saved_language(settings_path: Path | None) -> str:
-    """The table's language as saved beside the database (the default when there is none)."""
-    import json
-
-    from models.i18n import DEFAULT_LANGUAGE, LANGUAGES
-
-    if settings_path is not None:
-        try:
-            lang = json.loads(settings_path.read_text(encoding="utf-8")).get("lang")
-        except (OSError, ValueError, AttributeError):
-            lang = None
-        if lang in LANGUAGES:
-            return str(lang)
-    return DEFAULT_LANGUAGE
 
 
 def lan_address() -> str:
@@ -259,32 +214,33 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
     from models.i18n import DEFAULT_LANGUAGE, Msg
 
     bind = host or ("0.0.0.0" if lan else "127.0.0.1")
-    settings = settings_path_for(db_path)
+    device = DeviceSettings.beside(db_path)
+    settings, lang = device.path, device.language()
     status = 0
     gate = None
     if bind not in ("127.0.0.1", "localhost", "::1"):
         from companion.app.web import PinGate, valid_pin
 
         if pin is not None and not valid_pin(pin.strip()):
-            print(Msg("app.run.bad_pin").render(saved_language(settings)), file=sys.stderr, flush=True)
+            print(Msg("app.run.bad_pin").render(lang), file=sys.stderr, flush=True)
             return 2
         delay = os.environ.get(PIN_DELAY_ENV)  # the tests' knob: a stronger gate is never weakened by a device
         gate = PinGate(pin.strip() if pin is not None else None)
         if delay:
             gate.delay = float(delay)
     if isinstance(db_path, str) and not readable_url(db_path):
-        print(Msg("app.run.bad_db_url", {"url": shown_db(db_path)}).render(saved_language(settings)),
+        print(Msg("app.run.bad_db_url", {"url": shown_db(db_path)}).render(lang),
               file=sys.stderr, flush=True)
         return 2
     if table is not None:
-        save_setting(settings, "table", table)
+        device.save(table=table)
     service: SessionService | None = None
     waiting: Waiting | None = None
     try:
         service = open_service(db_path)
         main = make_main(service, export_dir_for(db_path), settings, gate=gate, table=table)
     except StoreUnusable as err:
-        print(hidden_passwords(err.msg, db_path).render(saved_language(settings)), file=sys.stderr, flush=True)
+        print(hidden_passwords(err.msg, db_path).render(lang), file=sys.stderr, flush=True)
         if err.offline:  # the club's server does not answer yet: every page waits for it
             waiting = Waiting(db_path)
             main = make_waiting_main(waiting, export_dir_for(db_path), settings, gate=gate, table=table)
@@ -309,7 +265,6 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
     print(f"http://{shown}:{port}/", flush=True)
     print(f"database: {shown_db(db_path)}", file=sys.stderr, flush=True)
     if gate is not None:
-        lang = saved_language(settings)
         print(Msg("app.run.lan_warning", {"url": f"http://{shown}:{port}/"}).render(lang), file=sys.stderr, flush=True)
         print(Msg("app.run.pin", {"pin": gate.pin}).render(lang), file=sys.stderr, flush=True)
     run_web(web_app(main, port, hosts), bind, port)

@@ -14,8 +14,8 @@ from companion.app import (
     make_error_main,
     make_main,
     open_service,
-    settings_path_for,
 )
+from companion.app.settings import DeviceSettings
 from companion.paths import resolve_db_path
 
 
@@ -31,7 +31,7 @@ if __name__ == "__main__":
 
     db = _db_path()
     try:
-        main = make_main(open_service(db), export_dir_for(db), settings_path_for(db))
+        main = make_main(open_service(db), export_dir_for(db), DeviceSettings.beside(db).path)
     except StoreUnusable as err:  # a clear page, not a traceback; the file is left as it was
-        main = make_error_main(err.msg, settings_path_for(db))
+        main = make_error_main(err.msg, DeviceSettings.beside(db).path)
     ft.run(main, assets_dir=str(ASSETS_DIR))

@@ -13,7 +13,6 @@ handlers and look at ``app.root`` / ``app.dialog``.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import flet as ft
 
 from companion.app import ui
+from companion.app.settings import DeviceSettings
 from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg, current_dialect, dialect
 
 if TYPE_CHECKING:
@@ -59,7 +59,8 @@ class App:
         self.service = service
         self.page = page
         self.settings_path = settings_path
-        saved = self._load_settings()
+        self.settings = DeviceSettings(settings_path)
+        saved = self.settings.read()
         lang = saved.get("lang", lang)
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
         self.dark = bool(saved.get("dark", dark))
@@ -147,33 +148,19 @@ class App:
         """This device's table name (a club's tablet), kept with every game started here: the
         settings file's (read again each time: every page of this process is the same tablet),
         else the one given at start."""
-        saved = self._load_settings()
+        saved = self.settings.read()
         return _saved_table(saved) if "table" in saved else self._table
 
     def set_table_name(self, name: str | None) -> None:
         """Name this device's table (None: no name), for every game started here from now on;
         kept in its settings. The name is checked first (the service's Malformed says why not)."""
-        from companion.app import save_setting
         from companion.service import checked_table
 
         self._table = checked_table(name)
-        save_setting(self.settings_path, "table", self._table)
-
-    def _load_settings(self) -> dict[str, Any]:
-        """The table's language and theme, kept beside the database (a missing or damaged file
-        just means the defaults)."""
-        if self.settings_path is None:
-            return {}
-        try:
-            data = json.loads(Path(self.settings_path).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        self.settings.save(table=self._table)
 
     def _save_settings(self) -> None:
-        from companion.app import save_setting  # the one writer of the settings file
-
-        save_setting(self.settings_path, "lang", self.lang) and save_setting(self.settings_path, "dark", self.dark)
+        self.settings.save(lang=self.lang, dark=self.dark)
 
     # -- feedback -----------------------------------------------------------------------------
 
