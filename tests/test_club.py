@@ -1,4 +1,4 @@
-"""A club's view (issue #16): every game keeps the name of the table (tablet) it was started at;
+"""A club's view: every game keeps the name of the table (tablet) it was started at;
 the history and the statistics filter by table and season; the season league table of a game
 (games, wins, points by place, average place) is SQL over the summaries and results, checked
 here on games whose results are known, with ties, filters and unnamed tablets. The app's side:

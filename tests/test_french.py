@@ -1,4 +1,4 @@
-"""French texts (issue #14): every French message, its parameters filled with names that start
+"""French texts: every French message, its parameters filled with names that start
 with a vowel, elides where French elides ("d'Anne", never "de Anne"; "qu'", "l'") and writes its
 plurals ("1 carte", "2 cartes", never "carte(s)" nor "1 cartes"). English says "meerkats"."""
 

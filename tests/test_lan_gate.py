@@ -1,4 +1,4 @@
-"""The table PIN with ``companion run --lan`` against a device on the network (issue #27).
+"""The table PIN with ``companion run --lan`` against a device on the network.
 
 The network tests serve the app in a network namespace of their own and act as a device in another
 (tests/netns.py: a veth pair with private addresses, nothing routed elsewhere), with a raw websocket

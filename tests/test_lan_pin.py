@@ -1,4 +1,4 @@
-"""The LAN gate without a network (issue #27): which device a page is, the growing wait after a
+"""The LAN gate without a network: which device a page is, the growing wait after a
 wrong PIN, --pin checked, what the lock and the error page say, passwords hidden, the LAN
 addresses. tests/test_lan_gate.py drives the same from a device on a network of its own."""
 

@@ -1,4 +1,4 @@
-"""`companion migrate`: a tablet's history copied into the club's database (issue #16).
+"""`companion migrate`: a tablet's history copied into the club's database.
 
 The tablet is always a SQLite file; the club's database is the ``club`` fixture: a SQLite file, or
 a database of the test session's PostgreSQL server (tests/pg.py), every test running on both (the

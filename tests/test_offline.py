@@ -1,4 +1,4 @@
-"""A tablet on a club's server that goes away and comes back (issue #16): entries are refused with
+"""A tablet on a club's server that goes away and comes back: entries are refused with
 their own sentence while the server cannot be reached, nothing acknowledged is lost, the cached game
 stays the acknowledged one, and the same service carries on once the server is back.
 

@@ -1,4 +1,4 @@
-"""Two devices writing the same game (issue #14): two services on one database file (two app
+"""Two devices writing the same game: two services on one database file (two app
 processes), or two tabs on one service. Every change carries what its device has seen; a change
 made on a game that another device has changed since is refused with GameChanged (the clear
 sentence, and the game as it is now), is never applied to a state its device did not show, and

@@ -1,4 +1,4 @@
-"""Two app processes on one database (issue #16): each is a real process with its own service and
+"""Two app processes on one database: each is a real process with its own service and
 store, as two tablets of a club on one PostgreSQL server (and, for comparison, on one SQLite file).
 They race on the same game (entries and undos, each on the state its process last showed) and
 each plays games of its own at the same time (different games: never refused), all of the same

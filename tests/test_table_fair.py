@@ -1,4 +1,4 @@
-"""Table-fair (issue #14): for every game with a table screen, the shared screen (the game's part,
+"""Table-fair: for every game with a table screen, the shared screen (the game's part,
 the prompt, the log) and the result sentences never show a value the physical table keeps hidden
 until the rules reveal it — money in hand (High Society, Animalement Vôtre, Boursicocotte), the
 cards a player paid with (Boursicocotte), the cards under each player's last one and the running

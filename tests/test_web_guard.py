@@ -1,4 +1,4 @@
-"""Web mode security (issue #14): a real server on loopback refuses a websocket (and HTTP) whose
+"""Web mode security: a real server on loopback refuses a websocket (and HTTP) whose
 Origin is another site, and accepts the app's own; with --lan a device must enter the table PIN
 before anything of the app is built for it. Bounded in time; the server is stopped by the test."""
 

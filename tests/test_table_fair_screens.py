@@ -1,4 +1,4 @@
-"""Table-fair beyond the table screen (issue #14): the other screens a player reads on the shared
+"""Table-fair beyond the table screen: the other screens a player reads on the shared
 tablet during a game — a game of the history replayed step by step while it is still going, its
 "why?" — say no more than the table screen does. With the table aid (assist) the same checks find
 the hidden values, so they can fail."""

@@ -1,5 +1,5 @@
-"""The rules reference checked against its promises: no French text copies a rulebook sentence; for every engine (``test_rule_specs``
-covers three of them), a ruling says it is one and names the other reading a table could choose,
+"""The rules reference checked against its promises: no French text copies a rulebook sentence; for
+every engine, a ruling says it is one and names the other reading a table could choose,
 an entry whose text states an app decision is labelled a ruling, and the refusal ids are the ones
 the engine raises."""
 

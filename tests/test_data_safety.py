@@ -1,4 +1,4 @@
-"""Data safety on the command line and in the store (issue #14): an export never overwrites the
+"""Data safety on the command line and in the store: an export never overwrites the
 database, a folder target leaves nothing behind, and a database this version cannot use (a newer
 schema, not SQLite, truncated, a folder) gets one sentence, a non-zero exit and stays untouched.
 Import reads only regular files, with a size limit."""

@@ -1,4 +1,4 @@
-"""Bad input (issue #14): records nested very deeply, player names (trimmed, no control
+"""Bad input: records nested very deeply, player names (trimmed, no control
 characters, a length limit, the same player whatever the capitals) — one helper, models/names.py,
 used by record parsing, the service and the set-up screen."""
 

@@ -1,4 +1,6 @@
-"""Robustness audit (branch ``robust``): inputs the other hardening tests do not reach. A player
+"""Input that must come back as a sentence, never a traceback nor a changed game: half a character
+(a lone UTF-16 surrogate) in an entry, a set-up, an import or a replay; a session number beyond the
+database's integers; players that are not a list of names; and any fuzzed entry or name. A player
 renamed follows the same name rules as one added or seated at a table (models/names.py)."""
 
 from __future__ import annotations

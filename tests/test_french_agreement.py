@@ -1,4 +1,4 @@
-"""More French texts a player reads, rendered with real values: counts of 0 and 1 agree with their
+"""French texts a player reads, rendered with real values: counts of 0 and 1 agree with their
 noun, a sentence about one player or about several agrees with either, a name whose Y sounds like
 a consonant keeps its "de", and a saved Animalement Vôtre game that can no longer be replayed says
 why in the edition's own words."""
