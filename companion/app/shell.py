@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import flet as ft
 
 from companion.app import ui
+from companion.app.memo import Memo
 from companion.app.settings import DeviceSettings
 from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg, current_dialect, dialect
 
@@ -73,6 +74,10 @@ class App:
         self.dialog: ft.AlertDialog | None = None
         self.wide = True
         self.narrow = False   # a phone: compact bar, smaller prompt, game screens in their compact form
+        # the current screen's parts kept between renders (companion.app.memo), and what they all
+        # depend on: when that changes (another screen, language, theme, size, offline) none is kept
+        self.memo = Memo()
+        self._memo_context: tuple[Any, ...] | None = None
         # the club's server as last found (LOCAL: a SQLite file, no indicator); see _watch_link
         self.link = service.last_connection
         self._closed = False   # the page's session ended: the watch stops
@@ -310,6 +315,11 @@ class App:
 
         place = self.here
         screen = SCREENS[place.screen]
+        context = (place.screen, tuple(sorted(place.params.items())), self.lang, self.dark, self.narrow, self.wide,
+                   getattr(self.page, "width", None), self.offline)
+        if context != self._memo_context:
+            self.memo.clear()
+            self._memo_context = context
         try:
             with dialect(self._game_of(place.params)):  # Animalement Vôtre's own words, e.g.
                 heading, body = screen.build(self, **place.params)

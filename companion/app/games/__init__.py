@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, Typ
 
 import flet as ft
 
+from companion.app.memo import C, Memo, NoMemo
 from models.i18n import Msg
 
 if TYPE_CHECKING:
@@ -104,6 +105,14 @@ class TableContext:
     # The width the game's part of the screen gets (logical pixels), when the frame knows it: a screen
     # may lay out a row of many tap targets by it. None: unknown (built without a page).
     width: float | None = None
+    # The parts kept between renders (companion.app.memo); a screen built once builds every part.
+    memo: Memo = field(default_factory=NoMemo)
+
+    def keep(self, slot: str, inputs: Any, build: Callable[[], C]) -> C:
+        """``build()``, or the same control as last render when ``inputs`` are equal (see
+        companion.app.memo: its handlers may read only what ``inputs`` name, or what stays the
+        same object: the draft, ``submit``, ``refresh``)."""
+        return self.memo.keep(self.id_prefix + slot, inputs, build)
 
     def t(self, key: str, **params: Any) -> str:
         return Msg(key, params).render(self.lang)

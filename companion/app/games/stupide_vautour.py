@@ -19,6 +19,7 @@ Everything shown comes from the engine's documented public state (scoring/stupid
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, cast
 
 import flet as ft
@@ -295,10 +296,7 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
     def confirm(_: Any) -> None:
         ctx.submit({"type": "play", "cards": {p: chosen[p] for p in players if p in chosen}})
 
-    rows: list[ft.Control] = []
-    for player in players:
-        mine = chosen.get(player)
-        holds = set(hands[player]) if hands is not None else None
+    def row(player: str, mine: int | None, holds: frozenset[int] | None) -> ft.Control:
         tiles: list[ft.Semantics] = []
         for card in SV_HAND:
             used = holds is not None and card not in holds
@@ -319,7 +317,13 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
                     color=ft.Colors.PRIMARY if mine is not None else ft.Colors.ON_SURFACE_VARIANT,
                     ident=ctx.ident(f"sv-picked-{player}")),
         ], spacing=0, tight=True)
-        rows.append(ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, ctx.width)))
+        return ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, ctx.width))
+
+    rows: list[ft.Control] = []
+    for player in players:  # a row is kept while its pick and hand are (its taps write into ``chosen``)
+        mine = chosen.get(player)
+        holds = frozenset(hands[player]) if hands is not None else None
+        rows.append(ctx.keep(f"sv-row-{player}", (id(chosen), mine, holds), partial(row, player, mine, holds)))
 
     missing = [p for p in players if p not in chosen]
     # Confirm first, above the rows: in view without scrolling, whatever the number of players.

@@ -48,6 +48,11 @@ class TableDraft:
     # after that undo; any other change to the game makes them stale (they are then dropped).
     undone: list[dict[str, Any]] = field(default_factory=list)
     undone_at: int = -1
+    # the version of the game this screen showed last: an entry it made counts as shown, so that a
+    # tap entering several entries in a row (each on the state the one before it made) is not
+    # refused as if another device had. Here, not in a render's closure: a part kept between
+    # renders (companion.app.memo) submits with what the screen shows now.
+    shown: int = 0
 
 
 def _table_draft(app: App, sid: int) -> TableDraft:
@@ -124,7 +129,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
 
     def after_change(new_state: SessionState | None) -> None:
         app.announce(session_id)
-        draft.draft = {}
+        draft.draft.clear()  # in place: a kept part's handlers hold this dict
         draft.refusal = None
         draft.problem = None
         app.notice = None
@@ -134,17 +139,15 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
             return
         app.render()
 
-    # What this screen showed: if another device changed the game since, nothing is saved. An
-    # entry this screen made counts as shown, so that a tap entering several entries in a row
-    # (each on the state the one before it made) is not refused as if another device had.
-    shown = [session.version]
+    # What this screen showed: if another device changed the game since, nothing is saved.
+    draft.shown = session.version
 
     def submit(action: dict[str, Any]) -> None:
         from companion.service import GameChanged, Malformed, Refused, ServiceError
 
         try:
-            new_state = service.submit(session_id, action, seen=shown[0])
-            shown[0] = new_state.version
+            new_state = service.submit(session_id, action, seen=draft.shown)
+            draft.shown = new_state.version
         except GameChanged as err:
             changed(err)
             return
@@ -173,7 +176,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     def changed(err: GameChanged) -> None:
         """Another device changed the game: say so and show the game as it is now (the rebuild
         reads it); the picks made for the old state go."""
-        draft.draft = {}
+        draft.draft.clear()  # in place: a kept part's handlers hold this dict
         draft.refusal = None
         draft.problem = err.msg
         app.render()
@@ -189,7 +192,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
             draft.undone.append(dict(last.action))
             draft.undone_at = len(new_state.log)
             app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")
-        draft.draft = {}
+        draft.draft.clear()  # in place: a kept part's handlers hold this dict
         draft.refusal = None
         draft.problem = None
         app.render()
@@ -241,7 +244,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
         game_part, state, ctx = _correction(app, session, draft, draft.correcting, game_screen, has_side)
     else:
         state = state_from_session(session)
-        ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft,
+        ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft, memo=app.memo,
                            side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
                            compact=app.narrow, width=game_width(app, share))
         game_part = (_finished(app, session) if session.outcome is not None

@@ -1,0 +1,58 @@
+"""Controls kept between renders, so that a tap costs what it changes, not the whole screen.
+
+Every render builds the screen again, and the frame's root carries one key, so Flet reconciles the
+new tree with the one on screen (a property-level patch). That still costs building every control
+and comparing it with the old one: a tap's time grew with the players, cards and log lines shown.
+A screen wraps each part in :meth:`Memo.keep` with the values the part shows (its *inputs*): while
+they are equal to last render's, the part is the very same control object as before, which Flet's
+comparison skips at no cost (neither built nor compared), and only the parts whose inputs changed
+are built and compared.
+
+A kept part's handlers run long after the render that built them, so they may read only what its
+inputs name, or what stays the same object for the screen's life (the table's draft dicts, which
+are emptied in place, never replaced; the context's ``submit`` and ``refresh``). The app clears the
+memo whenever what every part depends on changes (another screen, the language, the theme, the
+width, going offline) — see ``App.memo``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+import flet as ft
+
+C = TypeVar("C", bound=ft.Control)
+
+
+class Memo:
+    """Parts of one screen, by slot: ``keep(slot, inputs, build)``."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[Hashable, ft.Control]] = {}
+        self.built = 0  # parts built (not kept) since the memo was made: what a render cost
+        self.kept = 0
+
+    def keep(self, slot: str, inputs: Hashable, build: Callable[[], C]) -> C:
+        """The part built last time in ``slot`` if ``inputs`` equal last time's, else ``build()``
+        (kept for the next render). ``slot`` names one place on the screen: a kept control must
+        never be shown twice."""
+        found = self._kept.get(slot)
+        if found is not None and found[0] == inputs:
+            self.kept += 1
+            return found[1]  # type: ignore[return-value]  # the control this slot's build returned
+        control = build()
+        self._kept[slot] = (inputs, control)
+        self.built += 1
+        return control
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
+class NoMemo(Memo):
+    """Builds every part every time (a screen built once, e.g. in a test or a past game's step)."""
+
+    def keep(self, slot: str, inputs: Hashable, build: Callable[[], C]) -> C:
+        self.built += 1
+        return build()
