@@ -27,32 +27,32 @@ from typing import (
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_serializer
 from pydantic_core import core_schema
 
+from models.games import GAMES, SPEC_OF, SPECS, variants_of
+from models.games.boursicocotte import BC_MONEY
+from models.games.high_society import HS_MONEY
+from models.games.monte_descend import MD_CARDS
+from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
-from models.record import (
-    BC_MONEY,
-    GAMES,
-    HS_MONEY,
-    MD_CARDS,
-    SV_HAND,
-    SV_POINT_CARDS,
-    VERDICT_FORMAT,
-    MalformedRecord,
-    NoReferee,
-    _check_action,
-    _check_people,
-    _one_of,
-    check_outline,
-)
+from models.malformed import MalformedRecord, NoReferee
+from models.malformed import one_of as _one_of
+from models.record_checks import VERDICT_FORMAT, check_outline
+from models.record_checks import check_action as _check_action
+from models.record_checks import check_people as _check_people
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
     from pydantic.json_schema import JsonSchemaValue
 
-    from scoring.base import VariantSpec
+    from models.game_spec import VariantSpec
 
 class _Strict(BaseModel):
     # defer_build: a model's validator is built when it first validates, not at import
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
+
+    @classmethod
+    def people_fields(cls) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The fields naming one player each, and those naming several (what the checks read)."""
+        return people_fields(cls)
 
 
 class _PlayerMark:
@@ -89,17 +89,15 @@ class Variant(_Strict):
 
 @cache
 def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
-    """The variant model of ``game``, built from its engine's ``variants`` (:class:`VariantSpec`)
+    """The variant model of ``game``, built from its spec's ``variants`` (:class:`VariantSpec`)
     on first use: one optional field per key (absent or null = the game's default). A game with no
-    engine has no declaration: its records are malformed (``record.no_referee``)."""
-    from scoring.registry import engine_class
-
-    engine = engine_class(game)
-    if engine is None:  # no declaration to read (nothing is cached: the model is built once there is one)
+    spec has no declaration: its records are malformed (``record.no_referee``)."""
+    if game not in SPEC_OF:  # no declaration to read (nothing is cached: the model is built once there is one)
         raise NoReferee(Msg("record.no_referee", {"game": repr(game)}))
+    games = tuple(spec.id for spec in SPECS if spec.engine == SPEC_OF[game].engine)  # the engine's games
     fields: dict[str, Any] = {}
-    for spec in engine.variants:
-        fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, engine.games)))
+    for spec in variants_of(game):
+        fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, games)))
     return cast("type[Variant]", create_model(name, __base__=Variant, __module__=__name__, **fields))
 
 
@@ -448,23 +446,9 @@ class AnimaliaRecord(TableRecord):
     actions: list[ANIAction]
 
 
-# game id -> its record model and its action union (one line per game; nothing is built until used)
-RECORD_MODELS: dict[str, type[TableRecord]] = {
-    "high-society": HighSocietyRecord,
-    "animalement-votre": HighSocietyRecord,
-    "stupide-vautour": StupideVautourRecord,
-    "animalia": AnimaliaRecord,
-    "boursicocotte": BoursicocotteRecord,
-    "monte-descend": MonteDescendRecord,
-}
-ACTION_TYPES: dict[str, Any] = {
-    "high-society": HSAction,
-    "animalement-votre": HSAction,
-    "stupide-vautour": SVAction,
-    "boursicocotte": BCAction,
-    "monte-descend": MDAction,
-    "animalia": ANIAction,
-}
+# game id -> its record model and its action union, as each game's spec names them (nothing is built until used)
+RECORD_MODELS: dict[str, type[TableRecord]] = {spec.id: globals()[spec.record_model] for spec in SPECS}
+ACTION_TYPES: dict[str, Any] = {spec.id: globals()[spec.actions] for spec in SPECS}
 AnyAction = Union[HSAction, SVAction, BCAction, MDAction, ANIAction]
 
 

@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Iterable, Mapping, TypedDict
 
+from models.games.boursicocotte import BC_ANIMAL_VALUES, BC_MONEY
 from models.i18n import Msg
-from models.record import BC_ANIMAL_VALUES, BC_MONEY
 from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, VariantSpec, event, rank_by
 
 ANIMALS: tuple[str, ...] = tuple(BC_ANIMAL_VALUES)  # cheapest first

@@ -32,8 +32,8 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
+from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
-from models.record import SV_HAND, SV_POINT_CARDS
 from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, VariantSpec, event
 
 GAME = "stupide-vautour"

@@ -54,10 +54,9 @@ def source() -> str:
 
 
 def _alias(game: str) -> str:
-    from models import record_models as rm
+    from models.games import SPEC_OF
 
-    return {"high-society": "HSAction", "stupide-vautour": "SVAction", "boursicocotte": "BCAction",
-            "monte-descend": "MDAction", "animalia": "ANIAction"}.get(game) or f"{rm.RECORD_MODELS[game].__name__}Action"
+    return SPEC_OF[game].actions
 
 
 def _members(union: Any) -> tuple[type, ...]:
