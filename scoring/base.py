@@ -159,9 +159,8 @@ class Engine(ABC):
     def apply(self, action: Any) -> tuple[Msg, ...]:
         """Accept the action and return what happened, or raise RuleViolation with the state
         unchanged (``_check`` refuses before ``_perform`` changes anything). ``action`` is a parsed
-        record action, or a plain dict that is parsed first (``MalformedRecord`` if it is not one)."""
-        if action.__class__ is dict:
-            action = self._parse(action)
+        record action (``models.record.parse_action``): the caller parses, as python-chess's
+        ``push`` takes a ``Move``."""
         self._check(action)
         events = tuple(self._perform(action))
         self.applied += 1
@@ -192,15 +191,8 @@ class Engine(ABC):
         return True
 
     def check(self, action: Any) -> None:
-        """Raise RuleViolation if ``action`` would be refused now; change nothing."""
-        if action.__class__ is dict:
-            action = self._parse(action)
+        """Raise RuleViolation if the parsed ``action`` would be refused now; change nothing."""
         self._check(action)
-
-    def _parse(self, data: dict[str, Any]) -> Any:
-        from models.record import parse_action
-
-        return parse_action(self.game, dict(data), list(self.players))
 
     @property
     def finished(self) -> bool:
