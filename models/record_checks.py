@@ -9,7 +9,7 @@ from typing import Any, Callable, Final, NamedTuple
 
 import msgspec
 
-from models.games import GAMES, PLAYER_COUNTS, SPEC_OF, variants_of
+from models.games import GAMES, PLAYER_COUNTS, SPEC_OF
 from models.i18n import Msg
 from models.malformed import MalformedRecord, bad, one_of
 from models.names import BadName, clean_name, name_key
@@ -76,7 +76,7 @@ def _check_variant(record: Any) -> None:
     """The declared limits a field type cannot say: keys of one game only, player counts (a key
     allowed with some player counts only may still name its default with the others)."""
     variant = record.variant
-    for spec in variants_of(record.game):
+    for spec in SPEC_OF[record.game].variants:
         if getattr(variant, spec.key, None) is None:
             continue
         if spec.games is not None and record.game not in spec.games:

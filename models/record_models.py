@@ -27,7 +27,7 @@ from typing import (
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_serializer
 from pydantic_core import core_schema
 
-from models.games import GAMES, SPEC_OF, SPECS, variants_of
+from models.games import GAMES, SPEC_OF, SPECS
 from models.games.boursicocotte import BC_MONEY
 from models.games.high_society import HS_MONEY
 from models.games.monte_descend import MD_CARDS
@@ -96,7 +96,7 @@ def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
         raise NoReferee(Msg("record.no_referee", {"game": repr(game)}))
     games = tuple(spec.id for spec in SPECS if spec.engine == SPEC_OF[game].engine)  # the engine's games
     fields: dict[str, Any] = {}
-    for spec in variants_of(game):
+    for spec in SPEC_OF[game].variants:
         fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, games)))
     return cast("type[Variant]", create_model(name, __base__=Variant, __module__=__name__, **fields))
 

@@ -96,9 +96,9 @@ def choice_type(spec: VariantSpec) -> Any:
 @cache
 def variant_struct(game: str, name: str) -> type[Variant]:
     """The variant struct of ``game`` (one optional field per key its spec declares)."""
-    from models.games import variants_of
+    from models.games import SPEC_OF
 
-    fields = [(spec.key, choice_type(spec) | None, None) for spec in variants_of(game)]
+    fields = [(spec.key, choice_type(spec) | None, None) for spec in SPEC_OF[game].variants]
     return cast(type[Variant], msgspec.defstruct(name, fields, bases=(Variant,), module="models.structs", kw_only=True))
 
 

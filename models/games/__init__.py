@@ -1,7 +1,7 @@
 """The games: one spec a line (``models.game_spec.GameSpec``), in the order the app lists them.
 Adding a game = its spec module here, its engine, its screen, its texts, and one line below."""
 
-from models.game_spec import GameSpec, VariantSpec
+from models.game_spec import GameSpec
 from models.games.animalia import ANIMALIA
 from models.games.boursicocotte import BOURSICOCOTTE
 from models.games.high_society import ANIMALEMENT_VOTRE, HIGH_SOCIETY
@@ -21,13 +21,3 @@ SPEC_OF: dict[str, GameSpec] = {spec.id: spec for spec in SPECS}
 GAMES: tuple[str, ...] = tuple(SPEC_OF)
 PLAYER_COUNTS: dict[str, tuple[int, int]] = {spec.id: spec.players for spec in SPECS}
 
-
-def variants_of(game: str) -> tuple[VariantSpec, ...]:
-    """The variant keys ``game`` declares (its spec's)."""
-    spec = SPEC_OF[game]
-    if spec.variants:
-        return spec.variants
-    from scoring.registry import engine_class  # until every declaration has moved to its spec
-
-    engine = engine_class(game)
-    return engine.variants if engine is not None else ()

@@ -11,6 +11,7 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.games import playable_games
+from models.games import PLAYER_COUNTS, SPEC_OF
 from models.names import MAX_LENGTH, BadName, clean_name, find_same
 
 if TYPE_CHECKING:
@@ -47,24 +48,15 @@ def deal_choices(game: str | None) -> tuple[str, ...]:
 
 def house_choices(game: str, key: str) -> tuple[Any, ...]:
     """The choices of ``key`` that depart from the game's rulebook (house variants)."""
-    from scoring.registry import engine_class
-
-    engine = engine_class(game)
-    return next((spec.house_for(game) for spec in engine.variants if spec.key == key), ()) if engine is not None else ()
+    return next((spec.house_for(game) for spec in SPEC_OF[game].variants if spec.key == key), ())
 
 
 def variant_choices(game: str, players: int | None = None) -> list[tuple[str, tuple[Any, ...], Any]]:
-    """(key, values, default) for every variant key the game's engine declares (its ``variants``)
+    """(key, values, default) for every variant key the game's spec declares (its ``variants``)
     that the table picks from a list (a key allowed only with some player counts: once ``players``
     is one of them). The default is what the engine applies when the key is left out."""
-    from models.record import PLAYER_COUNTS
-    from scoring.registry import engine_class
-
-    engine = engine_class(game)
-    if engine is None:
-        return []
     count = players if players is not None else PLAYER_COUNTS[game][0]
-    return [(spec.key, tuple(spec.choices), spec.default_for(game, count)) for spec in engine.variants
+    return [(spec.key, tuple(spec.choices), spec.default_for(game, count)) for spec in SPEC_OF[game].variants
             if spec.choices is not None and (spec.games is None or game in spec.games)
             and (spec.players is None or players in spec.players)]
 
@@ -78,14 +70,9 @@ def variant_word(value: Any) -> str:
 
 def number_variants(game: str, players: int) -> list[tuple[str, int, int]]:
     """(key, minimum, default for this many players) for every whole-number variant key of
-    ``game`` (e.g. Monte & descend's number of deals), from its engine's VariantSpec."""
-    from scoring.registry import engine_class
-
-    cls = engine_class(game)
-    if cls is None:
-        return []
+    ``game`` (e.g. Monte & descend's number of deals), from its spec's VariantSpec."""
     return [(spec.key, spec.minimum or 0, spec.default_for(game, players))
-            for spec in cls.variants if spec.choices is None]
+            for spec in SPEC_OF[game].variants if spec.choices is None]
 
 
 def _literal_values(annotation: Any) -> tuple[str, ...]:
@@ -119,8 +106,6 @@ def _draft(app: App) -> Draft:
 
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
-    from models.record import PLAYER_COUNTS
-
     draft = _draft(app)
     parts: list[ft.Control] = []
 
