@@ -7,6 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
+from models.games import SPECS
 from models.structs_base import Action, ActionWithoutNones, Output, Record, Variant
 
 PlayerName = Annotated[str, msgspec.Meta(min_length=1)]
@@ -257,23 +258,9 @@ class MonteDescendRecord(Record, kw_only=True, frozen=True):
     actions: list[MDAction]
 
 
-RECORD_STRUCTS: dict[str, type[Record]] = {
-    'high-society': HighSocietyRecord,
-    'animalement-votre': HighSocietyRecord,
-    'stupide-vautour': StupideVautourRecord,
-    'animalia': AnimaliaRecord,
-    'boursicocotte': BoursicocotteRecord,
-    'monte-descend': MonteDescendRecord,
-}
-
-ACTION_STRUCTS: dict[str, object] = {
-    'high-society': HSAction,
-    'animalement-votre': HSAction,
-    'stupide-vautour': SVAction,
-    'animalia': ANIAction,
-    'boursicocotte': BCAction,
-    'monte-descend': MDAction,
-}
+# game id -> its record struct and its action union, as each game's spec names them
+RECORD_STRUCTS: dict[str, type[Record]] = {spec.id: globals()[spec.record_model] for spec in SPECS}
+ACTION_STRUCTS: dict[str, object] = {spec.id: globals()[spec.actions] for spec in SPECS}
 
 
 class VerdictError(Output, kw_only=True):

@@ -148,10 +148,7 @@ class AnimaliaEngine(Engine):
     """
 
     games = ("animalia",)
-    rule_specs = ANIMALIA.rule_specs
-    rules = tuple(r.id for r in rule_specs)
-    variants = ANIMALIA.variants
-    excluded_readings = ANIMALIA.excluded_readings
+    spec = ANIMALIA  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def __init__(self, record: Any):
         super().__init__(record)

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 # declared with the game's spec (models/games/); engines import them from here, beside the rest of the contract
+from models.game_spec import GameSpec
 from models.game_spec import RuleSpec as RuleSpec
 from models.game_spec import VariantSpec as VariantSpec
 from models.i18n import Msg
@@ -135,6 +136,8 @@ class Engine(ABC):
     ``_perform`` (change the state for a legal action), ``expected`` and ``outcome``."""
 
     games: ClassVar[tuple[str, ...]]
+    # the game's spec (models/games/): a subclass that names one gets the four below from it
+    spec: ClassVar[GameSpec]
     # every rule id of this game in the rules reference: the ones it refuses with, and the rulings
     # it applies without refusing anything (ties, end of game…)
     rules: ClassVar[tuple[str, ...]]
@@ -144,6 +147,13 @@ class Engine(ABC):
     # readings the rulebook rules out, per rule id: regular expressions (any language, any edition's
     # text) that no text of that rule may match, so no ruling ever offers one as its "other reading"
     excluded_readings: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("spec")
+        if spec is not None:
+            cls.rule_specs, cls.variants, cls.excluded_readings = spec.rule_specs, spec.variants, spec.excluded_readings
+            cls.rules = tuple(rule.id for rule in spec.rule_specs)
 
     def __init__(self, record: Any):
         self.game: str = record.game

@@ -58,11 +58,10 @@ SUPPLY: Mapping[int, int] = {0: 10, 10: 20, 50: 10, 100: 5, 200: 5, 500: 5}  # a
 START_MONEY: tuple[int, ...] = (0, 0, 10, 10, 10, 10, 50)
 DONKEY_MONEY: tuple[int, ...] = (50, 100, 200, 500)  # paid to every player by the 1st … 4th donkey
 
-RULE_SPECS = BOURSICOCOTTE.rule_specs
 # Every id the engine refuses with …
-REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
+REFUSALS: tuple[str, ...] = tuple(r.id for r in BOURSICOCOTTE.rule_specs if r.refusal)
 # … and the rules it applies without refusing anything, rulings included, for the rules reference.
-APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
+APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in BOURSICOCOTTE.rule_specs if not r.refusal)
 
 _TURN_PROMPTS: dict[tuple[str, ...], str] = {("draw",): "bc.prompt.draw", ("challenge",): "bc.prompt.challenge"}
 _ANIMAL_MSGS: dict[str, Msg] = {a: Msg(f"bc.animal.{a}") for a in ANIMALS}
@@ -280,10 +279,7 @@ class BoursicocotteEngine(Engine):
     """
 
     games = ("boursicocotte",)
-    rule_specs = RULE_SPECS
-    rules = tuple(r.id for r in RULE_SPECS)
-    excluded_readings = BOURSICOCOTTE.excluded_readings
-    variants = BOURSICOCOTTE.variants
+    spec = BOURSICOCOTTE  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def replay_note(self, rule: str | None = None) -> Msg | None:
         """Why a game saved while overpaying was accepted anyway no longer replays: the rulebook's

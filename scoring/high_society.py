@@ -34,12 +34,9 @@ REDS_TO_END = 4
 
 FINAL_TIE_DEFAULT = {"high-society": "replay", "animalement-votre": "shared"}
 
-RULE_SPECS = HIGH_SOCIETY.rule_specs
 # The edition whose waiting theft (« malade comme un chien ») takes the next animal card bought,
 # whatever it is (a ×2 animal too); High Society's waits for the next possession.
 THEFT_TAKES_ANY_BOUGHT = frozenset({"animalement-votre"})
-REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
-APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
 
 
 _POSSESSION_VALUE: Mapping[str, int] = {p: int(p[1:]) for p in POSSESSIONS}
@@ -187,11 +184,7 @@ class HighSocietyEngine(Engine):
     """
 
     games = ("high-society", "animalement-votre")
-    rule_specs = RULE_SPECS
-    rules = tuple(r.id for r in RULE_SPECS)
-    excluded_readings = HIGH_SOCIETY.excluded_readings
-    # Each edition's rulebook states its own final tie; the other edition's is a house variant there.
-    variants = HIGH_SOCIETY.variants
+    spec = HIGH_SOCIETY  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def __init__(self, record: Any):
         super().__init__(record)

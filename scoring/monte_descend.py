@@ -281,10 +281,7 @@ class MonteDescendEngine(Engine):
     """
 
     games = (GAME,)
-    rule_specs = MONTE_DESCEND.rule_specs
-    excluded_readings = MONTE_DESCEND.excluded_readings
-    rules = tuple(r.id for r in rule_specs)
-    variants = MONTE_DESCEND.variants
+    spec = MONTE_DESCEND  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def __init__(self, record: Any):
         super().__init__(record)

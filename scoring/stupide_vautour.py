@@ -56,7 +56,6 @@ CARRY_RULE = "SV-CARRY"
 END_RULE = "SV-END"
 END_TIE_RULE = "SV-END-TIE"  # the ruling: a shared second best score, or nobody below the tie
 
-RULE_SPECS = STUPIDE_VAUTOUR.rule_specs
 _POINT_SET = frozenset(SV_POINT_CARDS)
 _HAND_SET = frozenset(SV_HAND)
 
@@ -232,10 +231,7 @@ class StupideVautourEngine(Engine):
     """
 
     games = (GAME,)
-    rule_specs = RULE_SPECS
-    rules = tuple(r.id for r in RULE_SPECS)
-    excluded_readings = STUPIDE_VAUTOUR.excluded_readings
-    variants = STUPIDE_VAUTOUR.variants
+    spec = STUPIDE_VAUTOUR  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def __init__(self, record: Any):
         super().__init__(record)
