@@ -1,11 +1,5 @@
-"""What a game is, as data: one :class:`GameSpec` per game id, declared in its module of
-``models/games/`` and listed once in ``models.games.SPECS``.
-
-Record parsing, the JSON Schema, the set-up and rules-reference screens, the screens' map, the
-engines' registry and the catalogue tests read the specs; nothing else names a game. A spec names
-its engine and its screen by import path (strings), so ``models`` imports neither ``scoring`` nor
-``companion``.
-"""
+"""What a game is, as data: one :class:`GameSpec` per game id, in its module of ``models/games/``,
+listed once in ``models.games.SPECS`` (docs/architecture.md: the layers, the files a game owns)."""
 
 from __future__ import annotations
 
@@ -83,15 +77,11 @@ class VariantSpec:
 class GameSpec:
     """Everything that is data about one game id (an engine serving two editions has two specs).
 
-    ``players``: the smallest and largest player counts. ``cards``: the card catalogues (spec §4),
-    by name. ``engine``: ``"module:Class"`` of its referee; ``screen``: the module of its table
-    screen. ``rule_prefix``: what every one of its rule ids starts with. ``record_model`` and
-    ``actions``: the names of its record model and action union in ``models.record_models`` (and
-    in the generated ``models.structs``). ``rule_specs``, ``variants``, ``excluded_readings``: as
-    its engine reads them (``scoring.base.Engine``). ``check_record(record)`` and
-    ``check_action(action, players, index)``: the game's own checks after the types, raising
-    ``MalformedRecord`` (``index``: the action's place in a record, None for one action alone).
-    """
+    ``players``: the fewest and most players. ``cards``: the card catalogues (spec §4) by name
+    (``"start"``: what a dealt start deals). ``engine`` (``"module:Class"``) and ``screen``: import
+    paths, so ``models`` imports neither. ``record_model``, ``actions``: names in ``models.record_models``
+    and ``models.structs``. ``check_record(record)``, ``check_action(action, players, index)``: the
+    game's own checks after the types (``index`` None for one action alone)."""
 
     id: str
     players: tuple[int, int]

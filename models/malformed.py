@@ -1,7 +1,5 @@
-"""A record or an action that is not valid table-record/1 (:class:`MalformedRecord`), and the
-helpers that word why: shared by the parser (``models.record``), its checks after the types
-(``models.record_checks``), the reference models (``models.record_models``) and each game's own
-checks (``models/games/``)."""
+"""A record or an action that is not valid table-record/1 (:class:`MalformedRecord`), and the helpers
+that word why (the parser, its checks, the reference models and each game's own checks use them)."""
 
 from __future__ import annotations
 

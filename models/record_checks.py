@@ -1,7 +1,5 @@
-"""The checks of a record or an action after its types (msgspec's or pydantic's): the outline, player
-names and who is at the table, variant limits, each game's own checks (``GameSpec.check_record`` /
-``check_action``). Run on a struct or a pydantic model alike, by ``models.record`` and
-``models.record_models``."""
+"""The checks after the types, on a struct or a pydantic model alike: the outline, player names and
+who is at the table, variant limits, each game's own (``GameSpec.check_record`` / ``check_action``)."""
 
 from __future__ import annotations
 

@@ -51,8 +51,14 @@ class _Strict(BaseModel):
 
     @classmethod
     def people_fields(cls) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The fields naming one player each, and those naming several (what the checks read)."""
-        return people_fields(cls)
+        """The fields naming one player each, and those naming several (a list of names, a dict keyed
+        by name): what ``models.record_checks`` reads, and the generated structs say."""
+        found = _PLANS.get(cls)
+        if found is None:
+            kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in cls.model_fields.items()}
+            found = _PLANS[cls] = (tuple(name for name, kind in kinds.items() if kind == "one"),
+                                   tuple(name for name, kind in kinds.items() if kind == "many"))
+        return found
 
 
 class _PlayerMark:
@@ -556,17 +562,6 @@ def _player_kind(annotation: Any, metadata: list[Any]) -> str | None:
 
 
 _PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-
-
-def people_fields(cls: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The fields of a model naming one player each, and those naming several (a list of names, a
-    dict keyed by name): what the checks of ``models.record`` read, and the generated structs say."""
-    found = _PLANS.get(cls)
-    if found is None:
-        kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in cls.model_fields.items()}
-        found = _PLANS[cls] = (tuple(name for name, kind in kinds.items() if kind == "one"),
-                               tuple(name for name, kind in kinds.items() if kind == "many"))
-    return found
 
 
 # --- Why a record or an action is malformed: what models.record asks when msgspec refused it ----

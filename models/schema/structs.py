@@ -77,7 +77,7 @@ def _struct(model: type[BaseModel], unions: dict[tuple[type, ...], str]) -> str:
         tag = get_args(fields.pop("type").annotation)[0]
         base = f"{'ActionWithoutNones' if issubclass(model, rm._ANIAction) else 'Action'}, tag={tag!r}"
         lines.append(f"    type: ClassVar[str] = {tag!r}")
-        one, many = rm.people_fields(model)
+        one, many = model.people_fields()  # type: ignore[attr-defined]  # an action model (a _Strict)
         if one:
             lines.append(f"    named_one = {one!r}")
         if many:

@@ -5,7 +5,7 @@ setting. The service checks everything when the game starts."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -34,13 +34,9 @@ class Draft:
 
 
 def deal_choices(game: str | None) -> tuple[str, ...]:
-    """The animals the record format lets the short version deal for ``game`` (cheapest first),
-    or () when the game has no dealt start (no ``start_animals`` in its record envelope)."""
-    from models.record import record_model
-
-    model = record_model(game) if game else None
-    info = model.model_fields.get("start_animals") if model is not None else None
-    return _literal_values(info.annotation) if info is not None else ()
+    """The cards a dealt start deals for ``game`` (Boursicocotte's animals, cheapest first: its
+    spec's ``cards["start"]``), or () when the game has no dealt start."""
+    return tuple(SPEC_OF[game].cards.get("start", ())) if game else ()
 
 
 def house_choices(game: str, key: str) -> tuple[Any, ...]:
@@ -70,18 +66,6 @@ def number_variants(game: str, players: int) -> list[tuple[str, int, int]]:
     ``game`` (e.g. Monte & descend's number of deals), from its spec's VariantSpec."""
     return [(spec.key, spec.minimum or 0, spec.default_for(game, players))
             for spec in SPEC_OF[game].variants if spec.choices is None]
-
-
-def _literal_values(annotation: Any) -> tuple[str, ...]:
-    """The string values of the first Literal in ``annotation``, looking through unions and
-    containers (``dict[str, list[Literal[…]]] | None``)."""
-    if get_origin(annotation) is Literal:
-        return tuple(v for v in get_args(annotation) if isinstance(v, str))
-    for arm in get_args(annotation):
-        found = _literal_values(arm)
-        if found:
-            return found
-    return ()
 
 
 def _assist_keys(game: str | None, on: bool) -> tuple[str, str]:
