@@ -41,14 +41,9 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if unicodedata.category(c) != "Mn")
 
 
-def games() -> tuple[str, ...]:
-    """Every game, in the registry's order (models.games.SPECS)."""
-    return GAMES
-
-
 def engine_games(game: str) -> tuple[str, ...]:
     """The games sharing ``game``'s engine (High Society and Animalement Vôtre), first one first."""
-    return tuple(g for g in games() if SPEC_OF[g].engine == SPEC_OF[game].engine)
+    return tuple(g for g in GAMES if SPEC_OF[g].engine == SPEC_OF[game].engine)
 
 
 def entries(game: str) -> tuple[Entry, ...]:
@@ -180,7 +175,7 @@ def results(app: App, game: str, query: str) -> list[ft.Control]:
 
 
 def build(app: App, game: str | None = None, query: str = "", **_: Any) -> tuple[str, ft.Control]:
-    offered = games()
+    offered = GAMES
     if game not in offered:
         game = app.drafts.get("rules-game") if app.drafts.get("rules-game") in offered else offered[0]
     assert game is not None
