@@ -413,40 +413,21 @@ class TableRecord(_Strict):
         return self.first_player if self.first_player is not None else self.players[0]
 
 
-class HighSocietyRecord(TableRecord):
-    game: Literal["high-society", "animalement-votre"]
-    variant: Annotated[Variant, DeclaredVariant("high-society", "HSVariant")] = DeclaredVariant.field(
-        "high-society", "HSVariant")
-    actions: list[HSAction]
+def _envelope(name: str, actions: Any, variant: str, **more: Any) -> type[TableRecord]:
+    """A game's record model: the envelope with the game ids whose spec names it, the declared variant,
+    any optional envelope field of its own (``more``: name=(type, default)), then its actions."""
+    games = tuple(spec.id for spec in SPECS if spec.record_model == name)
+    declared: Any = (Annotated[Variant, DeclaredVariant(games[0], variant)], DeclaredVariant.field(games[0], variant))
+    return cast("type[TableRecord]", create_model(name, __base__=TableRecord, __module__=__name__, game=(
+        cast(Any, Literal)[games], ...), variant=declared, **more, actions=(list[actions], ...)))
 
 
-class StupideVautourRecord(TableRecord):
-    game: Literal["stupide-vautour"]
-    variant: Annotated[Variant, DeclaredVariant("stupide-vautour", "SVVariant")] = DeclaredVariant.field(
-        "stupide-vautour", "SVVariant")
-    actions: list[SVAction]
-
-
-class BoursicocotteRecord(TableRecord):
-    game: Literal["boursicocotte"]
-    variant: Annotated[Variant, DeclaredVariant("boursicocotte", "BCVariant")] = DeclaredVariant.field(
-        "boursicocotte", "BCVariant")
-    start_animals: dict[PlayerName, list[BCAnimal]] | None = None
-    actions: list[BCAction]
-
-
-class MonteDescendRecord(TableRecord):
-    game: Literal["monte-descend"]
-    variant: Annotated[Variant, DeclaredVariant("monte-descend", "MDVariant")] = DeclaredVariant.field(
-        "monte-descend", "MDVariant")
-    actions: list[MDAction]
-
-
-class AnimaliaRecord(TableRecord):
-    game: Literal["animalia"]
-    variant: Annotated[Variant, DeclaredVariant("animalia", "ANIVariant")] = DeclaredVariant.field(
-        "animalia", "ANIVariant")
-    actions: list[ANIAction]
+HighSocietyRecord = _envelope("HighSocietyRecord", HSAction, "HSVariant")
+StupideVautourRecord = _envelope("StupideVautourRecord", SVAction, "SVVariant")
+BoursicocotteRecord = _envelope("BoursicocotteRecord", BCAction, "BCVariant",
+                                start_animals=(dict[PlayerName, list[BCAnimal]] | None, None))
+MonteDescendRecord = _envelope("MonteDescendRecord", MDAction, "MDVariant")
+AnimaliaRecord = _envelope("AnimaliaRecord", ANIAction, "ANIVariant")
 
 
 # game id -> its record model and its action union, as each game's spec names them (nothing is built until used)
