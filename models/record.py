@@ -39,8 +39,7 @@ from models.record_checks import RECORD_FORMAT, VERDICT_FORMAT, check_action, ch
 from models.structs import ACTION_STRUCTS, RECORD_STRUCTS, RankEntry, Verdict, VerdictError, VerdictResult
 from models.structs_base import Action, Record, with_variant
 
-# the verdict (§3) is written as these structs (scoring.referee builds them; no pydantic on that path);
-# the record's names, read from here by many callers, are declared beside the checks and the specs
+# the verdict's structs (no pydantic on that path), and names declared beside the checks and the specs
 __all__ = ["RankEntry", "Verdict", "VerdictError", "VerdictResult", "GAMES", "PLAYER_COUNTS", "MalformedRecord",
            "NoReferee", "RECORD_FORMAT", "VERDICT_FORMAT", "check_outline"]
 

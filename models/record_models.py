@@ -5,8 +5,8 @@ JSON Schemas (``models/schema``) and the msgspec structs of the fast path (``mod
 valid records without pydantic, and asks this module for the reason when it refuses one.
 
 One section per game: its card types and its action models; then the record models (an envelope
-whose ``variant`` field reads the keys the game's engine declares, see :class:`DeclaredVariant`) and
-the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model). The models defer their validators
+whose ``variant`` field reads the keys the game's spec declares, see :class:`DeclaredVariant`) and
+the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model, read from the specs). The models defer their validators
 (``defer_build``): a game's validator is built the first time a record of that game needs it.
 """
 
@@ -27,6 +27,7 @@ from typing import (
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_serializer
 from pydantic_core import core_schema
 
+from models.game_spec import VariantSpec
 from models.games import GAMES, SPEC_OF, SPECS
 from models.games.boursicocotte import BC_MONEY
 from models.games.high_society import HS_MONEY
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
     from pydantic.json_schema import JsonSchemaValue
 
-    from models.game_spec import VariantSpec
 
 class _Strict(BaseModel):
     # defer_build: a model's validator is built when it first validates, not at import
@@ -142,10 +142,8 @@ def _describe(spec: "VariantSpec", games: tuple[str, ...]) -> str:
 
 
 class DeclaredVariant:
-    """Annotated marker for a record model's ``variant`` field: validates the keys the engine of
-    ``game`` declares (:func:`variant_model`), looked up when the record model is first built.
-
-    ``variant: Annotated[Variant, DeclaredVariant("my-game", "MYVariant")] = DeclaredVariant.field("my-game", "MYVariant")``"""
+    """Annotated marker for a record model's ``variant`` field (:func:`_envelope`): validates the keys the
+    spec of ``game`` declares (:func:`variant_model`), looked up when the record model is first built."""
 
     def __init__(self, game: str, name: str):
         self.game, self.name = game, name

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, cast
 
 import msgspec
 
-if TYPE_CHECKING:
-    from models.game_spec import VariantSpec
+from models.game_spec import VariantSpec
 
 
 def _without_nones(data: Any) -> Any:

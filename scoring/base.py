@@ -28,10 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
-# declared with the game's spec (models/games/); engines import them from here, beside the rest of the contract
-from models.game_spec import GameSpec
-from models.game_spec import RuleSpec as RuleSpec
-from models.game_spec import VariantSpec as VariantSpec
+from models.game_spec import GameSpec, RuleSpec, VariantSpec  # declared by the games' specs (models/games/)
 from models.i18n import Msg
 
 Score = int | Fraction
@@ -150,8 +147,7 @@ class Engine(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        spec = cls.__dict__.get("spec")
-        if spec is not None:
+        if (spec := cls.__dict__.get("spec")) is not None:
             cls.rule_specs, cls.variants, cls.excluded_readings = spec.rule_specs, spec.variants, spec.excluded_readings
             cls.rules = tuple(rule.id for rule in spec.rule_specs)
 

@@ -14,8 +14,7 @@ BC_MONEY = (0, 10, 50, 100, 200, 500)
 
 def check_start(record: Any) -> None:
     """The short version's dealt start: 4 animals for each player at the table, 4 cards of an animal at most."""
-    players = record.players
-    start = getattr(record, "start_animals", None)
+    players, start = record.players, getattr(record, "start_animals", None)
     if start is not None:
         for name, animals in start.items():
             if name not in players:

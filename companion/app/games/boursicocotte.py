@@ -584,11 +584,8 @@ DEAL_EACH = 4  # animals dealt to each player in the short version (spec §4.3)
 
 
 def build_setup(app: Any, draft: Any) -> tuple[str, ft.Control, str]:
-    """The set-up screen's section for the short version (the animals dealt face up, spec §4.3): the
-    switch, then (when on) each seated player's animals and the animals to deal from: tap a
-    player, then the animals dealt to them; tap a dealt animal to take it back. The screen stops
-    at 4 per player and at the 4 cards of each animal; the record models check the rest at start
-    (everyone dealt exactly 4)."""
+    """The set-up's section for the short version (animals dealt face up, §4.3): tap a player, then
+    their animals (4 each, 4 of an animal at most; the record models check the rest at start)."""
     return app.t("app.setup.short"), _short_version(app, draft, ANIMALS), "setup-short"
 
 

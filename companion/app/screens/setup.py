@@ -208,8 +208,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     if draft.seats:
         parts.append(_section(app.t("app.setup.seating"), _seating(app, draft), "setup-seating"))
 
-    # 4. a game's own set-up (Boursicocotte's short version: the animals dealt face up to each player),
-    # from its screen module's optional ``build_setup(app, draft) -> (heading, ident, control)``
+    # 4. a game's own set-up (Boursicocotte's dealt animals): its screen's build_setup -> (heading, body, ident)
     own = getattr(screen_for(draft.game), "build_setup", None) if draft.game else None
     if own is not None:
         parts.append(_section(*own(app, draft)))
