@@ -99,7 +99,7 @@ def high_society(rng: random.Random, game: str = "high-society") -> dict[str, An
 def _sv_action(engine: Any, rng: random.Random) -> dict[str, Any]:
     exp = engine.expected()
     if "reveal" in exp.types:
-        from models.record import SV_POINT_CARDS
+        from models.games.stupide_vautour import SV_POINT_CARDS
 
         left = [c for c in SV_POINT_CARDS if c not in engine.revealed]
         return {"type": "reveal", "card": rng.choice(left)}

@@ -14,9 +14,9 @@ A template may give a parameter a format spec (``{name:spec}``) for what French 
   (l'), and capitalised ``De``, ``Que``, ``Le``, ``La`` at the start of a sentence. The word is
   elided before a vowel, a ``y`` or a mute ``h`` (accents ignored: "d'Émile"); never before a digit,
   nor before a ``y`` sounded as a consonant, that is followed by a vowel ("de Yann", "d'Yves").
-- a game's own words: inside ``with dialect("animalement-votre"):`` a key ``K`` is rendered from
-  ``K@animalement-votre`` when the catalogue has it (the edition's words for a shared engine's
-  sentence: animals, not possessions), else from ``K``.
+- a game's own words: inside ``with dialect(game):`` a key ``K`` is rendered from ``K@<game>``
+  when the catalogue has it (an edition's words for a shared engine's sentence: Animalement
+  Vôtre's animals, not possessions), else from ``K``.
 - plurals: ``{n:#carte|cartes}`` → "1 carte" / "2 cartes"; ``{n:carte|cartes}`` → the word alone
   (e.g. an agreement: ``prise{n:|s}``). French counts 0 and 1 as singular, English only 1.
 """

@@ -5,8 +5,8 @@ JSON Schemas (``models/schema``) and the msgspec structs of the fast path (``mod
 valid records without pydantic, and asks this module for the reason when it refuses one.
 
 One section per game: its card types and its action models; then the record models (an envelope
-whose ``variant`` field reads the keys the game's engine declares, see :class:`DeclaredVariant`) and
-the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model). The models defer their validators
+whose ``variant`` field reads the keys the game's spec declares, see :class:`DeclaredVariant`) and
+the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model, read from the specs). The models defer their validators
 (``defer_build``): a game's validator is built the first time a record of that game needs it.
 """
 
@@ -27,32 +27,38 @@ from typing import (
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_serializer
 from pydantic_core import core_schema
 
+from models.game_spec import VariantSpec
+from models.games import GAMES, SPEC_OF, SPECS
+from models.games.boursicocotte import BC_MONEY
+from models.games.high_society import HS_MONEY
+from models.games.monte_descend import MD_CARDS
+from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
-from models.record import (
-    BC_MONEY,
-    GAMES,
-    HS_MONEY,
-    MD_CARDS,
-    SV_HAND,
-    SV_POINT_CARDS,
-    VERDICT_FORMAT,
-    MalformedRecord,
-    NoReferee,
-    _check_action,
-    _check_people,
-    _one_of,
-    check_outline,
-)
+from models.malformed import MalformedRecord
+from models.malformed import one_of as _one_of
+from models.record_checks import VERDICT_FORMAT, check_outline
+from models.record_checks import check_action as _check_action
+from models.record_checks import check_people as _check_people
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
     from pydantic.json_schema import JsonSchemaValue
 
-    from scoring.base import VariantSpec
 
 class _Strict(BaseModel):
     # defer_build: a model's validator is built when it first validates, not at import
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
+
+    @classmethod
+    def people_fields(cls) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The fields naming one player each, and those naming several (a list of names, a dict keyed
+        by name): what ``models.record_checks`` reads, and the generated structs say."""
+        found = _PLANS.get(cls)
+        if found is None:
+            kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in cls.model_fields.items()}
+            found = _PLANS[cls] = (tuple(name for name, kind in kinds.items() if kind == "one"),
+                                   tuple(name for name, kind in kinds.items() if kind == "many"))
+        return found
 
 
 class _PlayerMark:
@@ -89,17 +95,12 @@ class Variant(_Strict):
 
 @cache
 def variant_model(game: str, name: str = "Variant") -> "type[Variant]":
-    """The variant model of ``game``, built from its engine's ``variants`` (:class:`VariantSpec`)
-    on first use: one optional field per key (absent or null = the game's default). A game with no
-    engine has no declaration: its records are malformed (``record.no_referee``)."""
-    from scoring.registry import engine_class
-
-    engine = engine_class(game)
-    if engine is None:  # no declaration to read (nothing is cached: the model is built once there is one)
-        raise NoReferee(Msg("record.no_referee", {"game": repr(game)}))
+    """The variant model of ``game``, built from its spec's ``variants`` (:class:`VariantSpec`)
+    on first use: one optional field per key (absent or null = the game's default)."""
+    games = tuple(spec.id for spec in SPECS if spec.engine == SPEC_OF[game].engine)  # the engine's games
     fields: dict[str, Any] = {}
-    for spec in engine.variants:
-        fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, engine.games)))
+    for spec in SPEC_OF[game].variants:
+        fields[spec.key] = (_choice_type(spec) | None, Field(default=None, description=_describe(spec, games)))
     return cast("type[Variant]", create_model(name, __base__=Variant, __module__=__name__, **fields))
 
 
@@ -141,10 +142,8 @@ def _describe(spec: "VariantSpec", games: tuple[str, ...]) -> str:
 
 
 class DeclaredVariant:
-    """Annotated marker for a record model's ``variant`` field: validates the keys the engine of
-    ``game`` declares (:func:`variant_model`), looked up when the record model is first built.
-
-    ``variant: Annotated[Variant, DeclaredVariant("my-game", "MYVariant")] = DeclaredVariant.field("my-game", "MYVariant")``"""
+    """Annotated marker for a record model's ``variant`` field (:func:`_envelope`): validates the keys the
+    spec of ``game`` declares (:func:`variant_model`), looked up when the record model is first built."""
 
     def __init__(self, game: str, name: str):
         self.game, self.name = game, name
@@ -412,59 +411,26 @@ class TableRecord(_Strict):
         return self.first_player if self.first_player is not None else self.players[0]
 
 
-class HighSocietyRecord(TableRecord):
-    game: Literal["high-society", "animalement-votre"]
-    variant: Annotated[Variant, DeclaredVariant("high-society", "HSVariant")] = DeclaredVariant.field(
-        "high-society", "HSVariant")
-    actions: list[HSAction]
+def _envelope(name: str, actions: Any, variant: str, **more: Any) -> type[TableRecord]:
+    """A game's record model: the envelope with the game ids whose spec names it, the declared variant,
+    any optional envelope field of its own (``more``: name=(type, default)), then its actions."""
+    games = tuple(spec.id for spec in SPECS if spec.record_model == name)
+    declared: Any = (Annotated[Variant, DeclaredVariant(games[0], variant)], DeclaredVariant.field(games[0], variant))
+    return cast("type[TableRecord]", create_model(name, __base__=TableRecord, __module__=__name__, game=(
+        cast(Any, Literal)[games], ...), variant=declared, **more, actions=(list[actions], ...)))
 
 
-class StupideVautourRecord(TableRecord):
-    game: Literal["stupide-vautour"]
-    variant: Annotated[Variant, DeclaredVariant("stupide-vautour", "SVVariant")] = DeclaredVariant.field(
-        "stupide-vautour", "SVVariant")
-    actions: list[SVAction]
+HighSocietyRecord = _envelope("HighSocietyRecord", HSAction, "HSVariant")
+StupideVautourRecord = _envelope("StupideVautourRecord", SVAction, "SVVariant")
+BoursicocotteRecord = _envelope("BoursicocotteRecord", BCAction, "BCVariant",
+                                start_animals=(dict[PlayerName, list[BCAnimal]] | None, None))
+MonteDescendRecord = _envelope("MonteDescendRecord", MDAction, "MDVariant")
+AnimaliaRecord = _envelope("AnimaliaRecord", ANIAction, "ANIVariant")
 
 
-class BoursicocotteRecord(TableRecord):
-    game: Literal["boursicocotte"]
-    variant: Annotated[Variant, DeclaredVariant("boursicocotte", "BCVariant")] = DeclaredVariant.field(
-        "boursicocotte", "BCVariant")
-    start_animals: dict[PlayerName, list[BCAnimal]] | None = None
-    actions: list[BCAction]
-
-
-class MonteDescendRecord(TableRecord):
-    game: Literal["monte-descend"]
-    variant: Annotated[Variant, DeclaredVariant("monte-descend", "MDVariant")] = DeclaredVariant.field(
-        "monte-descend", "MDVariant")
-    actions: list[MDAction]
-
-
-class AnimaliaRecord(TableRecord):
-    game: Literal["animalia"]
-    variant: Annotated[Variant, DeclaredVariant("animalia", "ANIVariant")] = DeclaredVariant.field(
-        "animalia", "ANIVariant")
-    actions: list[ANIAction]
-
-
-# game id -> its record model and its action union (one line per game; nothing is built until used)
-RECORD_MODELS: dict[str, type[TableRecord]] = {
-    "high-society": HighSocietyRecord,
-    "animalement-votre": HighSocietyRecord,
-    "stupide-vautour": StupideVautourRecord,
-    "animalia": AnimaliaRecord,
-    "boursicocotte": BoursicocotteRecord,
-    "monte-descend": MonteDescendRecord,
-}
-ACTION_TYPES: dict[str, Any] = {
-    "high-society": HSAction,
-    "animalement-votre": HSAction,
-    "stupide-vautour": SVAction,
-    "boursicocotte": BCAction,
-    "monte-descend": MDAction,
-    "animalia": ANIAction,
-}
+# game id -> its record model and its action union, as each game's spec names them (nothing is built until used)
+RECORD_MODELS: dict[str, type[TableRecord]] = {spec.id: globals()[spec.record_model] for spec in SPECS}
+ACTION_TYPES: dict[str, Any] = {spec.id: globals()[spec.actions] for spec in SPECS}
 AnyAction = Union[HSAction, SVAction, BCAction, MDAction, ANIAction]
 
 
@@ -572,17 +538,6 @@ def _player_kind(annotation: Any, metadata: list[Any]) -> str | None:
 
 
 _PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-
-
-def people_fields(cls: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The fields of a model naming one player each, and those naming several (a list of names, a
-    dict keyed by name): what the checks of ``models.record`` read, and the generated structs say."""
-    found = _PLANS.get(cls)
-    if found is None:
-        kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in cls.model_fields.items()}
-        found = _PLANS[cls] = (tuple(name for name, kind in kinds.items() if kind == "one"),
-                               tuple(name for name, kind in kinds.items() if kind == "many"))
-    return found
 
 
 # --- Why a record or an action is malformed: what models.record asks when msgspec refused it ----

@@ -7,6 +7,7 @@ from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
+from models.games import SPECS
 from models.structs_base import Action, ActionWithoutNones, Output, Record, Variant
 
 PlayerName = Annotated[str, msgspec.Meta(min_length=1)]
@@ -52,6 +53,71 @@ class SVPlay(Action, tag='play', kw_only=True, frozen=True):
 
 
 SVAction = SVReveal | SVPlay
+
+
+class ANIDraw(ActionWithoutNones, tag='draw', kw_only=True, frozen=True):
+    type: ClassVar[str] = 'draw'
+    card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
+
+
+class ANITake(ActionWithoutNones, tag='take', kw_only=True, frozen=True):
+    type: ClassVar[str] = 'take'
+    named_one = ('player',)
+    player: PlayerName
+    row: Literal[0, 1] | None = None
+
+
+class ANIPass(ActionWithoutNones, tag='pass', kw_only=True, frozen=True):
+    type: ClassVar[str] = 'pass'
+    named_one = ('player',)
+    player: PlayerName
+
+
+class ANIPowerUse(ActionWithoutNones, tag='power', kw_only=True, frozen=True):
+    type: ClassVar[str] = 'power'
+    named_one = ('player', 'from_', 'to')
+    player: PlayerName
+    power: Literal['thief', 'spy', 'prankster']
+    card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl'] | None = None
+    from_: PlayerName | None = msgspec.field(default=None, name='from')
+    from_row: Literal[0, 1] | None = None
+    to: PlayerName | None = None
+    to_row: Literal[0, 1] | None = None
+    row: Literal[0, 1] | None = None
+
+
+class ANIRenounce(ActionWithoutNones, tag='renounce', kw_only=True, frozen=True):
+    type: ClassVar[str] = 'renounce'
+    named_one = ('player',)
+    player: PlayerName
+    power: Literal['thief', 'spy', 'prankster']
+
+
+class ANIBonus(ActionWithoutNones, tag='bonus', kw_only=True, frozen=True):
+    type: ClassVar[str] = 'bonus'
+    named_one = ('player',)
+    player: PlayerName
+    card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
+
+
+class ANICover(ActionWithoutNones, tag='cover', kw_only=True, frozen=True):
+    type: ClassVar[str] = 'cover'
+    named_one = ('player',)
+    player: PlayerName
+    bonus: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
+    card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
+    row: Literal[0, 1] | None = None
+
+
+class ANIMedals(ActionWithoutNones, tag='medals', kw_only=True, frozen=True):
+    type: ClassVar[str] = 'medals'
+    named_one = ('player',)
+    player: PlayerName
+    medals: dict[Literal['cat', 'horse', 'dog', 'rabbit', 'parrot'], Annotated[int, msgspec.Meta(ge=0)]]
+    row: Literal[0, 1] | None = None
+
+
+ANIAction = ANIDraw | ANITake | ANIPass | ANIPowerUse | ANIRenounce | ANIBonus | ANICover | ANIMedals
 
 
 class BCDraw(Action, tag='draw', kw_only=True, frozen=True):
@@ -141,71 +207,6 @@ class MDTake(Action, tag='take', kw_only=True, frozen=True):
 MDAction = MDPlay | MDDraw | MDPass | MDTake
 
 
-class ANIDraw(ActionWithoutNones, tag='draw', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'draw'
-    card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
-
-
-class ANITake(ActionWithoutNones, tag='take', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'take'
-    named_one = ('player',)
-    player: PlayerName
-    row: Literal[0, 1] | None = None
-
-
-class ANIPass(ActionWithoutNones, tag='pass', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'pass'
-    named_one = ('player',)
-    player: PlayerName
-
-
-class ANIPowerUse(ActionWithoutNones, tag='power', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'power'
-    named_one = ('player', 'from_', 'to')
-    player: PlayerName
-    power: Literal['thief', 'spy', 'prankster']
-    card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl'] | None = None
-    from_: PlayerName | None = msgspec.field(default=None, name='from')
-    from_row: Literal[0, 1] | None = None
-    to: PlayerName | None = None
-    to_row: Literal[0, 1] | None = None
-    row: Literal[0, 1] | None = None
-
-
-class ANIRenounce(ActionWithoutNones, tag='renounce', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'renounce'
-    named_one = ('player',)
-    player: PlayerName
-    power: Literal['thief', 'spy', 'prankster']
-
-
-class ANIBonus(ActionWithoutNones, tag='bonus', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'bonus'
-    named_one = ('player',)
-    player: PlayerName
-    card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
-
-
-class ANICover(ActionWithoutNones, tag='cover', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'cover'
-    named_one = ('player',)
-    player: PlayerName
-    bonus: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
-    card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
-    row: Literal[0, 1] | None = None
-
-
-class ANIMedals(ActionWithoutNones, tag='medals', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'medals'
-    named_one = ('player',)
-    player: PlayerName
-    medals: dict[Literal['cat', 'horse', 'dog', 'rabbit', 'parrot'], Annotated[int, msgspec.Meta(ge=0)]]
-    row: Literal[0, 1] | None = None
-
-
-ANIAction = ANIDraw | ANITake | ANIPass | ANIPowerUse | ANIRenounce | ANIBonus | ANICover | ANIMedals
-
-
 class HighSocietyRecord(Record, kw_only=True, frozen=True):
     format: Literal['table-record/1']
     players: list[PlayerName]
@@ -257,23 +258,9 @@ class MonteDescendRecord(Record, kw_only=True, frozen=True):
     actions: list[MDAction]
 
 
-RECORD_STRUCTS: dict[str, type[Record]] = {
-    'high-society': HighSocietyRecord,
-    'animalement-votre': HighSocietyRecord,
-    'stupide-vautour': StupideVautourRecord,
-    'animalia': AnimaliaRecord,
-    'boursicocotte': BoursicocotteRecord,
-    'monte-descend': MonteDescendRecord,
-}
-
-ACTION_STRUCTS: dict[str, object] = {
-    'high-society': HSAction,
-    'animalement-votre': HSAction,
-    'stupide-vautour': SVAction,
-    'boursicocotte': BCAction,
-    'monte-descend': MDAction,
-    'animalia': ANIAction,
-}
+# game id -> its record struct and its action union, as each game's spec names them
+RECORD_STRUCTS: dict[str, type[Record]] = {spec.id: globals()[spec.record_model] for spec in SPECS}
+ACTION_STRUCTS: dict[str, object] = {spec.id: globals()[spec.actions] for spec in SPECS}
 
 
 class VerdictError(Output, kw_only=True):

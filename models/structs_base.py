@@ -1,6 +1,6 @@
 """The bases of the msgspec structs of table-record/1 and table-verdict/1 (``models/structs.py``,
 generated from the pydantic models of ``models/record_models.py`` by ``python -m models.schema``),
-and the variant structs, built from each engine's ``variants`` declaration on first use.
+and the variant structs, built from each game spec's ``variants`` declaration on first use.
 
 A struct is what ``models.record`` parses a valid record into: typed, frozen, read by attribute as
 the engines read the pydantic models. ``model_dump`` and ``model_copy`` do what pydantic's do for
@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, cast
 
 import msgspec
 
-if TYPE_CHECKING:
-    from scoring.base import VariantSpec
+from models.game_spec import VariantSpec
 
 
 def _without_nones(data: Any) -> Any:
@@ -95,23 +94,17 @@ def choice_type(spec: VariantSpec) -> Any:
 
 @cache
 def variant_struct(game: str, name: str) -> type[Variant]:
-    """The variant struct of ``game`` (one optional field per declared key), or NoReferee when the
-    game has no engine to declare them."""
-    from models.i18n import Msg
-    from models.record import NoReferee
-    from scoring.registry import engine_class
+    """The variant struct of ``game`` (one optional field per key its spec declares)."""
+    from models.games import SPEC_OF
 
-    engine = engine_class(game)
-    if engine is None:
-        raise NoReferee(Msg("record.no_referee", {"game": repr(game)}))
-    fields = [(spec.key, choice_type(spec) | None, None) for spec in engine.variants]
+    fields = [(spec.key, choice_type(spec) | None, None) for spec in SPEC_OF[game].variants]
     return cast(type[Variant], msgspec.defstruct(name, fields, bases=(Variant,), module="models.structs", kw_only=True))
 
 
 @cache
 def with_variant(record: type[Record]) -> type[Record]:
-    """``record`` with its ``variant`` field typed by its engine's declaration (built on first use,
-    as the pydantic models are: an engine is imported only for the game at hand)."""
+    """``record`` with its ``variant`` field typed by its spec's declaration (built on first use, as
+    the pydantic models are)."""
     variant = variant_struct(*record.variant_of)
     fields: list[Any] = []  # every field again, so that they keep their order (a record's JSON keeps it)
     for field in msgspec.structs.fields(record):

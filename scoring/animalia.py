@@ -34,8 +34,8 @@ from enum import Enum
 from functools import cache
 from typing import Any
 
+from models.games.animalia import ANI_CARDS, ANIMALIA
 from models.i18n import Msg
-from models.record import ANI_CARDS
 from scoring.animalia_medals import (
     EXCELLENCE_POINTS,
     FULL,
@@ -50,9 +50,7 @@ from scoring.base import (
     Event,
     Expectation,
     Outcome,
-    RuleSpec,
     RuleViolation,
-    VariantSpec,
     event,
     rank_by,
 )
@@ -61,49 +59,6 @@ POWERS: tuple[str, ...] = ("thief", "spy", "prankster")
 STARS: Mapping[str, int] = {"champion": 3, "dandy": 2, "scruffy": -1}
 SEASONS = 3
 LOT_MAX = 3
-
-RULE_SPECS: tuple[RuleSpec, ...] = (
-    RuleSpec("ANI-SETUP-CUTE", "setup", refusal=True),
-    RuleSpec("ANI-NOT-IN-DECK", "setup", refusal=True),
-    RuleSpec("ANI-PHASE", "phase1", refusal=True),
-    RuleSpec("ANI-DEAL", "phase1"),
-    RuleSpec("ANI-TURN", "phase1", refusal=True),
-    RuleSpec("ANI-FULL", "phase1", refusal=True),
-    RuleSpec("ANI-SKIP", "phase1"),
-    RuleSpec("ANI-FORCED-TAKE", "phase1", refusal=True),
-    RuleSpec("ANI-LAST", "phase1", refusal=True, ruling=True),
-    RuleSpec("ANI-DECK-OUT", "phase1", ruling=True),
-    RuleSpec("ANI-POWERS", "powers"),
-    RuleSpec("ANI-POWER-TEXTS", "powers", ruling=True),
-    RuleSpec("ANI-POWER-ONCE", "powers", ruling=True),
-    RuleSpec("ANI-POWER-NOW", "powers", refusal=True),
-    RuleSpec("ANI-POWER-NOT-ACTIVE", "powers", refusal=True),
-    RuleSpec("ANI-POWER-MOVE", "powers", refusal=True),
-    RuleSpec("ANI-POWER-OWN", "powers", refusal=True),
-    RuleSpec("ANI-POWER-CARD", "powers", refusal=True),
-    RuleSpec("ANI-POWER-ROOM", "powers", refusal=True, ruling=True),
-    RuleSpec("ANI-ROBBED", "powers"),
-    RuleSpec("ANI-ELEGANCE", "phase2"),
-    RuleSpec("ANI-PRIZE", "phase2"),
-    RuleSpec("ANI-BONUS-ORDER", "phase2", refusal=True, ruling=True),
-    RuleSpec("ANI-MEDALS", "phase3"),
-    RuleSpec("ANI-OWL", "phase3"),
-    RuleSpec("ANI-COVER", "phase3"),
-    RuleSpec("ANI-COVER-AGAIN", "phase3", ruling=True),
-    RuleSpec("ANI-COVER-BONUS", "phase3", refusal=True),
-    RuleSpec("ANI-COVER-CARD", "phase3", refusal=True),
-    RuleSpec("ANI-MEDALS-DONE", "phase3", refusal=True),
-    RuleSpec("ANI-MEDALS-CHOICE", "phase3", refusal=True),
-    RuleSpec("ANI-SEASON", "season"),
-    RuleSpec("ANI-EXCELLENCE", "end"),
-    RuleSpec("ANI-TIE", "end"),
-    RuleSpec("ANI-OVER", "end", refusal=True),
-    RuleSpec("ANI-TWO-ROWS", "two"),
-    RuleSpec("ANI-POWER-ROW", "two", refusal=True),
-    RuleSpec("ANI-FORCED-ROWS", "two", refusal=True, ruling=True),
-    RuleSpec("ANI-ELEGANCE-ROWS", "two", ruling=True, variant="elegance"),
-    RuleSpec("ANI-ELEGANCE-PLAYER", "two", ruling=True, variant="elegance"),
-)
 
 
 class Phase(Enum):
@@ -193,18 +148,7 @@ class AnimaliaEngine(Engine):
     """
 
     games = ("animalia",)
-    rule_specs = RULE_SPECS
-    rules = tuple(r.id for r in RULE_SPECS)
-    variants = (
-        VariantSpec("elegance", ("collection", "player"), "collection",
-                    {"collection": "ANI-ELEGANCE-ROWS", "player": "ANI-ELEGANCE-PLAYER"}, players=(2,)),
-    )
-
-    # readings the rulebook rules out (« une collection ne peut en aucun cas excéder 5 animaux »):
-    # no text of these rules may offer them
-    excluded_readings = {
-        "ANI-POWER-ROOM": (r"dépasser 5", r"(go|goes|going) over 5", r"exceed 5"),
-    }
+    spec = ANIMALIA  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def __init__(self, record: Any):
         super().__init__(record)

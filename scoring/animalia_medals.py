@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
+from models.games.animalia import ANI_FAMILIES
 from models.i18n import Msg
-from models.record import ANI_FAMILIES
 
 FAMILIES: tuple[str, ...] = ANI_FAMILIES
 OWL = "owl"

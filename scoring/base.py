@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
+from models.game_spec import GameSpec, RuleSpec, VariantSpec  # declared by the games' specs (models/games/)
 from models.i18n import Msg
 
 Score = int | Fraction
@@ -83,72 +84,6 @@ def rules_of(messages: Iterable[Msg]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class RuleSpec:
-    """One entry of a game's rules reference.
-
-    ``id``: the stable rule id (``HS-BID-RAISE``); its texts are the catalogue keys
-    ``rule.<id>.title`` and ``rule.<id>.text`` (our own words, French and English).
-    ``ruling``: ``False`` for the rulebook's rule, ``True`` for the app's decision where the
-    rulebook is silent (its text then names the alternative reading).
-    ``variant``: the variant key that changes this rule, if any.
-    ``section``: where it stands in the rulebook's order (``"setup"``, ``"auction"``, ``"end"``…);
-    its heading is the catalogue key ``section.<game-id>.<section>`` (the first of the engine's games).
-    ``refusal``: ``True`` if the engine refuses actions with this id (``False``: applied, never refused).
-    """
-
-    id: str
-    section: str
-    refusal: bool = False
-    ruling: bool = False
-    variant: str | None = None
-
-
-@dataclass(frozen=True)
-class VariantSpec:
-    """One variant key of a game, declared once by its engine.
-
-    ``choices``: the allowed values, or ``None`` for a whole number of at least ``minimum``.
-    ``default``: the value when the record omits the key; ``None`` where the engine derives it
-    (``default_for`` gives it then, e.g. a number of deals from the number of players).
-    ``rules``: the rule id that explains each choice (``{choice: rule id}``; for a number, the key
-    ``None``). ``games``: the game ids the key exists for (``None``: every game of the engine).
-    ``players``: the player counts it is allowed with (``None``: any).
-    ``house``: the choices that depart from the rulebook (a house variant a table may prefer, not
-    the rulebook's other reading); the rules reference and the set-up label them so.
-    ``game_house``: the house choices per game id where one engine serves several editions whose
-    rulebooks differ (``house_for`` gives a game's: its entry here, else ``house``)."""
-
-    key: str
-    choices: tuple[Any, ...] | None
-    default: Any
-    rules: Mapping[Any, str]
-    games: tuple[str, ...] | None = None
-    minimum: int | None = None
-    players: tuple[int, ...] | None = None
-    game_defaults: Mapping[str, Any] | None = None  # per game id, where one engine serves several
-    per_player: int | None = None  # a number whose default is this many per player (``default`` None)
-    house: tuple[Any, ...] = ()
-    game_house: Mapping[str, tuple[Any, ...]] | None = None
-
-    def house_for(self, game: str) -> tuple[Any, ...]:
-        if self.game_house and game in self.game_house:
-            return self.game_house[game]
-        return self.house
-
-    def default_for(self, game: str, player_count: int) -> Any:
-        if self.game_defaults and game in self.game_defaults:
-            return self.game_defaults[game]
-        if self.default is None and self.per_player is not None:
-            return self.per_player * player_count
-        return self.default
-
-    def allows(self, value: Any) -> bool:
-        if self.choices is None:
-            return type(value) is int and (self.minimum is None or value >= self.minimum)
-        return any(value == c and type(value) is type(c) for c in self.choices)
-
-
-@dataclass(frozen=True)
 class Expectation:
     """What the table must enter next.
 
@@ -198,6 +133,8 @@ class Engine(ABC):
     ``_perform`` (change the state for a legal action), ``expected`` and ``outcome``."""
 
     games: ClassVar[tuple[str, ...]]
+    # the game's spec (models/games/): a subclass that names one gets the four below from it
+    spec: ClassVar[GameSpec]
     # every rule id of this game in the rules reference: the ones it refuses with, and the rulings
     # it applies without refusing anything (ties, end of game…)
     rules: ClassVar[tuple[str, ...]]
@@ -207,6 +144,12 @@ class Engine(ABC):
     # readings the rulebook rules out, per rule id: regular expressions (any language, any edition's
     # text) that no text of that rule may match, so no ruling ever offers one as its "other reading"
     excluded_readings: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if (spec := cls.__dict__.get("spec")) is not None:
+            cls.rule_specs, cls.variants, cls.excluded_readings = spec.rule_specs, spec.variants, spec.excluded_readings
+            cls.rules = tuple(rule.id for rule in spec.rule_specs)
 
     def __init__(self, record: Any):
         self.game: str = record.game
@@ -222,9 +165,8 @@ class Engine(ABC):
     def apply(self, action: Any) -> tuple[Msg, ...]:
         """Accept the action and return what happened, or raise RuleViolation with the state
         unchanged (``_check`` refuses before ``_perform`` changes anything). ``action`` is a parsed
-        record action, or a plain dict that is parsed first (``MalformedRecord`` if it is not one)."""
-        if action.__class__ is dict:
-            action = self._parse(action)
+        record action (``models.record.parse_action``): the caller parses, as python-chess's
+        ``push`` takes a ``Move``."""
         self._check(action)
         events = tuple(self._perform(action))
         self.applied += 1
@@ -255,15 +197,8 @@ class Engine(ABC):
         return True
 
     def check(self, action: Any) -> None:
-        """Raise RuleViolation if ``action`` would be refused now; change nothing."""
-        if action.__class__ is dict:
-            action = self._parse(action)
+        """Raise RuleViolation if the parsed ``action`` would be refused now; change nothing."""
         self._check(action)
-
-    def _parse(self, data: dict[str, Any]) -> Any:
-        from models.record import parse_action
-
-        return parse_action(self.game, dict(data), list(self.players))
 
     @property
     def finished(self) -> bool:

@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Iterable, Mapping, TypedDict
 
+from models.games.boursicocotte import BC_ANIMAL_VALUES, BC_MONEY, BOURSICOCOTTE
 from models.i18n import Msg
-from models.record import BC_ANIMAL_VALUES, BC_MONEY
-from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, VariantSpec, event, rank_by
+from scoring.base import Engine, Event, Expectation, Outcome, RuleViolation, event, rank_by
 
 ANIMALS: tuple[str, ...] = tuple(BC_ANIMAL_VALUES)  # cheapest first
 VALUES: Mapping[str, int] = BC_ANIMAL_VALUES
@@ -58,64 +58,10 @@ SUPPLY: Mapping[int, int] = {0: 10, 10: 20, 50: 10, 100: 5, 200: 5, 500: 5}  # a
 START_MONEY: tuple[int, ...] = (0, 0, 10, 10, 10, 10, 50)
 DONKEY_MONEY: tuple[int, ...] = (50, 100, 200, 500)  # paid to every player by the 1st … 4th donkey
 
-# The rules reference, in the rulebook's order: a turn, the auction, paying, trades, the end.
-# ``refusal``: the engine refuses actions with it; ``ruling``: the app's decision where the rulebook
-# is silent (its text names the alternative); ``variant``: the variant key that changes it.
-RULE_SPECS: tuple[RuleSpec, ...] = (
-    RuleSpec("BC-TURN", "turn", refusal=True),
-    RuleSpec("BC-DECK-EMPTY", "turn", refusal=True),
-    RuleSpec("BC-DRAW-GONE", "turn", refusal=True),
-    RuleSpec("BC-DONKEY", "auction"),
-    RuleSpec("BC-NO-AUCTION", "auction", refusal=True),
-    RuleSpec("BC-AUCTION-OPEN", "auction", refusal=True),
-    RuleSpec("BC-BID-AUCTIONEER", "auction", refusal=True),
-    RuleSpec("BC-BID-POSITIVE", "auction", refusal=True),
-    RuleSpec("BC-BID-RAISE", "auction", refusal=True),
-    RuleSpec("BC-CLOSE-NO-BID", "auction", refusal=True),
-    RuleSpec("BC-NO-DEBT", "payment", refusal=True),
-    RuleSpec("BC-PAYMENT-DUE", "payment", refusal=True),
-    RuleSpec("BC-PAYER", "payment", refusal=True),
-    RuleSpec("BC-CARDS-MISSING", "payment", refusal=True),
-    RuleSpec("BC-PAY-SHORT", "payment", refusal=True),
-    RuleSpec("BC-OVERPAY", "payment", refusal=True, variant="payment"),
-    RuleSpec("BC-CAN-PAY", "payment", refusal=True, ruling=True),
-    RuleSpec("BC-BID-EXCLUDED", "payment", refusal=True, ruling=True),
-    RuleSpec("BC-BUYBACK-LOST", "payment", refusal=True, ruling=True),
-    RuleSpec("BC-NO-MONEY", "payment", refusal=True),
-    RuleSpec("BC-CHALLENGE-SELF", "trade", refusal=True),
-    RuleSpec("BC-CHALLENGE-COMPLETE", "trade", refusal=True),
-    RuleSpec("BC-CHALLENGE-OWN", "trade", refusal=True),
-    RuleSpec("BC-CHALLENGE-TARGET", "trade", refusal=True),
-    RuleSpec("BC-OFFER-EMPTY", "trade", refusal=True, ruling=True),
-    RuleSpec("BC-NO-TRADE", "trade", refusal=True),
-    RuleSpec("BC-TRADE-OPEN", "trade", refusal=True),
-    RuleSpec("BC-ANSWER", "trade", refusal=True),
-    RuleSpec("BC-TRADE", "trade"),
-    RuleSpec("BC-RECHALLENGE", "trade", refusal=True),
-    RuleSpec("BC-TRADE-TIE", "trade", variant="trade_tie"),
-    RuleSpec("BC-SKIP", "end", ruling=True),
-    RuleSpec("BC-END", "end", ruling=True),
-    RuleSpec("BC-OVER", "end", refusal=True),
-    RuleSpec("BC-SCORE", "end", ruling=True),
-)
-# Readings the rulebook rules out (no text of these rules may offer one; see Engine.excluded_readings).
-EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
-    # « Les cartes d'argent restantes n'ont plus aucune valeur »: money left breaks no tie
-    "BC-SCORE": (r"\bby (the )?money\b", r"par l'argent", r"most money|plus d'argent"),
-    # « si vous ne pouvez pas payer exactement … »: paying more when the exact sum is in hand is a
-    # house variant, not the rulebook's silence
-    "BC-OVERPAY": (r"does not say whether a player who could pay the exact", r"ne dit pas si l'on peut payer plus",
-                   r"other reading|autre lecture"),
-    # the offers are swapped before they are counted: taking one's offer back is a house variant
-    "BC-TRADE-TIE": (r"(other reading|alternative reading|autre lecture)[^.]*returned",),
-    # the minimum of one card is the app's: no text calls it the rulebook's
-    "BC-END": (r"rule that an offer has at least one card", r"règle d'au moins une carte"),
-}
-
 # Every id the engine refuses with …
-REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
+REFUSALS: tuple[str, ...] = tuple(r.id for r in BOURSICOCOTTE.rule_specs if r.refusal)
 # … and the rules it applies without refusing anything, rulings included, for the rules reference.
-APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
+APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in BOURSICOCOTTE.rule_specs if not r.refusal)
 
 _TURN_PROMPTS: dict[tuple[str, ...], str] = {("draw",): "bc.prompt.draw", ("challenge",): "bc.prompt.challenge"}
 _ANIMAL_MSGS: dict[str, Msg] = {a: Msg(f"bc.animal.{a}") for a in ANIMALS}
@@ -333,13 +279,7 @@ class BoursicocotteEngine(Engine):
     """
 
     games = ("boursicocotte",)
-    rule_specs = RULE_SPECS
-    rules = tuple(r.id for r in RULE_SPECS)
-    excluded_readings = EXCLUDED_READINGS
-    variants = (VariantSpec("trade_tie", ("exchanged", "returned"), "exchanged",
-                            {"exchanged": "BC-TRADE-TIE", "returned": "BC-TRADE-TIE"}, house=("returned",)),
-                VariantSpec("payment", ("exact", "any"), "exact",
-                            {"exact": "BC-OVERPAY", "any": "BC-OVERPAY"}, house=("any",)))
+    spec = BOURSICOCOTTE  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def replay_note(self, rule: str | None = None) -> Msg | None:
         """Why a game saved while overpaying was accepted anyway no longer replays: the rulebook's

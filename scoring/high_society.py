@@ -17,8 +17,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, ClassVar, Mapping, Sequence
 
+from models.games.high_society import HIGH_SOCIETY
 from models.i18n import Msg, msg
-from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, Score, VariantSpec, event
+from scoring.base import Engine, Event, Expectation, Outcome, RuleViolation, Score, event
 
 MONEY: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
 MONEY_TOTAL = sum(MONEY)  # 106 per player
@@ -33,49 +34,9 @@ REDS_TO_END = 4
 
 FINAL_TIE_DEFAULT = {"high-society": "replay", "animalement-votre": "shared"}
 
-# The rules reference, in the rulebook's order: the cards, the auction, misfortunes and the theft,
-# the end. ``refusal``: the engine refuses actions with it; ``ruling``: the app's decision.
-RULE_SPECS: tuple[RuleSpec, ...] = (
-    RuleSpec("HS-REVEAL-GONE", "cards", refusal=True),
-    RuleSpec("HS-MONEY-DUPLICATE", "cards", refusal=True),
-    RuleSpec("HS-AUCTION", "auction"),
-    RuleSpec("HS-ROUND-OPEN", "auction", refusal=True),
-    RuleSpec("HS-NO-ROUND", "auction", refusal=True),
-    RuleSpec("HS-TURN", "auction", refusal=True),
-    RuleSpec("HS-BID-EMPTY", "auction", refusal=True),
-    RuleSpec("HS-MONEY-ON-TABLE", "auction", refusal=True),
-    RuleSpec("HS-MONEY-SPENT", "auction", refusal=True),
-    RuleSpec("HS-BID-RAISE", "auction", refusal=True),
-    RuleSpec("HS-PASSED", "auction", refusal=True),
-    RuleSpec("HS-FREE-CARD", "auction"),
-    RuleSpec("HS-MISFORTUNE", "misfortune"),
-    RuleSpec("HS-THEFT", "misfortune"),
-    RuleSpec("HS-DISCARD-REQUIRED", "misfortune", refusal=True),
-    RuleSpec("HS-DISCARD-NOT-DUE", "misfortune", refusal=True),
-    RuleSpec("HS-DISCARD-CARD", "misfortune", refusal=True),
-    RuleSpec("HS-END", "end"),
-    RuleSpec("HS-GAME-OVER", "end", refusal=True),
-    RuleSpec("HS-SCORE", "end"),
-    RuleSpec("HS-SCORE-EXACT", "end", ruling=True),
-    RuleSpec("HS-POOREST", "end"),
-    RuleSpec("HS-FINAL-TIE", "end", variant="final_tie"),
-)
-# Readings the rulebooks rule out (no text of these rules may offer one; see Engine.excluded_readings).
-EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
-    # « le joueur (ou les joueurs) avec le moins d'argent est OUT » / « ils ont tous perdu »: every
-    # player tied on least money is out, also when that is every player
-    "HS-POOREST": (r"n'éliminerait\b.*personne", r"personne n'est éliminé", r"nobody (is )?out",
-                   r"put nobody out"),
-    # each edition states its final tie: neither offers the other edition's as its "other reading"
-    "HS-FINAL-TIE": (r"(other reading|autre lecture)[^.]*(shared|partag|new game|nouvelle partie|rejouer|replay)",),
-    # « la prochaine carte d'animal qu'il achètera »: any animal card, not only an animal 1 to 10
-    "HS-THEFT": (r"next animal 1 to 10|prochain animal de 1 à 10",),
-}
 # The edition whose waiting theft (« malade comme un chien ») takes the next animal card bought,
 # whatever it is (a ×2 animal too); High Society's waits for the next possession.
 THEFT_TAKES_ANY_BOUGHT = frozenset({"animalement-votre"})
-REFUSALS: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if r.refusal)
-APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in RULE_SPECS if not r.refusal)
 
 
 _POSSESSION_VALUE: Mapping[str, int] = {p: int(p[1:]) for p in POSSESSIONS}
@@ -223,14 +184,7 @@ class HighSocietyEngine(Engine):
     """
 
     games = ("high-society", "animalement-votre")
-    rule_specs = RULE_SPECS
-    rules = tuple(r.id for r in RULE_SPECS)
-    excluded_readings = EXCLUDED_READINGS
-    # Each edition's rulebook states its own final tie; the other edition's is a house variant there.
-    variants = (VariantSpec("final_tie", ("replay", "shared"), "replay",
-                            {"replay": "HS-FINAL-TIE", "shared": "HS-FINAL-TIE"},
-                            game_defaults={"high-society": "replay", "animalement-votre": "shared"},
-                            game_house={"high-society": ("shared",), "animalement-votre": ("replay",)}),)
+    spec = HIGH_SOCIETY  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def __init__(self, record: Any):
         super().__init__(record)

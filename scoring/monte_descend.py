@@ -61,16 +61,14 @@ from enum import Enum
 from functools import cache
 from typing import Any
 
+from models.games.monte_descend import MD_CARDS, MD_DECK, MD_HAND, MD_VALUES, MONTE_DESCEND
 from models.i18n import Msg
-from models.record import MD_CARDS, MD_DECK, MD_HAND, MD_VALUES
 from scoring.base import (
     Engine,
     Event,
     Expectation,
     Outcome,
-    RuleSpec,
     RuleViolation,
-    VariantSpec,
     event,
     rank_by,
 )
@@ -283,62 +281,7 @@ class MonteDescendEngine(Engine):
     """
 
     games = (GAME,)
-    rule_specs = (
-        RuleSpec(HAND, "setup", refusal=True),
-        RuleSpec(TURN, "turn", refusal=True),
-        RuleSpec(UP, "cards", refusal=True),
-        RuleSpec(DOWN, "cards", refusal=True),
-        RuleSpec(SWITCH, "cards", refusal=True),
-        RuleSpec(FOLLOW_YELLOW, "cards"),
-        RuleSpec(YELLOW_SWITCH, "cards", ruling=True),
-        RuleSpec(YELLOW, "cards"),
-        RuleSpec(DIRECTION, "cards", refusal=True),
-        RuleSpec(SKIP, "actions"),
-        RuleSpec(SKIP_FREE, "actions", ruling=True),
-        RuleSpec(TAKE, "actions", refusal=True),
-        RuleSpec(TAKE_FIRST, "actions", refusal=True),
-        RuleSpec(TAKE_LAST, "actions"),
-        RuleSpec(TAKE_ORDER, "actions", ruling=True),
-        RuleSpec(PASS_CARDS, "actions"),
-        RuleSpec(CHAOS, "actions"),
-        RuleSpec(OUT_NO_ACTION, "actions"),
-        RuleSpec(DRAW, "play", refusal=True),
-        RuleSpec(DRAW_ONE, "play", refusal=True),
-        RuleSpec(PASS, "play", refusal=True),
-        RuleSpec(FREE, "play"),
-        RuleSpec(FREE_DIRECTION, "play", refusal=True, ruling=True),
-        RuleSpec(FIRST_CARD, "play", ruling=True),
-        RuleSpec(RESERVE, "play", ruling=True),
-        RuleSpec(SERIES, "series", refusal=True),
-        RuleSpec(SERIES_COLOUR, "series", refusal=True),
-        RuleSpec(ACTION_LAST, "series"),
-        RuleSpec(DEAL_POINTS, "end"),
-        RuleSpec(NEXT_START, "end", ruling=True),
-        RuleSpec(MATCH_END, "end", variant="deals"),
-        RuleSpec(MATCH_OVER, "end", refusal=True),
-        RuleSpec(RANKING, "end", ruling=True),
-        RuleSpec(STACK, "advanced", variant="take_stacking"),
-        RuleSpec(STACK_SERIES, "advanced", ruling=True),
-    )
-    # readings the rulebook rules out (tests/test_rules_reference_more.py): no text of the rule states one
-    excluded_readings = {
-        # « si c'est une carte jaune qui termine la partie, alors évidemment l'action ne se fait pas »
-        OUT_NO_ACTION: (r"autre lecture", r"other reading", r"ferait l'action", r"carry out its action",
-                        r"action (?:a lieu|happens) (?:quand même|anyway)"),
-        # « les joueurs se retrouveront avec le même nombre de cartes en main » (and the rest under the reserve)
-        CHAOS: (r"autant de cartes qu'avant", r"as many cards as before", r"same counts", r"mêmes nombres"),
-        # « doivent obligatoirement poser une carte bleue … / rouge … »: the value to follow holds after a yellow
-        FOLLOW_YELLOW: (r"autre lecture", r"other reading", r"n'importe quelle carte de couleur",
-                        r"any coloured card"),
-        # « elles doivent être de la même couleur » and the 8 blue gave the series its direction (example 3)
-        SERIES_COLOUR: (r"autre lecture", r"other reading", r"première carte de couleur décider",
-                        r"first coloured card decide"),
-    }
-    rules = tuple(r.id for r in rule_specs)
-    variants = (
-        VariantSpec("take_stacking", (False, True), False, {False: TAKE, True: STACK}),
-        VariantSpec("deals", None, None, {None: MATCH_END}, minimum=1, per_player=2),
-    )
+    spec = MONTE_DESCEND  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def __init__(self, record: Any):
         super().__init__(record)

@@ -5,17 +5,12 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import import_module
 
+from models.games import SPECS
 from scoring.base import Engine
 
-# game id -> "module:Class"; imported on first use so one engine's import cost is not paid by all.
-_ENGINES: dict[str, str] = {
-    "high-society": "scoring.high_society:HighSocietyEngine",
-    "animalement-votre": "scoring.high_society:HighSocietyEngine",
-    "stupide-vautour": "scoring.stupide_vautour:StupideVautourEngine",
-    "boursicocotte": "scoring.boursicocotte:BoursicocotteEngine",
-    "monte-descend": "scoring.monte_descend:MonteDescendEngine",
-    "animalia": "scoring.animalia:AnimaliaEngine",
-}
+# game id -> "module:Class", as each game's spec names it; imported on first use so one engine's
+# import cost is not paid by all.
+_ENGINES: dict[str, str] = {spec.id: spec.engine for spec in SPECS}
 
 
 def engine_class(game: str) -> type[Engine] | None:

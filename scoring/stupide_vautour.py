@@ -32,9 +32,9 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
+from models.games.stupide_vautour import STUPIDE_VAUTOUR, SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
-from models.record import SV_HAND, SV_POINT_CARDS
-from scoring.base import Engine, Event, Expectation, Outcome, RuleSpec, RuleViolation, VariantSpec, event
+from scoring.base import Engine, Event, Expectation, Outcome, RuleViolation, event
 
 GAME = "stupide-vautour"
 ROUNDS = 15
@@ -55,31 +55,6 @@ TIES_RULE = "SV-TIES"
 CARRY_RULE = "SV-CARRY"
 END_RULE = "SV-END"
 END_TIE_RULE = "SV-END-TIE"  # the ruling: a shared second best score, or nobody below the tie
-
-# The rules reference, in the rulebook's order: the cards, a round, the end.
-RULE_SPECS: tuple[RuleSpec, ...] = (
-    RuleSpec(NO_SUCH_CARD, "cards", refusal=True),
-    RuleSpec(REVEAL_REPEAT, "cards", refusal=True),
-    RuleSpec(REVEAL_OPEN, "round", refusal=True),
-    RuleSpec(PLAY_NO_REVEAL, "round", refusal=True),
-    RuleSpec(PLAY_PLAYERS, "round", refusal=True),
-    RuleSpec(PLAY_USED, "round", refusal=True),
-    RuleSpec(AWARD_RULE, "round"),
-    RuleSpec(TIES_RULE, "round", variant="ties"),
-    RuleSpec(CARRY_RULE, "round"),
-    RuleSpec(GAME_OVER, "end", refusal=True),
-    RuleSpec(END_RULE, "end"),
-    RuleSpec(END_TIE_RULE, "end", ruling=True),
-)
-# Readings the rulebook rules out (no text of these rules may offer one; see Engine.excluded_readings).
-EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
-    # « S'il y a encore égalité au score, la carte Points ne peut pas être attribuée »: the rulebook's
-    # rule; highest-unique departs from it (a house variant), it is not its other reading
-    TIES_RULE: (r"(other reading|autre lecture)[^.]*highest-unique",),
-    # the player with the second best score wins: going further down the scores is not a reading
-    END_RULE: (r"keep going down|descendrai?t? jusqu", r"third best|troisième meilleur"),
-    END_TIE_RULE: (r"keep going down|descendrai?t? jusqu", r"third best|troisième meilleur"),
-}
 
 _POINT_SET = frozenset(SV_POINT_CARDS)
 _HAND_SET = frozenset(SV_HAND)
@@ -256,11 +231,7 @@ class StupideVautourEngine(Engine):
     """
 
     games = (GAME,)
-    rule_specs = RULE_SPECS
-    rules = tuple(r.id for r in RULE_SPECS)
-    excluded_readings = EXCLUDED_READINGS
-    variants = (VariantSpec("ties", ("one-level", "highest-unique"), "one-level",
-                            {"one-level": "SV-TIES", "highest-unique": "SV-TIES"}, house=("highest-unique",)),)
+    spec = STUPIDE_VAUTOUR  # its rule specs, variants and excluded readings (Engine reads them from it)
 
     def __init__(self, record: Any):
         super().__init__(record)

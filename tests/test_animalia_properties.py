@@ -14,7 +14,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.record import ANI_CARDS, ANI_FAMILIES, parse_action
+from models.games.animalia import ANI_CARDS, ANI_FAMILIES
+from models.record import parse_action
 from scoring.animalia import AnimaliaEngine, Phase
 from scoring.base import RuleViolation
 from tests.test_animalia import act, engine, legal_actions, snapshot

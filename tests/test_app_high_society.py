@@ -8,8 +8,9 @@ import pytest
 from companion.app import probe
 from companion.app.games import TableContext, TableState, screen_for
 from companion.app.games import high_society as screen
+from models.games.high_society import HS_MONEY
 from models.i18n import LANGUAGES, Msg
-from models.record import HS_MONEY, parse_record_data
+from models.record import parse_record_data
 from scoring.base import rules_of
 from scoring.referee import replay
 

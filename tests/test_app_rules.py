@@ -78,8 +78,11 @@ FAKE = (RuleSpec("HS-BID-RAISE", "auction", refusal=True),
 
 
 def test_declared_specs_give_sections_in_order_rule_or_ruling_and_the_variant(app, monkeypatch):
-    cls = engine_class("high-society")
-    monkeypatch.setattr(cls, "rule_specs", FAKE)
+    from dataclasses import replace
+
+    from models.games import SPEC_OF
+
+    monkeypatch.setitem(SPEC_OF, "animalement-votre", replace(SPEC_OF["animalement-votre"], rule_specs=FAKE))
     probe.tap(app.root, "home-rules")
     probe.tap(app.root, "rules-game-animalement-votre")
     # sections in the order they first appear; rules in the engine's order within each
@@ -99,8 +102,12 @@ def test_declared_specs_give_sections_in_order_rule_or_ruling_and_the_variant(ap
 
 
 def test_without_specs_one_section_holds_the_plain_rule_ids(app, monkeypatch):
+    from dataclasses import replace
+
+    from models.games import SPEC_OF
+
     cls = engine_class("stupide-vautour")
-    monkeypatch.setattr(cls, "rule_specs", ())
+    monkeypatch.setitem(SPEC_OF, "stupide-vautour", replace(SPEC_OF["stupide-vautour"], rule_specs=()))
     probe.tap(app.root, "home-rules")
     probe.tap(app.root, "rules-game-stupide-vautour")
     assert shown(app) == list(cls.rules)

@@ -15,8 +15,9 @@ import pytest
 from companion.app import probe, ui
 from companion.app.games import TableContext, TableState, playable_games, screen_for, state_from_session
 from companion.app.games import stupide_vautour as screen
+from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import LANGUAGES, catalogue
-from models.record import SV_HAND, SV_POINT_CARDS, parse_action, parse_record_data
+from models.record import parse_action, parse_record_data
 from scoring.base import RuleViolation
 from scoring.referee import replay
 

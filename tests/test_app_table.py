@@ -13,8 +13,8 @@ from companion.app import probe
 from companion.app.shell import App
 from companion.service import SessionService
 from companion.store import Store
+from models.games.high_society import HS_MONEY
 from models.i18n import Msg
-from models.record import HS_MONEY
 
 A, B, C, D = "Anne", "Bruno", "Chloé", "David"
 

@@ -4,6 +4,7 @@ import string
 
 import pytest
 
+from models.games import SPECS
 from models.i18n import LANGUAGES, MissingText, Msg, catalogue, format_number, render
 
 
@@ -54,9 +55,7 @@ def test_missing_key_is_loud():
 
 
 # Every game's rule ids carry the game's prefix: the rules reference groups them by it.
-RULE_PREFIX = {"high-society": "HS-", "animalement-votre": "HS-", "stupide-vautour": "SV-", "boursicocotte": "BC-",
-               "monte-descend": "MD-",
-               "animalia": "ANI-"}
+RULE_PREFIX = {spec.id: spec.rule_prefix for spec in SPECS}
 
 
 @pytest.mark.parametrize("game", sorted(RULE_PREFIX))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -44,9 +45,17 @@ def test_nothing_in_scoring_copies_an_engine():
         assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "deepcopy"], source.name
 
 
-def test_every_engine_takes_a_plain_dict_action_like_a_parsed_one():
-    from models.record import parse_record_data
+def test_every_engine_takes_an_action_its_caller_parsed_and_scoring_parses_nothing():
+    """Engines take parsed actions (the caller parses, as python-chess's ``push`` takes a Move):
+    nothing in scoring/ parses a record action."""
+    from pathlib import Path
+
+    import scoring
+    from models.record import parse_action, parse_record_data
     from scoring.registry import engine_class
+
+    for source in Path(scoring.__file__).parent.glob("*.py"):
+        assert not re.search(r"import [^\n]*\bparse_action\b", source.read_text(encoding="utf-8")), source.name
 
     for game, players, action in [
         ("high-society", ["A", "B", "C"], {"type": "reveal", "card": "p4"}),
@@ -57,6 +66,7 @@ def test_every_engine_takes_a_plain_dict_action_like_a_parsed_one():
         assert cls is not None
         record = parse_record_data({"format": "table-record/1", "game": game, "players": players, "actions": []})
         engine = cls(record)
+        action = parse_action(game, action, players)
         assert engine.can(action)
         engine.check(action)
         assert engine.applied == 0

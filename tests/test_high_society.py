@@ -681,9 +681,9 @@ def test_both_catalogue_files_have_the_same_keys():
     assert set(en) == set(fr)
 
 
-def test_mapping_actions_are_accepted_like_parsed_ones():
+def test_actions_parsed_from_plain_data_are_applied():
     engine = HighSocietyEngine(record(["A", "B", "C"], []))
-    engine.apply({"type": "reveal", "card": "p4"})
-    engine.apply({"type": "bid", "player": "A", "add": [3]})
+    act(engine, {"type": "reveal", "card": "p4"})
+    act(engine, {"type": "bid", "player": "A", "add": [3]})
     assert engine.bid_totals["A"] == 3
     assert render(engine.expected().prompt, "fr") == "À B de jouer sur Possession 4 : miser plus de 3 au total, ou passer."

@@ -8,11 +8,14 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from models.games.high_society import RULE_SPECS
 from models.i18n import LANGUAGES, Msg
 from models.record import HSBid, HSDiscard, HSPass, HSReveal, parse_record_data
 from scoring.base import RuleViolation
-from scoring.high_society import MONEY, MONEY_TOTAL, POSSESSIONS, RED, REFUSALS, STATUS_DECK, HighSocietyEngine
+from scoring.high_society import MONEY, MONEY_TOTAL, POSSESSIONS, RED, STATUS_DECK, HighSocietyEngine
 from tests.all_or_nothing import try_action
+
+REFUSALS = tuple(r.id for r in RULE_SPECS if r.refusal)
 
 NAMES = ["Anne", "Bruno", "Chloé", "David", "Émile"]
 

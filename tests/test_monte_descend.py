@@ -9,8 +9,9 @@ import random
 
 import pytest
 
+from models.games.monte_descend import MD_HAND
 from models.i18n import LANGUAGES, has_text
-from models.record import MD_HAND, parse_action, parse_record_data
+from models.record import parse_action, parse_record_data
 from scoring.base import Event, RuleViolation
 from scoring.monte_descend import (
     MonteDescendEngine,

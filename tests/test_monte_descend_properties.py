@@ -9,8 +9,9 @@ import random
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from models.games.monte_descend import MD_CARDS
 from models.i18n import LANGUAGES
-from models.record import MD_CARDS, parse_action
+from models.record import parse_action
 from scoring.base import RuleViolation
 from scoring.monte_descend import Phase
 from tests.test_monte_descend import GAME, draw, drive, pass_, play, take

@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models import record_models
+from models.games.animalia import ANI_CARDS
+from models.games.boursicocotte import BC_ANIMAL_VALUES
+from models.games.high_society import HS_STATUS_CARDS
+from models.games.monte_descend import MD_CARDS
 from models.record import (
-    ANI_CARDS,
-    BC_ANIMAL_VALUES,
-    HS_STATUS_CARDS,
-    MD_CARDS,
     MalformedRecord,
     _parse_fast,
     action_to_data,

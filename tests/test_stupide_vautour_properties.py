@@ -5,10 +5,11 @@ from collections import Counter
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from models.games.stupide_vautour import RULE_SPECS, SV_POINT_CARDS
 from models.i18n import LANGUAGES, Msg
-from models.record import SV_POINT_CARDS, SVPlay, SVReveal, parse_record_data
+from models.record import SVPlay, SVReveal, parse_record_data
 from scoring.base import RuleViolation
-from scoring.stupide_vautour import RULE_SPECS, StupideVautourEngine
+from scoring.stupide_vautour import StupideVautourEngine
 from tests.all_or_nothing import try_action
 
 REFUSALS = {r.id for r in RULE_SPECS if r.refusal}

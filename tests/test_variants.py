@@ -71,15 +71,18 @@ def test_the_default_follows_the_edition():
 # A declaration changed in a fresh process: the models, the schema and the screens follow it.
 CHANGED = r"""
 import json, sys
-from scoring.base import VariantSpec
-from scoring.high_society import HighSocietyEngine
-HighSocietyEngine.variants = (
+from dataclasses import replace
+from models.game_spec import VariantSpec
+from models.games import SPEC_OF
+CHANGED = (
     VariantSpec("final_tie", ("replay", "shared", "coin"), "replay",
                 {"replay": "HS-FINAL-TIE", "shared": "HS-FINAL-TIE", "coin": "HS-FINAL-TIE"}),
     VariantSpec("rounds", None, None, {None: "HS-END"}, minimum=1),
     VariantSpec("fast", (False, True), False, {False: "HS-END", True: "HS-END"}, players=(4,)),
     VariantSpec("animals", ("all",), "all", {"all": "HS-SCORE"}, games=("animalement-votre",)),
 )
+for game in ("high-society", "animalement-votre"):
+    SPEC_OF[game] = replace(SPEC_OF[game], variants=CHANGED)
 from models.record import MalformedRecord, parse_record, record_json_schema
 from companion.app.screens.setup import variant_choices
 from companion.app.screens.rules import variant_book

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app import ui
-from companion.app.games import TableContext
+
+if TYPE_CHECKING:  # a type only: the games import this module
+    from companion.app.games import TableContext
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
+from models.games import SPECS
 from models.structs_base import Action, ActionWithoutNones, Output, Record, Variant
 
 PlayerName = Annotated[str, msgspec.Meta(min_length=1)]
@@ -43,21 +44,18 @@ def source() -> str:
     records = dict.fromkeys(rm.RECORD_MODELS.values())
     for model in records:
         parts.append(_struct(model, unions))
-    parts.append("\nRECORD_STRUCTS: dict[str, type[Record]] = {\n"
-                 + "".join(f"    {game!r}: {model.__name__},\n" for game, model in rm.RECORD_MODELS.items()) + "}\n")
-    parts.append("ACTION_STRUCTS: dict[str, object] = {\n"
-                 + "".join(f"    {game!r}: {unions[_members(union)]},\n" for game, union in rm.ACTION_TYPES.items())
-                 + "}\n")
+    parts.append("\n# game id -> its record struct and its action union, as each game's spec names them\n"
+                 "RECORD_STRUCTS: dict[str, type[Record]] = {spec.id: globals()[spec.record_model] for spec in SPECS}\n"
+                 "ACTION_STRUCTS: dict[str, object] = {spec.id: globals()[spec.actions] for spec in SPECS}\n")
     for model in (rm.VerdictError, rm.RankEntry, rm.VerdictResult, rm.Verdict):
         parts.append(_struct(model, unions))
     return "\n".join(parts)
 
 
 def _alias(game: str) -> str:
-    from models import record_models as rm
+    from models.games import SPEC_OF
 
-    return {"high-society": "HSAction", "stupide-vautour": "SVAction", "boursicocotte": "BCAction",
-            "monte-descend": "MDAction", "animalia": "ANIAction"}.get(game) or f"{rm.RECORD_MODELS[game].__name__}Action"
+    return SPEC_OF[game].actions
 
 
 def _members(union: Any) -> tuple[type, ...]:
@@ -79,7 +77,7 @@ def _struct(model: type[BaseModel], unions: dict[tuple[type, ...], str]) -> str:
         tag = get_args(fields.pop("type").annotation)[0]
         base = f"{'ActionWithoutNones' if issubclass(model, rm._ANIAction) else 'Action'}, tag={tag!r}"
         lines.append(f"    type: ClassVar[str] = {tag!r}")
-        one, many = rm.people_fields(model)
+        one, many = model.people_fields()  # type: ignore[attr-defined]  # an action model (a _Strict)
         if one:
             lines.append(f"    named_one = {one!r}")
         if many:

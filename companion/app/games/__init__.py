@@ -1,6 +1,6 @@
 """Game screens: the part of the table screen that belongs to one game.
 
-Adding a game to the app = adding ONE module here and one line in ``SCREENS``. The module
+Adding a game to the app = adding ONE module here, named by the game's spec (``GameSpec.screen``). The module
 exposes::
 
     def build(state: TableState, ctx: TableContext) -> ft.Control
@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, Typ
 import flet as ft
 
 from companion.app.memo import C, Memo, NoMemo
+from models.games import SPECS
 from models.i18n import Msg
 
 if TYPE_CHECKING:
@@ -60,15 +61,8 @@ if TYPE_CHECKING:
 # engine's own attributes with their types; the frame, which knows no game, passes ``TableState``.
 E = TypeVar("E", bound="Engine", covariant=True)
 
-# game id -> module with build(state, ctx)
-SCREENS: Mapping[str, str] = {
-    "high-society": "companion.app.games.high_society",
-    "animalement-votre": "companion.app.games.high_society",
-    "stupide-vautour": "companion.app.games.stupide_vautour",
-    "boursicocotte": "companion.app.games.boursicocotte",
-    "monte-descend": "companion.app.games.monte_descend",
-    "animalia": "companion.app.games.animalia",
-}
+# game id -> module with build(state, ctx), as each game's spec names it
+SCREENS: Mapping[str, str] = {spec.id: spec.screen for spec in SPECS}
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ import flet as ft
 from companion.app import ui
 from companion.app.games import TableContext, TableState
 from companion.app.private_view import PrivateView
+from models.games.animalia import ANI_CARDS, ANI_FAMILIES, ANI_MEMBERS
 from models.i18n import Msg
-from models.record import ANI_CARDS, ANI_FAMILIES, ANI_MEMBERS
 from scoring.animalia import AnimaliaEngine, Phase, card, count_msg, medals_msg, stars_of
 from scoring.animalia_medals import advise, medal_choices, normalised
 

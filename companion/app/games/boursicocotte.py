@@ -33,7 +33,7 @@ from companion.app.format import Speaker, number
 from companion.app.games import TableContext, TableState
 from companion.app.private_view import PrivateView
 from scoring.base import event
-from scoring.boursicocotte import ANIMALS, DONKEY_MONEY, VALUES, BoursicocotteEngine, PlayerView, animal
+from scoring.boursicocotte import ANIMALS, COPIES, DONKEY_MONEY, VALUES, BoursicocotteEngine, PlayerView, animal
 
 State = TableState[BoursicocotteEngine]  # what this screen reads: the table, with this game's engine
 
@@ -578,3 +578,109 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
         ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
         _row(figures + buttons, spacing=12),
     ])
+
+
+DEAL_EACH = 4  # animals dealt to each player in the short version (spec §4.3)
+
+
+def build_setup(app: Any, draft: Any) -> tuple[str, ft.Control, str]:
+    """The set-up's section for the short version (animals dealt face up, §4.3): tap a player, then
+    their animals (4 each, 4 of an animal at most; the record models check the rest at start)."""
+    return app.t("app.setup.short"), _short_version(app, draft, ANIMALS), "setup-short"
+
+
+def _short_version(app: Any, draft: Any, species: Sequence[str]) -> ft.Control:
+    def toggle_short(e: Any) -> None:
+        draft.short = bool(e.control.value)
+        app.render()
+
+    switch = ft.Row([
+        ui.tid("short-switch", ft.Switch(value=draft.short, on_change=toggle_short, scale=1.3)),
+        ft.Column([
+            ui.text(app.t("app.setup.short_title"), ui.FONT_BODY, weight=ft.FontWeight.W_600),
+            ui.muted(app.t("app.setup.short_on" if draft.short else "app.setup.short_off")),
+        ], spacing=2, expand=True),
+    ], spacing=ui.GAP)
+    if not draft.short:
+        return switch
+    if not draft.seats:
+        return ft.Column([switch, ui.muted(app.t("app.setup.deal_no_players"), ident="deal-no-players")],
+                         spacing=12)
+
+    seated = list(draft.seats)
+    hands = {name: draft.deal.setdefault(name, []) for name in seated}
+    dealt = {kind: sum(hand.count(kind) for hand in hands.values()) for kind in species}
+    if draft.dealing not in seated or len(hands[draft.dealing]) >= DEAL_EACH:
+        short_of = [n for n in seated if len(hands[n]) < DEAL_EACH]
+        if short_of:
+            draft.dealing = short_of[0]
+        elif draft.dealing not in seated:
+            draft.dealing = seated[0]
+    dealing = draft.dealing
+
+    def choose(name: str) -> ui.Handler:
+        def handler(_: Any) -> None:
+            draft.dealing = name
+            app.render()
+        return handler
+
+    def deal(kind: str) -> ui.Handler:
+        def handler(_: Any) -> None:
+            hand = draft.deal.setdefault(dealing, [])
+            if len(hand) < DEAL_EACH and dealt[kind] < COPIES:
+                hand.append(kind)
+            if len(hand) >= DEAL_EACH:  # on to the next player still short of animals, clockwise
+                i = seated.index(dealing)
+                later = seated[i + 1:] + seated[:i]
+                draft.dealing = next((n for n in later if len(draft.deal.get(n, [])) < DEAL_EACH), dealing)
+            app.render()
+        return handler
+
+    def take_back(name: str, index: int) -> ui.Handler:
+        def handler(_: Any) -> None:
+            hand = draft.deal.get(name, [])
+            if 0 <= index < len(hand):
+                del hand[index]
+            draft.dealing = name
+            app.render()
+        return handler
+
+    rows: list[ft.Control] = []
+    for name in seated:
+        hand = hands[name]
+        picks: list[ft.Control] = []
+        for i, kind in enumerate(hand):
+            border, bg = ANIMAL_COLOURS[kind]
+            said = app.say(animal(kind))
+            picks.append(ui.tid(f"deal-remove-{name}-{i}", ft.Container(
+                ft.Row([ft.Text(said[:1].upper() + said[1:], size=ui.FONT_BODY, weight=ft.FontWeight.W_600,
+                                color=ft.Colors.BLACK),
+                        ft.Icon(ft.Icons.CLOSE, size=22, color=ft.Colors.BLACK)],
+                       tight=True, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                on_click=take_back(name, i), bgcolor=bg, border=ft.Border.all(2, border), border_radius=ui.RADIUS,
+                height=ui.TOUCH, padding=ft.Padding.symmetric(horizontal=14), ink=True), button=True, label=app.t("app.setup.deal_remove", animal=said, player=name)))
+        rows.append(ft.Row([
+            ui.chip(name, choose(name), ident=f"deal-player-{name}", selected=name == dealing,
+                    icon=ft.Icons.PLAY_ARROW if name == dealing else ft.Icons.PERSON),
+            ui.text(app.t("app.setup.deal_count", count=len(hand), each=DEAL_EACH), ui.FONT_BODY,
+                    weight=ft.FontWeight.W_600 if len(hand) == DEAL_EACH else None, ident=f"deal-count-{name}"),
+            ui.tid(f"deal-{name}", ft.Row(picks, wrap=True, spacing=8, run_spacing=8)),
+        ], wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+
+    full = len(hands[dealing]) >= DEAL_EACH
+    tiles: list[ft.Control] = []
+    for kind in species:
+        left = COPIES - dealt[kind]
+        gone = full or left <= 0
+        tiles.append(ui.tid(f"deal-animal-{kind}", ft.Container(
+            animal_card(app, kind, scale=0.72, left=left), on_click=None if gone else deal(kind),
+            border_radius=10, ink=True, opacity=0.4 if gone else 1.0),
+            button=True, label=app.t("app.setup.deal_label", animal=animal(kind), player=dealing, n=left)))
+    return ft.Column([
+        switch,
+        ui.muted(app.t("app.setup.deal_help", each=DEAL_EACH)),
+        *rows,
+        ui.text(app.t("app.setup.deal_to", player=dealing), ui.FONT_LABEL, weight=ft.FontWeight.W_600,
+                ident="deal-to"),
+        ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
+    ], spacing=12)

@@ -25,8 +25,8 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.games import TableContext, TableState
+from models.games.monte_descend import MD_ACTIONS, MD_VALUES
 from models.i18n import Msg
-from models.record import MD_ACTIONS, MD_VALUES
 from scoring.monte_descend import Card, Colour, Direction, MonteDescendEngine, Phase, card
 
 State = TableState[MonteDescendEngine]  # what this screen reads: the table, with this game's engine

@@ -27,8 +27,8 @@ import flet as ft
 from companion.app import ui
 from companion.app.format import number
 from companion.app.games import TableContext, TableState
+from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
-from models.record import SV_HAND, SV_POINT_CARDS
 from scoring.stupide_vautour import ROUNDS, StupideVautourEngine
 
 State = TableState[StupideVautourEngine]  # what this screen reads: the table, with this game's engine

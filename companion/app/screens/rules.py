@@ -4,8 +4,8 @@ where the rulebook is silent, and the variant that changes it. Searchable (id, t
 the table's language, accents ignored). Opened from the home screen (any game) or from a table
 (that game's rules).
 
-The entries come from the engine: ``engine_class(game).rule_specs`` (:class:`scoring.base.RuleSpec`);
-an engine that declares none yet shows its plain ``rules`` ids in one section. A section's heading
+The entries come from the game's spec: ``SPEC_OF[game].rule_specs`` (:class:`models.game_spec.RuleSpec`);
+a spec that declares none yet shows its engine's plain ``rules`` ids in one section. A section's heading
 is the catalogue key ``section.<game-id>.<section>`` (or that of the first game sharing the engine),
 the raw section id when neither exists.
 """
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
+from models.games import GAMES, PLAYER_COUNTS, SPEC_OF
 from models.i18n import dialect, has_text
 
 ALL = ""  # the one section of an engine that declares no rule_specs
@@ -40,32 +41,20 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if unicodedata.category(c) != "Mn")
 
 
-def games() -> tuple[str, ...]:
-    """Every game with a referee, in the registry's order."""
-    from scoring.registry import engine_class, refereed_games
-
-    return tuple(g for g in refereed_games() if engine_class(g) is not None)
-
-
 def engine_games(game: str) -> tuple[str, ...]:
     """The games sharing ``game``'s engine (High Society and Animalement Vôtre), first one first."""
-    from scoring.registry import engine_class
-
-    cls = engine_class(game)
-    return tuple(g for g in games() if engine_class(g) is cls)
+    return tuple(g for g in GAMES if SPEC_OF[g].engine == SPEC_OF[game].engine)
 
 
 def entries(game: str) -> tuple[Entry, ...]:
     """The game's rules reference in the rulebook's order."""
+    specs = SPEC_OF[game].rule_specs
+    if specs:
+        return tuple(Entry(s.id, s.section, s.ruling, s.variant) for s in specs)
     from scoring.registry import engine_class
 
     cls = engine_class(game)
-    if cls is None:
-        return ()
-    specs = tuple(getattr(cls, "rule_specs", ()) or ())
-    if specs:
-        return tuple(Entry(s.id, s.section, s.ruling, s.variant) for s in specs)
-    return tuple(Entry(rule, ALL) for rule in cls.rules)
+    return tuple(Entry(rule, ALL) for rule in cls.rules) if cls is not None else ()
 
 
 def sections(game: str, shown: tuple[Entry, ...]) -> list[tuple[str, list[Entry]]]:
@@ -94,13 +83,9 @@ def heading(app: App, game: str, section: str) -> str:
 
 def variant_book(game: str) -> list[tuple[str, tuple[tuple[Any, str, bool, bool], ...]]]:
     """[(variant key, ((value, rule id that explains it, is the game's default, is a house variant
-    that departs from the rulebook), …))], from the engine's declaration (its ``variants``)."""
-    from models.record import PLAYER_COUNTS
-    from scoring.registry import engine_class
-
-    engine = engine_class(game)
+    that departs from the rulebook), …))], from the game spec's declaration (its ``variants``)."""
     book = []
-    for spec in engine.variants if engine is not None else ():
+    for spec in SPEC_OF[game].variants:
         if spec.choices is None or (spec.games is not None and game not in spec.games):
             continue
         default = spec.default_for(game, PLAYER_COUNTS[game][0])
@@ -190,7 +175,7 @@ def results(app: App, game: str, query: str) -> list[ft.Control]:
 
 
 def build(app: App, game: str | None = None, query: str = "", **_: Any) -> tuple[str, ft.Control]:
-    offered = games()
+    offered = GAMES
     if game not in offered:
         game = app.drafts.get("rules-game") if app.drafts.get("rules-game") in offered else offered[0]
     assert game is not None

@@ -5,12 +5,13 @@ setting. The service checks everything when the game starts."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app import ui
-from companion.app.games import playable_games
+from companion.app.games import playable_games, screen_for
+from models.games import PLAYER_COUNTS, SPEC_OF
 from models.names import MAX_LENGTH, BadName, clean_name, find_same
 
 if TYPE_CHECKING:
@@ -32,39 +33,23 @@ class Draft:
     rename_to: str = ""
 
 
-DEAL_EACH = 4  # animals dealt to each player in the short version (spec §4.3)
-
-
 def deal_choices(game: str | None) -> tuple[str, ...]:
-    """The animals the record format lets the short version deal for ``game`` (cheapest first),
-    or () when the game has no dealt start (no ``start_animals`` in its record envelope)."""
-    from models.record import record_model
-
-    model = record_model(game) if game else None
-    info = model.model_fields.get("start_animals") if model is not None else None
-    return _literal_values(info.annotation) if info is not None else ()
+    """The cards a dealt start deals for ``game`` (Boursicocotte's animals, cheapest first: its
+    spec's ``cards["start"]``), or () when the game has no dealt start."""
+    return tuple(SPEC_OF[game].cards.get("start", ())) if game else ()
 
 
 def house_choices(game: str, key: str) -> tuple[Any, ...]:
     """The choices of ``key`` that depart from the game's rulebook (house variants)."""
-    from scoring.registry import engine_class
-
-    engine = engine_class(game)
-    return next((spec.house_for(game) for spec in engine.variants if spec.key == key), ()) if engine is not None else ()
+    return next((spec.house_for(game) for spec in SPEC_OF[game].variants if spec.key == key), ())
 
 
 def variant_choices(game: str, players: int | None = None) -> list[tuple[str, tuple[Any, ...], Any]]:
-    """(key, values, default) for every variant key the game's engine declares (its ``variants``)
+    """(key, values, default) for every variant key the game's spec declares (its ``variants``)
     that the table picks from a list (a key allowed only with some player counts: once ``players``
     is one of them). The default is what the engine applies when the key is left out."""
-    from models.record import PLAYER_COUNTS
-    from scoring.registry import engine_class
-
-    engine = engine_class(game)
-    if engine is None:
-        return []
     count = players if players is not None else PLAYER_COUNTS[game][0]
-    return [(spec.key, tuple(spec.choices), spec.default_for(game, count)) for spec in engine.variants
+    return [(spec.key, tuple(spec.choices), spec.default_for(game, count)) for spec in SPEC_OF[game].variants
             if spec.choices is not None and (spec.games is None or game in spec.games)
             and (spec.players is None or players in spec.players)]
 
@@ -78,26 +63,9 @@ def variant_word(value: Any) -> str:
 
 def number_variants(game: str, players: int) -> list[tuple[str, int, int]]:
     """(key, minimum, default for this many players) for every whole-number variant key of
-    ``game`` (e.g. Monte & descend's number of deals), from its engine's VariantSpec."""
-    from scoring.registry import engine_class
-
-    cls = engine_class(game)
-    if cls is None:
-        return []
+    ``game`` (e.g. Monte & descend's number of deals), from its spec's VariantSpec."""
     return [(spec.key, spec.minimum or 0, spec.default_for(game, players))
-            for spec in cls.variants if spec.choices is None]
-
-
-def _literal_values(annotation: Any) -> tuple[str, ...]:
-    """The string values of the first Literal in ``annotation``, looking through unions and
-    containers (``dict[str, list[Literal[…]]] | None``)."""
-    if get_origin(annotation) is Literal:
-        return tuple(v for v in get_args(annotation) if isinstance(v, str))
-    for arm in get_args(annotation):
-        found = _literal_values(arm)
-        if found:
-            return found
-    return ()
+            for spec in SPEC_OF[game].variants if spec.choices is None]
 
 
 def _assist_keys(game: str | None, on: bool) -> tuple[str, str]:
@@ -119,8 +87,6 @@ def _draft(app: App) -> Draft:
 
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
-    from models.record import PLAYER_COUNTS
-
     draft = _draft(app)
     parts: list[ft.Control] = []
 
@@ -242,10 +208,10 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     if draft.seats:
         parts.append(_section(app.t("app.setup.seating"), _seating(app, draft), "setup-seating"))
 
-    # 4. the short version: the animals dealt face up to each player
-    species = deal_choices(draft.game)
-    if species:
-        parts.append(_section(app.t("app.setup.short"), _short_version(app, draft, species), "setup-short"))
+    # 4. a game's own set-up (Boursicocotte's dealt animals): its screen's build_setup -> (heading, body, ident)
+    own = getattr(screen_for(draft.game), "build_setup", None) if draft.game else None
+    if own is not None:
+        parts.append(_section(*own(app, draft)))
 
     # 5. assist
     def toggle_assist(e: Any) -> None:
@@ -360,10 +326,8 @@ def what_to_fix(app: App, game: str, err: Any) -> str:
                      count=params["count"])
     if detail.key not in FIXES:
         return app.say(err.msg)
-    if "animal" in params:
-        from scoring.boursicocotte import animal
-
-        params["animal"] = animal(str(params["animal"]))
+    if "animal" in params:  # a dealt start's animal (the record names its id): the animal's name
+        params["animal"] = Msg(f"bc.animal.{params['animal']}")
     return app.t(FIXES[detail.key], **params)
 
 
@@ -467,110 +431,6 @@ def _seating(app: App, draft: Draft) -> ft.Control:
                             ft.Row(who + tools, spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER))
         rows.append(ui.panel(line, padding=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
     return ft.Column([ui.muted(app.t("app.setup.seating_help")), *rows], spacing=8)
-
-
-def _short_version(app: App, draft: Draft, species: tuple[str, ...]) -> ft.Control:
-    """The switch, then (when on) each seated player's animals and the animals to deal from: tap a
-    player, then the animals dealt to them; tap a dealt animal to take it back. The screen stops
-    at 4 per player and at the 4 cards of each animal; the record models check the rest at start
-    (everyone dealt exactly 4)."""
-    from companion.app.games.boursicocotte import ANIMAL_COLOURS, animal_card
-    from scoring.boursicocotte import COPIES, animal
-
-    def toggle_short(e: Any) -> None:
-        draft.short = bool(e.control.value)
-        app.render()
-
-    switch = ft.Row([
-        ui.tid("short-switch", ft.Switch(value=draft.short, on_change=toggle_short, scale=1.3)),
-        ft.Column([
-            ui.text(app.t("app.setup.short_title"), ui.FONT_BODY, weight=ft.FontWeight.W_600),
-            ui.muted(app.t("app.setup.short_on" if draft.short else "app.setup.short_off")),
-        ], spacing=2, expand=True),
-    ], spacing=ui.GAP)
-    if not draft.short:
-        return switch
-    if not draft.seats:
-        return ft.Column([switch, ui.muted(app.t("app.setup.deal_no_players"), ident="deal-no-players")],
-                         spacing=12)
-
-    seated = list(draft.seats)
-    hands = {name: draft.deal.setdefault(name, []) for name in seated}
-    dealt = {kind: sum(hand.count(kind) for hand in hands.values()) for kind in species}
-    if draft.dealing not in seated or len(hands[draft.dealing]) >= DEAL_EACH:
-        short_of = [n for n in seated if len(hands[n]) < DEAL_EACH]
-        if short_of:
-            draft.dealing = short_of[0]
-        elif draft.dealing not in seated:
-            draft.dealing = seated[0]
-    dealing = draft.dealing
-
-    def choose(name: str) -> ui.Handler:
-        def handler(_: Any) -> None:
-            draft.dealing = name
-            app.render()
-        return handler
-
-    def deal(kind: str) -> ui.Handler:
-        def handler(_: Any) -> None:
-            hand = draft.deal.setdefault(dealing, [])
-            if len(hand) < DEAL_EACH and dealt[kind] < COPIES:
-                hand.append(kind)
-            if len(hand) >= DEAL_EACH:  # on to the next player still short of animals, clockwise
-                i = seated.index(dealing)
-                later = seated[i + 1:] + seated[:i]
-                draft.dealing = next((n for n in later if len(draft.deal.get(n, [])) < DEAL_EACH), dealing)
-            app.render()
-        return handler
-
-    def take_back(name: str, index: int) -> ui.Handler:
-        def handler(_: Any) -> None:
-            hand = draft.deal.get(name, [])
-            if 0 <= index < len(hand):
-                del hand[index]
-            draft.dealing = name
-            app.render()
-        return handler
-
-    rows: list[ft.Control] = []
-    for name in seated:
-        hand = hands[name]
-        picks: list[ft.Control] = []
-        for i, kind in enumerate(hand):
-            border, bg = ANIMAL_COLOURS[kind]
-            said = app.say(animal(kind))
-            picks.append(ui.tid(f"deal-remove-{name}-{i}", ft.Container(
-                ft.Row([ft.Text(said[:1].upper() + said[1:], size=ui.FONT_BODY, weight=ft.FontWeight.W_600,
-                                color=ft.Colors.BLACK),
-                        ft.Icon(ft.Icons.CLOSE, size=22, color=ft.Colors.BLACK)],
-                       tight=True, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                on_click=take_back(name, i), bgcolor=bg, border=ft.Border.all(2, border), border_radius=ui.RADIUS,
-                height=ui.TOUCH, padding=ft.Padding.symmetric(horizontal=14), ink=True), button=True, label=app.t("app.setup.deal_remove", animal=said, player=name)))
-        rows.append(ft.Row([
-            ui.chip(name, choose(name), ident=f"deal-player-{name}", selected=name == dealing,
-                    icon=ft.Icons.PLAY_ARROW if name == dealing else ft.Icons.PERSON),
-            ui.text(app.t("app.setup.deal_count", count=len(hand), each=DEAL_EACH), ui.FONT_BODY,
-                    weight=ft.FontWeight.W_600 if len(hand) == DEAL_EACH else None, ident=f"deal-count-{name}"),
-            ui.tid(f"deal-{name}", ft.Row(picks, wrap=True, spacing=8, run_spacing=8)),
-        ], wrap=True, spacing=12, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
-
-    full = len(hands[dealing]) >= DEAL_EACH
-    tiles: list[ft.Control] = []
-    for kind in species:
-        left = COPIES - dealt[kind]
-        gone = full or left <= 0
-        tiles.append(ui.tid(f"deal-animal-{kind}", ft.Container(
-            animal_card(app, kind, scale=0.72, left=left), on_click=None if gone else deal(kind),
-            border_radius=10, ink=True, opacity=0.4 if gone else 1.0),
-            button=True, label=app.t("app.setup.deal_label", animal=animal(kind), player=dealing, n=left)))
-    return ft.Column([
-        switch,
-        ui.muted(app.t("app.setup.deal_help", each=DEAL_EACH)),
-        *rows,
-        ui.text(app.t("app.setup.deal_to", player=dealing), ui.FONT_LABEL, weight=ft.FontWeight.W_600,
-                ident="deal-to"),
-        ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
-    ], spacing=12)
 
 
 def _section(heading: str, body: ft.Control, ident: str) -> ft.Control:
