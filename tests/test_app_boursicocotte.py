@@ -17,15 +17,15 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion.app import probe, ui
-from companion.app.games import TableContext, TableState, playable_games, screen_for, state_from_session
+from companion.app import ui
+from companion.app.games import TableState, state_from_session
 from companion.app.games import boursicocotte as screen
-from models.i18n import LANGUAGES, Msg, catalogue
+from models.i18n import LANGUAGES, Msg
 from models.record import parse_action, parse_record_data
-from scoring.base import RuleViolation
 from scoring.boursicocotte import ANIMALS, BoursicocotteEngine, animal
 from scoring.referee import replay
 from tests.conftest import EXAMPLES
+from tests.screen_driver import ScreenDriver
 from tests.test_boursicocotte import bid, challenge, close, draw, game_2460, pay
 
 GAME = "boursicocotte"
@@ -86,67 +86,17 @@ def texts(root: Any) -> list[str]:
     return [c.value for c in ui.walk(root) if isinstance(c, ft.Text) and c.value]
 
 
-class Table:
-    """The screen plus what a frame does: collect submissions, keep the draft, re-render. With
-    ``live`` the submissions go to a copy of the engine: accepted → the draft is cleared and the
-    screen rebuilt from the new state; refused → the rule is kept and the draft survives."""
+def _advance(state: TableState, action: dict) -> TableState:
+    engine = copy.deepcopy(state.engine)  # the shown state stays as it was
+    engine.apply(parse_action(GAME, action, list(engine.players)))
+    return state_of_engine(engine, assist=state.assist, entries=state.entries + 1)
 
-    def __init__(self, state: TableState, lang: str = "en", readonly: bool = False, prefix: str = "",
-                 live: bool = False):
-        self.state = state
-        self.live = live
-        self.submitted: list[dict] = []
-        self.refusals: list[str] = []
-        self.dismissed = 0
-        self.ctx = TableContext(lang=lang, submit=self._submit, refresh=self._refresh, draft={},
-                                readonly=readonly, id_prefix=prefix, dismiss=self._dismiss)
-        self.root = screen.build(state, self.ctx)
 
-    def _dismiss(self) -> None:
-        self.dismissed += 1
-
-    def _refresh(self) -> None:
-        self.root = screen.build(self.state, self.ctx)
-
-    def _submit(self, action: dict) -> None:
-        self.submitted.append(action)
-        if not self.live:
-            return
-        engine = copy.deepcopy(self.state.engine)
-        try:
-            engine.apply(parse_action(GAME, action, list(engine.players)))
-        except RuleViolation as err:
-            self.refusals.append(err.rule)
-            self._refresh()
-            return
-        self.ctx.draft.clear()
-        self.state = state_of_engine(engine, assist=self.state.assist, entries=self.state.entries + 1)
-        self._refresh()
-
-    # -- reading the tree ----------------------------------------------------------------------
-
-    def find(self, ident: str) -> ft.Semantics:
-        found = [c for c in probe.identified(self.root) if c.identifier == ident]
-        assert len(found) == 1, (ident, len(found))
-        return found[0]
-
-    def has(self, ident: str) -> bool:
-        return probe.has(self.root, ident)
-
-    def idents(self) -> set[str]:
-        return set(probe.idents(self.root))
-
-    def tap(self, ident: str) -> None:
-        self.find(ident)  # exactly one such control
-        probe.tap(self.root, ident)  # refuses a disabled one
-
-    def enabled(self, ident: str) -> bool:
-        self.find(ident)
-        return probe.is_enabled(self.root, ident)
-
-    def text(self, ident: str | None = None) -> str:
-        node = self.find(ident) if ident else self.root
-        return " | ".join(texts(node))
+def Table(state: TableState, lang: str = "en", readonly: bool = False, prefix: str = "",
+          live: bool = False) -> ScreenDriver:
+    """The screen plus what a frame does; with ``live`` the submissions go to a copy of the engine."""
+    return ScreenDriver(screen, state, lang, readonly=readonly, prefix=prefix, sep=" | ",
+                        advance=_advance if live else None)
 
 
 def assert_no_money_shown(table: Table, except_for: str | None = None) -> None:
@@ -177,18 +127,8 @@ def assert_no_money_shown(table: Table, except_for: str | None = None) -> None:
 # -- registration and catalogues -------------------------------------------------------------------
 
 
-def test_the_game_is_offered_with_this_screen():
-    assert GAME in playable_games()
-    assert screen_for(GAME) is screen
 
 
-def test_every_app_bc_key_exists_in_both_languages_and_is_used():
-    source = Path(screen.__file__).read_text(encoding="utf-8")
-    for lang in LANGUAGES:
-        keys = [k for k in catalogue(lang) if k.startswith("app.bc.")]
-        assert len(keys) > 40, lang
-        unused = [k for k in keys if f'"{k}"' not in source and f'"{k.rsplit(".", 1)[0]}.{{' not in source]
-        assert unused == [], unused
 
 
 def test_every_step_of_the_shared_example_builds_in_both_languages():

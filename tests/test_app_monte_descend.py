@@ -8,7 +8,6 @@ through the session service too.
 
 from __future__ import annotations
 
-import pathlib
 from typing import Any
 
 import flet as ft
@@ -16,17 +15,15 @@ import pytest
 
 from companion.app import probe, ui
 from companion.app.games import (
-    TableContext,
     TableState,
-    playable_games,
-    screen_for,
     state_from_session,
 )
 from companion.app.games import monte_descend as screen
-from models.i18n import LANGUAGES, Msg, catalogue
+from models.i18n import LANGUAGES, Msg
 from models.record import parse_action, parse_record_data
 from scoring.base import rules_of
 from scoring.referee import replay
+from tests.screen_driver import ScreenDriver
 from tests.test_monte_descend import GAME, draw, pass_, play, take
 
 TABLE = ("Anne", "Bruno", "Chloé")
@@ -45,38 +42,9 @@ def state_of(actions=(), players=TABLE, **variant: Any) -> TableState:
                       entries=done.applied)
 
 
-class Table:
+def Table(state: TableState, lang: str = "en", readonly: bool = False, prefix: str = "") -> ScreenDriver:
     """The screen plus what a frame would do: collect submissions, keep the draft, re-render."""
-
-    def __init__(self, state: TableState, lang: str = "en", readonly: bool = False, prefix: str = ""):
-        self.state = state
-        self.submitted: list[dict] = []
-        self.ctx = TableContext(lang=lang, submit=self.submitted.append, refresh=self._refresh, draft={},
-                                readonly=readonly, id_prefix=prefix)
-        self.root = screen.build(state, self.ctx)
-
-    def _refresh(self) -> None:
-        self.root = screen.build(self.state, self.ctx)
-
-    def find(self, ident: str) -> ft.Semantics:
-        found = [c for c in probe.identified(self.root) if c.identifier == ident]
-        assert len(found) == 1, (ident, len(found))
-        return found[0]
-
-    def has(self, ident: str) -> bool:
-        return probe.has(self.root, ident)
-
-    def tap(self, *idents: str) -> None:
-        for ident in idents:
-            self.find(ident)
-            probe.tap(self.root, ident)
-
-    def enabled(self, ident: str) -> bool:
-        self.find(ident)
-        return probe.is_enabled(self.root, ident)
-
-    def text(self, ident: str | None = None) -> str:
-        return probe.text_of(self.root, ident)
+    return ScreenDriver(screen, state, lang, readonly=readonly, prefix=prefix)
 
 
 def en(key: str, **params: Any) -> str:
@@ -86,18 +54,8 @@ def en(key: str, **params: Any) -> str:
 # -- registration and catalogues -------------------------------------------------------------------
 
 
-def test_the_game_is_offered_with_this_screen():
-    assert GAME in playable_games()
-    assert screen_for(GAME) is screen
 
 
-def test_every_app_md_key_exists_in_both_languages_and_is_used():
-    source = pathlib.Path(screen.__file__).read_text(encoding="utf-8")
-    for lang in LANGUAGES:
-        keys = [k for k in catalogue(lang) if k.startswith("app.md.")]
-        assert keys, lang
-        unused = [k for k in keys if f'"{k}"' not in source and f'f"{k.rsplit(".", 1)[0]}.{{' not in source]
-        assert unused == [], unused
 
 
 PHASES = [

@@ -13,13 +13,14 @@ import flet as ft
 import pytest
 
 from companion.app import probe, ui
-from companion.app.games import TableContext, TableState, playable_games, screen_for, state_from_session
+from companion.app.games import TableState, state_from_session
 from companion.app.games import stupide_vautour as screen
 from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import LANGUAGES, catalogue
 from models.record import parse_action, parse_record_data
 from scoring.base import RuleViolation
 from scoring.referee import replay
+from tests.screen_driver import ScreenDriver
 
 GAME = "stupide-vautour"
 TABLE = ("Anne", "Bruno", "Chloé")
@@ -49,40 +50,9 @@ def state_of(actions=(), players=TABLE, *, assist=False, ties=None) -> TableStat
                       outcome=engine.outcome(), entries=done.applied)
 
 
-class Table:
+def Table(state: TableState, lang: str = "en", readonly: bool = False, prefix: str = "") -> ScreenDriver:
     """The screen plus what a frame would do: collect submissions, keep the draft, re-render."""
-
-    def __init__(self, state: TableState, lang: str = "en", readonly: bool = False, prefix: str = ""):
-        self.state = state
-        self.submitted: list[dict] = []
-        self.refreshes = 0
-        self.ctx = TableContext(lang=lang, submit=self.submitted.append, refresh=self._refresh, draft={},
-                                readonly=readonly, id_prefix=prefix)
-        self.root = screen.build(state, self.ctx)
-
-    def _refresh(self) -> None:
-        self.refreshes += 1
-        self.root = screen.build(self.state, self.ctx)
-
-    def find(self, ident: str) -> ft.Semantics:
-        found = [c for c in probe.identified(self.root) if c.identifier == ident]
-        assert len(found) == 1, (ident, len(found))
-        return found[0]
-
-    def has(self, ident: str) -> bool:
-        return probe.has(self.root, ident)
-
-    def tap(self, ident: str) -> None:
-        self.find(ident)  # exactly one such control
-        probe.tap(self.root, ident)  # refuses a disabled one
-
-    def enabled(self, ident: str) -> bool:
-        self.find(ident)
-        return probe.is_enabled(self.root, ident)
-
-    def text(self, ident: str | None = None) -> str:
-        node = self.find(ident) if ident else self.root
-        return " | ".join(c.value for c in ui.walk(node) if isinstance(c, ft.Text) and c.value)
+    return ScreenDriver(screen, state, lang, readonly=readonly, prefix=prefix, sep=" | ")
 
 
 def en(key: str, **params: Any) -> str:
@@ -94,20 +64,8 @@ def en(key: str, **params: Any) -> str:
 # -- registration and catalogues -------------------------------------------------------------------
 
 
-def test_the_game_is_offered_with_this_screen():
-    assert GAME in playable_games()
-    assert screen_for(GAME) is screen
 
 
-def test_every_app_sv_key_exists_in_both_languages_and_is_used():
-    import pathlib
-
-    source = pathlib.Path(screen.__file__).read_text(encoding="utf-8")
-    for lang in LANGUAGES:
-        keys = [k for k in catalogue(lang) if k.startswith("app.sv.")]
-        assert keys, lang
-        unused = [k for k in keys if k not in source and k.rsplit(".", 1)[0] + ".{" not in source]
-        assert unused == [], unused
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

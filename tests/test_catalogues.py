@@ -110,3 +110,24 @@ def test_every_high_society_sentence_about_possessions_or_the_theft_has_animalem
                 elif words[lang].search(fields.sub("", own)):
                     wrong.append(f"{lang}: {own_key}")
     assert not missing and not wrong, (missing, wrong)
+
+
+def test_a_games_texts_are_in_its_own_catalogue_file():
+    """A game's rules, events, refusals and screen texts are in the file named after its engine's
+    first game (Animalement Vôtre's own words, ``key@animalement-votre``, with High Society's), and no
+    other game's text is there: the catalogues are grouped by subject."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "assets" / "i18n"
+    for lang in LANGUAGES:
+        where = {key: path.stem for path in (folder / lang).glob("*.json")
+                 for key in json.loads(path.read_text(encoding="utf-8"))}
+        for spec in SPECS:
+            owner = next(s.id for s in SPECS if s.engine == spec.engine)
+            abbr = spec.rule_prefix.rstrip("-").lower()
+            mine = [k for k in where if k.split("@", 1)[0].startswith(
+                (f"rule.{spec.rule_prefix}", f"app.{abbr}.", f"{abbr}.", f"section.{spec.id}.", f"variant.{spec.id}.",
+                 f"game.{spec.id}."))]
+            assert mine, spec.id
+            assert sorted(k for k in mine if where[k] != owner) == [], (lang, spec.id)

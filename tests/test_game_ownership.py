@@ -92,3 +92,11 @@ def test_no_other_module_names_a_game():
                     if match.group(1) not in mine:
                         found.append(f"{where}: {match.group()}")
     assert found == []
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.id)
+def test_every_game_is_offered_with_the_screen_its_spec_names(spec):
+    from companion.app.games import playable_games, screen_for
+
+    assert spec.id in playable_games()
+    assert screen_for(spec.id) is import_module(spec.screen)

@@ -222,8 +222,9 @@ def pin_view(gate: PinGate, lang: str, on_open: Callable[[], None],
         refresh(build())
 
     def lock_key() -> str:
-        key = "app.pin.locked" if gate.closed else "app.pin.locked_device"
-        return key + "_fixed" if gate.fixed else key
+        if gate.fixed:  # a restart keeps the PIN given with --pin
+            return "app.pin.locked_fixed" if gate.closed else "app.pin.locked_device_fixed"
+        return "app.pin.locked" if gate.closed else "app.pin.locked_device"
 
     def build() -> ft.Control:
         parts: list[ft.Control] = [
