@@ -1,0 +1,562 @@
+"""A tap on the screen, timed in a real browser: every game's table at every player count, the
+history's "more", and Flet's own floor (benchmarks/floor_app.py) served the same way.
+
+    python benchmarks/tap_browser.py [--games high-society,stupide-vautour] [--taps 40] [--quick]
+
+The app is served as the browser tests serve it (tests/e2e/harness.py: ``companion --db DB run``
+on a loopback port, Debian's /usr/bin/chromium driven by Playwright with the harness's arguments,
+the accessibility tree switched on, controls found by ``flt-semantics-identifier``). Each game
+gets a fresh database with one game per player count started through the service before the page
+opens; the taps are planned beforehand from a legal game (benchmarks/playouts.py's drivers) and
+only the taps are timed.
+
+A tap is timed INSIDE the browser: page JavaScript dispatches the click on the control's tappable
+node and a MutationObserver watches for the screen to show the result (a new log entry for a tap
+that enters an action; for a pick, the node that says what was picked); at the first mutation
+that shows it, the next animation frame reads ``performance.now()``. No Python in the loop.
+
+Prints, per game and player count: p50, p95, the ratio of p95 to the floor's p95 beside the goal
+(p95 ≤ 2× the floor) and the server's CPU per tap (utime + stime of the server process from
+/proc, before and after the taps, divided by their number). Asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import _setup  # noqa: F401  (puts the repository on sys.path)
+from _setup import ROOT, percentile
+
+from models.record import PLAYER_COUNTS, parse_action, parse_record_data
+from scoring.referee import new_engine
+from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, Screen, free_port, sel
+
+GOAL = 2.0  # p95 of a game's taps ≤ GOAL × the floor's p95
+TAP_TIMEOUT_MS = 15_000
+NAMES = ("Anne", "Bruno", "Chloé", "David", "Émile", "Fanny")
+GAMES = ("high-society", "animalement-votre", "stupide-vautour", "boursicocotte", "monte-descend", "animalia")
+VIEWPORT = {"width": 1280, "height": 800}  # a 10-inch tablet in landscape, as the browser tests
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap: the control tapped, what kind of tap it is (for the breakdown), and what shows its
+    result: ``watch`` None is a new log entry (``entry-N`` after the last one shown); otherwise the
+    identifier of a node whose text, labels or presence must change."""
+
+    click: str
+    kind: str
+    watch: str | None = None
+
+
+# The JavaScript that times one tap. It returns {ms} or {error}.
+TIME_TAP = """
+async ([click, watch, timeout]) => {
+  const S = (id) => `[flt-semantics-identifier="${id}"]`;
+  const root = document.querySelector(S(click));
+  if (!root) return {error: `${click} is not on the screen`};
+  const target = root.hasAttribute('flt-tappable') ? root : root.querySelector('[flt-tappable]');
+  if (!target) return {error: `${click} is not tappable`};
+  const snap = (id) => {
+    const node = document.querySelector(S(id));
+    if (!node) return null;
+    const parts = [node.textContent];
+    for (const e of [node, ...node.querySelectorAll('*')])
+      for (const a of e.attributes) if (a.name.startsWith('aria-')) parts.push(a.name + '=' + a.value);
+    return parts.join('|');
+  };
+  let shown;
+  if (watch === null) {
+    let last = -1;
+    for (const e of document.querySelectorAll('[flt-semantics-identifier^="entry-"]')) {
+      const m = /^entry-(\\d+)$/.exec(e.getAttribute('flt-semantics-identifier'));
+      if (m) last = Math.max(last, Number(m[1]));
+    }
+    const next = S(`entry-${last + 1}`);
+    shown = () => document.querySelector(next) !== null;
+  } else {
+    const before = snap(watch);
+    shown = () => snap(watch) !== before;
+  }
+  if (shown()) return {error: `the result of ${click} shows before the tap`};
+  return await new Promise((resolve) => {
+    let seen = false, done = false, start = 0;
+    const finish = (result) => {
+      if (done) return;
+      done = true; observer.disconnect(); clearTimeout(timer); resolve(result);
+    };
+    const observer = new MutationObserver(() => {
+      if (seen || !shown()) return;
+      seen = true;
+      requestAnimationFrame(() => finish({ms: performance.now() - start}));
+    });
+    observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+    const timer = setTimeout(() => finish({error: `no result of ${click} after ${timeout} ms`}), timeout);
+    start = performance.now();
+    target.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, view: window}));
+  });
+}
+"""
+
+
+# --- the taps of each game, planned from a legal game ---------------------------------------
+
+@dataclass
+class Plan:
+    game: str
+    players: list[str]
+    start: dict[str, Any] = field(default_factory=dict)  # SessionService.start's keywords
+    taps: list[Tap] = field(default_factory=list)
+    first: str = ""  # a control of the table screen to wait for once it is opened
+
+
+def _playing(game: str, players: list[str], **start: Any) -> tuple[Any, Callable[[dict[str, Any]], None]]:
+    record: dict[str, Any] = {"format": "table-record/1", "game": game, "players": players, "actions": []}
+    if start.get("first_player"):
+        record["first_player"] = start["first_player"]
+    if start.get("variant"):
+        record["variant"] = start["variant"]
+    engine = new_engine(parse_record_data(record))
+
+    def apply(data: dict[str, Any]) -> None:
+        engine.apply(parse_action(game, data, players))
+    return engine, apply
+
+
+def plan_high_society(game: str, n: int, rng: random.Random, taps: int) -> Plan:
+    from playouts import _hs_action
+
+    players = list(NAMES[:n])
+    plan = Plan(game, players, {"first_player": players[0]}, first="hs-reveal")
+    engine, apply = _playing(game, players, **plan.start)
+    while len(plan.taps) < taps:
+        data = _hs_action(engine, rng)
+        if data["type"] == "reveal":
+            step = [Tap(f"reveal-{data['card']}", "reveal")]
+        elif data["type"] == "bid":
+            step = [Tap(f"money-{v}", "money card", "bid-adding") for v in data["add"]] + [Tap("bid-confirm", "bid")]
+        elif data["type"] == "pass":
+            step = [Tap("pass", "pass")]
+        else:
+            step = [Tap(f"discard-{data['card']}", "discard")]
+        apply(data)
+        if engine.outcome() is not None:
+            break  # the last entry opens the results: only the table's taps are timed
+        plan.taps += step
+    return plan
+
+
+def plan_stupide_vautour(game: str, n: int, rng: random.Random, taps: int) -> Plan:
+    from playouts import _sv_action
+
+    players = list(NAMES[:n])
+    plan = Plan(game, players, {"first_player": players[0]}, first="sv-pot")
+    engine, apply = _playing(game, players, **plan.start)
+    while len(plan.taps) < taps:
+        data = _sv_action(engine, rng)
+        if data["type"] == "reveal":
+            step = [Tap(f"sv-reveal-{data['card']}", "reveal")]
+        else:
+            step = [Tap(f"sv-card-{p}-{c}", "card", f"sv-picked-{p}") for p, c in data["cards"].items()]
+            step.append(Tap("sv-confirm", "confirm"))
+        apply(data)
+        if engine.outcome() is not None:
+            break
+        plan.taps += step
+    return plan
+
+
+BC_KINDS = ("hen", "goose", "cat", "dog", "sheep", "goat", "pig", "cow", "horse")  # no donkey: no donkey money
+
+
+def plan_boursicocotte(game: str, n: int, rng: random.Random, taps: int) -> Plan:
+    """Turns of an animal drawn, then either nobody bids (the auctioneer takes it) or one bidder
+    bids 10 with one tap, the animal is sold, and the buyer pays a 10 in private."""
+    players = list(NAMES[:n])
+    plan = Plan(game, players, {"first_player": players[0]}, first="bc-draw")
+    engine, apply = _playing(game, players, **plan.start)
+    while len(plan.taps) < taps:
+        left = [k for k in BC_KINDS if engine.deck.get(k, 0) > 0]
+        if not left:
+            break
+        auctioneer = engine.turn
+        animal = rng.choice(left)
+        step = [Tap(f"bc-draw-{animal}", "draw")]
+        apply({"type": "draw", "card": animal})
+        buyers = [p for p in players if p != auctioneer and engine.money[p].get(10, 0) > 0]
+        if buyers and rng.random() < 0.6:
+            buyer = rng.choice(buyers)
+            step += [Tap(f"bc-bidder-{buyer}", "bid"), Tap("bc-close-sold", "close"),
+                     Tap("bc-show-me", "show me", "bc-private"), Tap("bc-cash-10-0", "money card", "bc-picked"),
+                     Tap("bc-pay", "pay")]
+            for data in ({"type": "bid", "player": buyer, "amount": 10}, {"type": "close", "buy_back": False},
+                         {"type": "pay", "player": buyer, "cards": [10]}):
+                apply(data)
+        else:
+            step.append(Tap("bc-close-free", "close"))
+            apply({"type": "close", "buy_back": False})
+        if engine.outcome() is not None:
+            break
+        plan.taps += step
+    return plan
+
+
+def plan_monte_descend(game: str, n: int, rng: random.Random, taps: int) -> Plan:
+    """A random legal match (the engine tests' driver) entered on the pad, up to its first take
+    (several players' hands chosen from: the pad's take panel is not timed)."""
+    from tests.test_monte_descend import drive
+
+    players = list(NAMES[:n])
+    _, actions = drive(players, take_stacking=False, rng=rng)
+    plan = Plan(game, players, {"variant": {"take_stacking": False}}, first="md-pad")
+    for data in actions[:-1]:  # the last one ends the match
+        if len(plan.taps) >= taps or data["type"] == "take":
+            break
+        if data["type"] in ("draw", "pass"):
+            plan.taps.append(Tap(f"md-{data['type']}", data["type"]))
+            continue
+        colour, action = "b", "skip"  # the pad's defaults after every entry
+        for i, card_id in enumerate(data["cards"]):
+            value, _, kind = card_id[1:].partition("-")
+            if card_id[0] != colour:
+                colour = card_id[0]
+                plan.taps.append(Tap(f"md-colour-{colour}", "colour", "md-value-1"))
+            if kind and kind != action:
+                action = kind
+                plan.taps.append(Tap(f"md-action-{kind}", "colour", "md-value-1"))
+            plan.taps.append(Tap(f"md-value-{value}", "card", f"md-series-{i}"))
+        if data.get("direction"):
+            plan.taps.append(Tap(f"md-dir-{data['direction']}", "direction", f"md-dir-{data['direction']}"))
+        plan.taps.append(Tap("md-confirm", "confirm"))
+    return plan
+
+
+def plan_animalia(game: str, n: int, rng: random.Random, taps: int) -> Plan:
+    """Phase 1 of a random legal season (the engine tests' driver): cards turned over in the
+    picker, lots passed on or taken; the private phases are not timed."""
+    from tests.test_animalia import NAMES as ANI_NAMES
+    from tests.test_animalia import play_random
+
+    players = list(ANI_NAMES[:n])
+    _, actions = play_random(n, seed=rng.randrange(2**32))
+    plan = Plan(game, players, {}, first="ani-draw")
+    engine, apply = _playing(game, players)
+    for data in actions:
+        if len(plan.taps) >= taps:
+            break
+        if data["type"] == "draw":
+            tap = Tap(f"ani-pick-{data['card']}", "draw")
+        elif data["type"] == "take" and data.get("player") == engine.holder:
+            # two players: a take names the row the lot goes to
+            tap = Tap(f"ani-take-row-{data['row']}" if "row" in data else "ani-take", "take")
+        elif data["type"] == "pass" and data.get("player") == engine.holder:
+            tap = Tap("ani-pass", "pass")
+        else:
+            break
+        apply(data)
+        plan.taps.append(tap)
+    return plan
+
+
+PLANNERS: dict[str, Callable[[str, int, random.Random, int], Plan]] = {
+    "high-society": plan_high_society,
+    "animalement-votre": plan_high_society,
+    "stupide-vautour": plan_stupide_vautour,
+    "boursicocotte": plan_boursicocotte,
+    "monte-descend": plan_monte_descend,
+    "animalia": plan_animalia,
+}
+
+
+def best_plan(game: str, n: int, taps: int, seed: int) -> Plan:
+    """The plan with the most taps (up to ``taps``) among a few seeds: a driver's game may end, or
+    reach a move the benchmark does not enter, early."""
+    best: Plan | None = None
+    for k in range(8):
+        plan = PLANNERS[game](game, n, random.Random(seed * 1000 + k), taps)
+        if best is None or len(plan.taps) > len(best.taps):
+            best = plan
+        if len(best.taps) >= taps:
+            break
+    assert best is not None
+    return best
+
+
+# --- serving, measuring ------------------------------------------------------------------------
+
+class Server:
+    """A server subprocess on a free loopback port, its output in a log file; stopped by its id."""
+
+    def __init__(self, argv: list[str], log_path: Path):
+        self.argv, self.log_path = argv, log_path
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def __enter__(self) -> "Server":
+        env = {k: v for k, v in os.environ.items() if k not in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB")}
+        env["PYTHONUNBUFFERED"] = "1"
+        with open(self.log_path, "a", encoding="utf-8") as log:
+            self.proc = subprocess.Popen([a.replace("{port}", str(self.port)) for a in self.argv], cwd=str(ROOT),
+                                         stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited ({self.proc.returncode}):\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url, timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.2)
+        self.__exit__()
+        raise RuntimeError(f"the server did not answer on {self.url}:\n{self.log()}")
+
+    def __exit__(self, *_: Any) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8")[-3000:]
+        except OSError:
+            return ""
+
+    def cpu_seconds(self) -> float:
+        """utime + stime of the server process and its descendants (/proc), in seconds."""
+        assert self.proc is not None
+        tick = os.sysconf("SC_CLK_TCK")
+        total, todo = 0, [self.proc.pid]
+        children: dict[int, list[int]] = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                children.setdefault(int(fields[1]), []).append(int(entry))
+        while todo:
+            pid = todo.pop()
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+            todo += children.get(pid, [])
+        return total / tick
+
+
+@dataclass
+class Measure:
+    label: str
+    times: list[float] = field(default_factory=list)  # ms
+    kinds: dict[str, list[float]] = field(default_factory=dict)
+    cpu_ms: float = float("nan")
+    planned: int = 0
+    error: str | None = None
+
+    @property
+    def p50(self) -> float:
+        return percentile(self.times, 50)
+
+    @property
+    def p95(self) -> float:
+        return percentile(self.times, 95)
+
+
+def tappable(ident: str) -> str:
+    return f"{sel(ident)}[flt-tappable], {sel(ident)} [flt-tappable]"
+
+
+def time_taps(screen: Screen, server: Server, taps: list[Tap], label: str) -> Measure:
+    """Tap each control in turn, each timed in the browser; between taps (not timed) wait for the
+    next control to be tappable and two frames."""
+    measure = Measure(label, planned=len(taps))
+    page = screen.page
+    before = server.cpu_seconds()
+    for tap in taps:
+        try:
+            page.wait_for_selector(tappable(tap.click), state="attached", timeout=TAP_TIMEOUT_MS)
+        except Exception:
+            measure.error = f"{tap.click} never tappable"
+            break
+        screen.frames(2)
+        result = page.evaluate(TIME_TAP, [tap.click, tap.watch, TAP_TIMEOUT_MS])
+        if "error" in result:
+            measure.error = result["error"]
+            break
+        measure.times.append(result["ms"])
+        measure.kinds.setdefault(tap.kind, []).append(result["ms"])
+    if measure.times:
+        measure.cpu_ms = (server.cpu_seconds() - before) * 1000 / len(measure.times)
+    return measure
+
+
+@dataclass
+class Browser:
+    chromium: Any
+
+    @contextmanager
+    def screen(self) -> Iterator[Screen]:
+        context = self.chromium.new_context(viewport=VIEWPORT, device_scale_factor=1)
+        page = context.new_page()
+        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+                   else route.abort())
+        try:
+            yield Screen(page)
+        finally:
+            context.close()
+
+
+def measure_floor(browser: Browser, work: Path, taps: int) -> Measure:
+    from floor_app import BUTTON, COUNT
+
+    argv = [sys.executable, str(ROOT / "benchmarks" / "floor_app.py"), "{port}"]
+    with Server(argv, work / "floor.log") as server:
+        with browser.screen() as screen:
+            screen.open(server.url, first=BUTTON)
+            for _ in range(3):  # warm up: the first taps pay for the first frames
+                screen.click(BUTTON)
+            screen.frames(4)
+            return time_taps(screen, server, [Tap(BUTTON, "tap", COUNT)] * taps, "floor")
+
+
+def measure_game(browser: Browser, work: Path, game: str, counts: list[int], taps: int, seed: int) -> list[Measure]:
+    from companion.service import SessionService
+    from companion.store import Store
+
+    db = work / f"{game}.db"
+    plans = [best_plan(game, n, taps, seed) for n in counts]
+    store = Store(db)
+    try:
+        service = SessionService(store)
+        sessions = [service.start(game, plan.players, **plan.start).session_id for plan in plans]
+    finally:
+        store.close()
+    measures = []
+    argv = [sys.executable, "-m", "companion", "--db", str(db), "run", "--port", "{port}"]
+    with Server(argv, work / f"{game}.log") as server:
+        with browser.screen() as screen:
+            screen.open(server.url)
+            for plan, sid in zip(plans, sessions):
+                label = f"{game} {len(plan.players)}"
+                if screen.exists("nav-home"):
+                    screen.click("nav-home")
+                try:
+                    screen.click(f"resume-{sid}")
+                    screen.wait_for(plan.first, timeout=30)
+                except Exception as err:
+                    measures.append(Measure(label, planned=len(plan.taps), error=f"table not opened: {err}"))
+                    continue
+                screen.frames(4)
+                measures.append(time_taps(screen, server, plan.taps, label))
+    return measures
+
+
+def measure_history(browser: Browser, work: Path, taps: int) -> Measure:
+    import history
+
+    from companion.app.screens.history import PAGE
+
+    db = work / "history.db"
+    history.build_database(db, (taps + 2) * PAGE)
+    argv = [sys.executable, "-m", "companion", "--db", str(db), "run", "--port", "{port}"]
+    with Server(argv, work / "history.log") as server:
+        with browser.screen() as screen:
+            screen.open(server.url)
+            screen.click("home-history")
+            screen.wait_for("history-more", timeout=30)
+            screen.frames(4)
+            return time_taps(screen, server, [Tap("history-more", "more", "history-more")] * taps,
+                             f"history more ({PAGE} rows)")
+
+
+# --- printing ------------------------------------------------------------------------------------
+
+def line(m: Measure, floor: Measure | None) -> str:
+    if not m.times:
+        return f"  {m.label:<24} no tap timed: {m.error}"
+    ratio = m.p95 / floor.p95 if floor is not None and floor.times else float("nan")
+    goal = "" if floor is None else f"{ratio:5.1f}×  ≤ {GOAL:g}×  {'met' if ratio <= GOAL else 'NOT met':<7}"
+    text = (f"  {m.label:<24} n={len(m.times):<3} p50 {m.p50:6.1f} ms  p95 {m.p95:6.1f} ms  {goal}"
+            f"  server CPU {m.cpu_ms:5.1f} ms/tap")
+    if len(m.kinds) > 1:
+        text += "\n" + " " * 28 + "  ".join(f"{k} p50 {percentile(v, 50):.0f} / p95 {percentile(v, 95):.0f} (n={len(v)})"
+                                           for k, v in m.kinds.items())
+    if m.error:
+        text += f"\n{' ' * 28}stopped after {len(m.times)} of {m.planned} taps: {m.error}"
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all six)")
+    parser.add_argument("--taps", type=int, default=None, help="taps per game and player count (default 40; quick 12)")
+    parser.add_argument("--floor-taps", type=int, default=None, help="taps on the floor app (default 60; quick 30)")
+    parser.add_argument("--history-taps", type=int, default=None,
+                        help='taps on the history\'s "more" (default 8; quick 4; 0: none)')
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer taps, and only the fewest and the most players of each game")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in PLANNERS]
+    if unknown:
+        parser.error(f"unknown games: {', '.join(unknown)} (known: {', '.join(GAMES)})")
+    defaults = (12, 30, 4) if args.quick else (40, 60, 8)
+    taps, floor_taps, history_taps = (given if given is not None else default for given, default in
+                                      zip((args.taps, args.floor_taps, args.history_taps), defaults))
+    if not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    print(f"Taps in headless chromium, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
+          "(other work skews every figure); from the click to the screen showing the result")
+    started = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix="tap-browser-"))
+    try:
+        with sync_playwright() as pw:
+            browser = Browser(pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
+            try:
+                floor = measure_floor(browser, work, floor_taps)
+                print(line(floor, None) + "   ← Flet's floor (one button, one text, page.update())")
+                for game in games:
+                    least, most = PLAYER_COUNTS[game]
+                    counts = [least, most] if args.quick and most > least else list(range(least, most + 1))
+                    for m in measure_game(browser, work, game, counts, taps, args.seed):
+                        print(line(m, floor), flush=True)
+                if history_taps > 0:
+                    print(line(measure_history(browser, work, history_taps), floor), flush=True)
+            finally:
+                browser.chromium.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"(tap benchmark: {time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The browser tap benchmark (benchmarks/tap_browser.py), without a browser: its floor app builds
+and a tap changes its text, and every game's planned taps are legal plays entered through
+identifiers the screens expose (no invented ones). Nothing is timed here."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from models.record import PLAYER_COUNTS
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import floor_app  # noqa: E402
+import tap_browser  # noqa: E402
+
+
+class FakePage:
+    def __init__(self) -> None:
+        self.controls: list[Any] = []
+        self.updates = 0
+
+    def add(self, *controls: Any) -> None:
+        self.controls += controls
+
+    def update(self) -> None:
+        self.updates += 1
+
+
+def test_the_floor_app_builds_and_a_tap_shows_on_its_text():
+    page = FakePage()
+    floor_app.main(page)  # type: ignore[arg-type]
+    button, count = page.controls
+    assert (button.identifier, count.identifier) == (floor_app.BUTTON, floor_app.COUNT)
+    button.content.on_click(None)
+    button.content.on_click(None)
+    assert count.content.value == "2" and page.updates == 2
+
+
+def screen_identifiers() -> list[re.Pattern[str]]:
+    """Every identifier the screens give (``ident("…")``, ``ident=f"…"``), ``{…}`` as a wildcard."""
+    found = set()
+    for path in [*(ROOT / "companion" / "app" / "games").glob("*.py"), *(ROOT / "companion" / "app" / "screens").glob("*.py")]:
+        found |= {a or b for a, b in re.findall(r'ident\(f?"([^"]+)"\)|ident=f?"([^"]+)"', path.read_text("utf-8"))}
+    return [re.compile("".join(".+" if part.startswith("{") else re.escape(part)
+                               for part in re.split(r"(\{[^}]*\})", ident))) for ident in found]
+
+
+@pytest.mark.parametrize("game", tap_browser.GAMES)
+def test_each_game_has_taps_at_its_fewest_and_most_players_on_the_screens_identifiers(game):
+    known = screen_identifiers()
+    for players in PLAYER_COUNTS[game]:
+        plan = tap_browser.best_plan(game, players, 12, seed=7)
+        assert len(plan.players) == players and len(plan.taps) >= 12, (game, players, plan.taps)
+        for tap in plan.taps:
+            for ident in (tap.click, tap.watch, plan.first):
+                assert ident is None or any(p.fullmatch(ident) for p in known), (game, ident)
