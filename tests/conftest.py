@@ -61,3 +61,17 @@ def empty_database(request, tmp_path):
     if request.param == "sqlite":
         return tmp_path / "companion.db"
     return request.getfixturevalue("pg_empty_url")
+
+
+PG_FIXTURES = {"pg_server", "pg_url", "pg_empty_url", "pg_own_url"}
+
+
+def pytest_collection_modifyitems(items):
+    """A test that runs against PostgreSQL (it asks for a server, or is the ``postgresql`` case of
+    ``database``) is marked ``postgresql`` and ``slow``: a quick local loop
+    (``-m "not slow"``) skips it, the README's test command runs it."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if PG_FIXTURES & set(getattr(item, "fixturenames", ())) or "postgresql" in params.values():
+            item.add_marker(pytest.mark.postgresql)
+            item.add_marker(pytest.mark.slow)
