@@ -761,7 +761,7 @@ def test_rule_texts_give_the_rulings_and_their_other_readings():
         assert "Décision" in Msg(f"rule.{rule}.text").render("fr"), rule
         assert "Other reading" in Msg(f"rule.{rule}.text").render("en"), rule
         assert "Autre lecture" in Msg(f"rule.{rule}.text").render("fr"), rule
-    assert "2460" in Msg("rule.BC-SCORE.text").render("en")
+    assert "2,460" in Msg("rule.BC-SCORE.text").render("en") and "2\u202f460" in Msg("rule.BC-SCORE.text").render("fr")
 
 
 def test_the_tied_trade_and_overpaying_are_rules_with_a_house_variant_not_an_other_reading():

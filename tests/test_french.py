@@ -106,8 +106,8 @@ def test_boursicocotte_exact_payment_is_the_rule_and_overpaying_a_house_variant_
     fr, en = catalogue("fr"), catalogue("en")
     assert "décision" not in fr["rule.BC-OVERPAY.title"] + fr["rule.BC-OVERPAY.text"]
     assert "ruling" not in en["rule.BC-OVERPAY.title"] + en["rule.BC-OVERPAY.text"]
-    assert "jamais rendue" in fr["rule.BC-OVERPAY.text"] and "variante maison paiement = any" in fr["rule.BC-OVERPAY.text"]
-    assert "never given back" in en["rule.BC-OVERPAY.text"] and "house variant payment = any" in en["rule.BC-OVERPAY.text"]
+    assert "jamais rendue" in fr["rule.BC-OVERPAY.text"] and "variante maison « Paiement libre »" in fr["rule.BC-OVERPAY.text"]
+    assert "never given back" in en["rule.BC-OVERPAY.text"] and "house variant “Free payment”" in en["rule.BC-OVERPAY.text"]
     assert "vue privée du payeur" in fr["rule.BC-OVERPAY.text"] and "private view" in en["rule.BC-OVERPAY.text"]
 
 
