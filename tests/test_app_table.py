@@ -165,6 +165,21 @@ def test_undo_takes_back_the_last_entry_only(service, tmp_path):
     assert not probe.has(app.root, "redo")    # a new entry: what was undone cannot come back
 
 
+@pytest.mark.parametrize(("lang", "keep", "go"), [("fr", "Garder", "Annuler la saisie"), ("en", "Keep it", "Undo the entry")])
+def test_the_undo_question_answers_keep_or_undo_never_a_bare_cancel(service, tmp_path, lang, keep, go):
+    """« Annuler la saisie 2 ? » answered by « Annuler » beside « Oui, annuler cette saisie » reads both
+    ways: the answers say what each does."""
+    app, sid = table(service, tmp_path)
+    app.set_lang(lang)
+    probe.tap(app.root, "reveal-p7")
+    probe.tap(app.root, "undo")
+    no, yes = probe.text_of(app.dialog, "undo-confirm-no"), probe.text_of(app.dialog, "undo-confirm-yes")
+    assert (no, yes) == (keep, go)
+    assert Msg("app.common.cancel").render(lang) not in no
+    probe.tap(app.dialog, "undo-confirm-no")
+    assert len(actions(service, sid)) == 1 and app.dialog is None
+
+
 def undo(app: App) -> None:
     probe.tap(app.root, "undo")
     probe.tap(app.dialog, "undo-confirm-yes")

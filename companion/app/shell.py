@@ -185,7 +185,10 @@ class App:
         self.dialog = None
 
     def confirm(self, question: str, on_yes: Callable[[], None], *, ident: str,
-                yes_key: str = "app.common.yes", danger: bool = False) -> None:
+                yes_key: str = "app.common.yes", no_key: str = "app.common.cancel", danger: bool = False) -> None:
+        """A question with two answers. Each answer says what it does: where « Annuler » (the
+        default ``no_key``) could be read as the action itself (undoing an entry), name both
+        (« Garder » / « Annuler la saisie »)."""
         def yes(_: Any) -> None:
             self.close_dialog()
             on_yes()
@@ -197,7 +200,7 @@ class App:
             modal=True,
             content=ui.tid(ident, ft.Text(question, size=ui.FONT_LABEL)),
             actions=[
-                ui.button(self.t("app.common.cancel"), no, ident=f"{ident}-no", kind="text"),
+                ui.button(self.t(no_key), no, ident=f"{ident}-no", kind="text"),
                 ui.button(self.t(yes_key), yes, ident=f"{ident}-yes", kind="danger" if danger else "primary"),
             ],
         ))

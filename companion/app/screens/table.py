@@ -98,7 +98,7 @@ def ask_undo(app: App, session: SessionState, do_undo: Callable[[], None]) -> No
         return
     last = session.log[-1]
     app.confirm(app.t("app.table.undo_ask", n=last.index + 1, what=describe_entry(app, last)), do_undo,
-                ident="undo-confirm", yes_key="app.table.undo_yes", danger=True)
+                ident="undo-confirm", yes_key="app.table.undo_yes", no_key="app.table.undo_keep", danger=True)
 
 
 def describe_entry(app: App, entry: LogEntry) -> str:
