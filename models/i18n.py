@@ -7,7 +7,11 @@ language. Catalogue files are merged per language; a key must be unique across a
 Parameters are rendered before they are formatted into the template:
 - a :class:`Msg` is rendered in the same language,
 - a list or tuple is rendered item by item and joined ("a, b and c" / "a, b et c"),
-- a :class:`fractions.Fraction` or float prints exactly (3.5 / 3,5), an integral one without decimals.
+- a :class:`fractions.Fraction` or float prints exactly (3.5 / 3,5), an integral one without decimals;
+- a number of 1,000 or more is grouped by thousands as each language writes it: French with a
+  narrow no-break space (« 4 800 », « 12 500,5 »; it never breaks across lines), English as it is
+  (4800). A parameter that labels rather than counts (a year, a game's number, a line: see
+  ``LABELS``) is never grouped: « partie n° 1234 », « 2026 ».
 
 A template may give a parameter a format spec (``{name:spec}``) for what French grammar needs:
 - elision: ``{player:de}`` → "de Bruno" / "d'Anne"; likewise ``que`` (qu'), ``le`` and ``la``
@@ -114,39 +118,67 @@ def text(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
     return render(Msg(key, params), lang)
 
 
-def format_number(value: Any, lang: str = DEFAULT_LANGUAGE) -> str:
+THIN = "\u202f"  # French groups thousands with a narrow no-break space (« 4 800 »)
+# Parameters that label rather than count: their numbers are written without grouping (« 2026 »,
+# « partie n° 1234 », « ligne 1200 »), as French and English write a year or a number in a list.
+LABELS = frozenset({"year", "session", "id", "ids", "revision", "seq", "line", "column", "code", "pin",
+                    "port", "i", "k", "entry"})
+
+
+def _grouped(digits: str, lang: str) -> str:
+    """``digits`` (an integer's, a sign allowed) grouped by thousands in ``lang`` (French only)."""
+    if lang != "fr":
+        return digits
+    sign, digits = (digits[0], digits[1:]) if digits[:1] in "+-" else ("", digits)
+    if len(digits) < 4:
+        return sign + digits
+    head = len(digits) % 3 or 3
+    groups = [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
+    return sign + THIN.join(groups)
+
+
+def format_number(value: Any, lang: str = DEFAULT_LANGUAGE, *, group: bool = True) -> str:
+    """A number as ``lang`` writes it: 3,5 in French, 3.5 in English; thousands grouped (« 4 800 »)
+    unless ``group`` is false (a number that labels: a year, a game's number)."""
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, Fraction):
         if value.denominator == 1:
-            return str(value.numerator)
-        value = float(value)
+            value = value.numerator
+        else:
+            value = float(value)
     if isinstance(value, float):
         if value.is_integer():
-            return str(int(value))
-        out = repr(value)
-        return out.replace(".", ",") if lang == "fr" else out
+            value = int(value)
+        else:
+            out = repr(value)
+            if "e" in out or "n" in out:  # 1e+16, inf, nan: as Python writes them
+                return out.replace(".", ",") if lang == "fr" else out
+            whole, _, decimals = out.partition(".")
+            whole = _grouped(whole, lang) if group else whole
+            return f"{whole},{decimals}" if lang == "fr" else f"{whole}.{decimals}"
+    if isinstance(value, int):
+        return _grouped(str(value), lang) if group and not -1000 < value < 1000 else str(value)
     return str(value)
 
 
-def _render_param(value: Any, lang: str) -> str:
+def _render_param(value: Any, lang: str, group: bool = True) -> str:
     cls = value.__class__
     if cls is str:  # the usual parameters first (names, then whole numbers): one type test each
         return value
     if cls is int:
-        return str(value)
+        return str(value) if -1000 < value < 1000 or not group else format_number(value, lang)
     if isinstance(value, Msg):
         return value.render(lang) if cls is InWords else render(value, lang)
     if isinstance(value, (list, tuple)):
-        parts = [v if v.__class__ is str else str(v) if v.__class__ is int else _render_param(v, lang)
-                 for v in value]
+        parts = [v if v.__class__ is str else _render_param(v, lang, group) for v in value]
         if not parts:
             return render(Msg("list.none"), lang)
         if len(parts) == 1:
             return parts[0]
         return render(Msg("list.and", {"head": ", ".join(parts[:-1]), "last": parts[-1]}), lang)
     if isinstance(value, (int, float, Fraction)) and not isinstance(value, bool):
-        return format_number(value, lang)
+        return format_number(value, lang, group=group)
     return str(value)
 
 
@@ -284,7 +316,9 @@ def render(message: Msg, lang: str = DEFAULT_LANGUAGE) -> str:
     rendered: dict[str, str] = {}
     for name, value in values.items():  # every parameter, used or not (a nested message must have its text)
         cls = value.__class__
-        rendered[name] = value if cls is str else str(value) if cls is int else _render_param(value, lang)
+        rendered[name] = (value if cls is str
+                          else str(value) if cls is int and -1000 < value < 1000
+                          else _render_param(value, lang, name not in LABELS))
     try:
         if pieces is None:
             return _FORMATTER.vformat(template, (), {key: _Param(text, values[key], lang)

@@ -81,3 +81,90 @@ def test_nothing_is_kept_across_a_change_of_language(table):
     app.set_lang("en")
     assert probe.find(app.root, "sv-row-Anne") is not before
     assert probe.text_of(app.root, "sv-picked-Anne") == Msg("app.sv.to_pick").render("en")
+
+
+# -- the frame around every game: the bar, the prompt, the side panel's tools and log lines ---------
+
+FRAME = ("frame-bar", "prompt", "undo", "table-rules", "log-count")
+
+
+def frame_parts(app: App) -> dict[str, ft.Control]:
+    """The frame's parts on screen, by identifier (the bar by its title), and each log line."""
+    parts = {ident: probe.find(app.root, ident) for ident in FRAME[1:]}
+    parts["frame-bar"] = probe.find(app.root, "screen-title")
+    parts.update({ident: probe.find(app.root, ident) for ident in probe.idents(app.root)
+                  if ident.startswith("entry-") and not ident.endswith("-text")})
+    return parts
+
+
+@pytest.fixture
+def auction(tmp_path: Path) -> tuple[SessionService, App, int]:
+    service = SessionService(Store(tmp_path / "frame.db"))
+    sid = service.start("high-society", list(PLAYERS[:4])).session_id
+    app = App(service, None)
+    app.go("table", session_id=sid)
+    probe.tap(app.root, "reveal-p7")
+    for value in (4, 6):
+        probe.tap(app.root, f"money-{value}")
+        probe.tap(app.root, "bid-confirm")
+    return service, app, sid
+
+
+def test_a_pick_on_the_game_keeps_every_part_of_the_frame(auction):
+    service, app, sid = auction
+    before = frame_parts(app)
+    assert {"entry-0", "entry-1", "entry-2"} <= set(before)
+    built = app.memo.built
+    probe.tap(app.root, "money-8")   # a pick: nothing entered, only the game's pad changes
+    after = frame_parts(app)
+    assert after.keys() == before.keys()
+    assert [k for k in before if after[k] is not before[k]] == []  # neither built nor compared
+    assert app.memo.built - built <= 3  # the pad's own parts at most, not the frame's
+
+
+def test_an_entry_builds_its_own_log_line_and_keeps_the_others(auction):
+    service, app, sid = auction
+    before = frame_parts(app)
+    probe.tap(app.root, "pass")      # Chloé passes: one more entry
+    after = frame_parts(app)
+    assert len(service.open(sid).log) == 4
+    assert after["entry-3"] is not None and "entry-3" not in before
+    assert all(after[f"entry-{i}"] is before[f"entry-{i}"] for i in range(3))
+    assert after["prompt"] is not before["prompt"] and after["log-count"] is not before["log-count"]
+    assert after["undo"] is not before["undo"]   # undo acts on the game as it is now
+    assert after["frame-bar"] is before["frame-bar"]
+
+
+def test_kept_frame_parts_still_act_after_an_undo_a_refusal_and_a_correction(auction):
+    service, app, sid = auction
+    probe.tap(app.root, "pass")
+    probe.tap(app.root, "undo")                  # the undo built after the entry takes back that entry
+    probe.tap(app.dialog, "undo-confirm-yes")
+    assert len(service.open(sid).log) == 3
+    probe.tap(app.root, "redo")
+    assert [e.action for e in service.open(sid).log][-1] == {"type": "pass", "player": "Chloé"}
+    probe.tap(app.root, "money-2")               # David's 2 does not beat Bruno's 6: refused
+    probe.tap(app.root, "bid-confirm")
+    assert "HS-BID-RAISE" in probe.text_of(app.root, "refusal")
+    kept = probe.find(app.root, "entry-1")
+    assert frame_parts(app)["entry-1"] is kept
+    probe.tap(app.root, "refusal-close")         # the refusal's close, built on the tap before
+    assert not probe.has(app.root, "refusal")
+    probe.tap(app.root, "correct-1")             # a kept log line starts the correction of its entry
+    assert probe.has(app.root, "correcting")
+    assert not probe.is_enabled(app.root, "correct-2")  # lines rebuilt: no second correction meanwhile
+    probe.tap(app.root, "fix-money-3")
+    probe.tap(app.root, "fix-bid-confirm")
+    probe.tap(app.root, "correction-save")
+    assert service.open(sid).log[1].action == {"type": "bid", "player": "Anne", "add": [3]}
+    assert probe.is_enabled(app.root, "correct-2") and probe.is_enabled(app.root, "undo")
+
+
+def test_the_bar_follows_the_language_and_the_theme(auction):
+    service, app, sid = auction
+    bar = probe.find(app.root, "screen-title")
+    probe.tap(app.root, "theme-switch")
+    assert probe.find(app.root, "screen-title") is not bar
+    app.set_lang("en")
+    assert probe.text_of(app.root, "screen-title") == Msg("game.high-society.name").render("en")
+    assert probe.text_of(app.root, "undo") == Msg("app.table.undo").render("en")

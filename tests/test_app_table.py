@@ -11,6 +11,7 @@ import pytest
 
 from companion.app import probe
 from companion.app.shell import App
+from companion.app.ui import walk
 from companion.service import SessionService
 from companion.store import Store
 from models.games.high_society import HS_MONEY
@@ -163,6 +164,21 @@ def test_undo_takes_back_the_last_entry_only(service, tmp_path):
     assert actions(service, sid)[-1]["add"] == [3]
     assert not probe.has(app.root, "notice")  # an accepted entry clears the old notice
     assert not probe.has(app.root, "redo")    # a new entry: what was undone cannot come back
+
+
+@pytest.mark.parametrize(("lang", "keep", "go"), [("fr", "Garder", "Annuler la saisie"), ("en", "Keep it", "Undo the entry")])
+def test_the_undo_question_answers_keep_or_undo_never_a_bare_cancel(service, tmp_path, lang, keep, go):
+    """« Annuler la saisie 2 ? » answered by « Annuler » beside « Oui, annuler cette saisie » reads both
+    ways: the answers say what each does."""
+    app, sid = table(service, tmp_path)
+    app.set_lang(lang)
+    probe.tap(app.root, "reveal-p7")
+    probe.tap(app.root, "undo")
+    no, yes = probe.text_of(app.dialog, "undo-confirm-no"), probe.text_of(app.dialog, "undo-confirm-yes")
+    assert (no, yes) == (keep, go)
+    assert Msg("app.common.cancel").render(lang) not in no
+    probe.tap(app.dialog, "undo-confirm-no")
+    assert len(actions(service, sid)) == 1 and app.dialog is None
 
 
 def undo(app: App) -> None:
@@ -543,3 +559,39 @@ def test_a_phone_gets_the_compact_frame_and_the_game_its_width(service, tmp_path
     page.width, page.height = 800, 1280
     page.on_resize(None)
     assert not app.narrow and game_width(app) == 800 - 32
+
+
+# -- the side log's layout -------------------------------------------------------------------------
+
+
+class SizedPage:
+    """Just what the shell reads of a page of a given size (no browser): its width and height."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height, self.controls = width, height, []
+
+    def update(self) -> None:
+        pass
+
+
+def _row_holding(root: ft.Control, ident: str) -> ft.Row:
+    rows = [node for node in walk(root) if isinstance(node, ft.Row)
+            and any(isinstance(c, ft.Semantics) and c.identifier == ident for c in walk(node))]
+    return rows[-1]   # the innermost
+
+
+@pytest.mark.parametrize(("width", "height", "beside"), [(1280, 800, False), (800, 1280, True)])
+def test_a_log_sentence_never_shares_a_narrow_line_with_its_buttons(service, tmp_path, width, height, beside):
+    """Beside the 15-card hand of Stupide Vautour the side column is narrow: with its number and
+    buttons on the same line, a sentence got a few letters a line (« Man/che »). There it goes below
+    them, across the column; in portrait (the column as wide as the screen) it stays beside them."""
+    sid = service.start("stupide-vautour", ["Anne", "Bruno", "Chloé", "David", "Emma"]).session_id
+    service.submit(sid, {"type": "reveal", "card": 8})
+    app = App(service, None)
+    app.page = SizedPage(width, height)  # type: ignore[assignment]
+    app.wide, app.narrow = width >= height, False
+    app.go("table", session_id=sid)
+    line = probe.find(app.root, "entry-0")
+    assert "Manche 1" in probe.text_of(line, "entry-0-text")
+    row = _row_holding(line, "correct-0")
+    assert any(isinstance(c, ft.Semantics) and c.identifier == "entry-0-text" for c in walk(row)) is beside

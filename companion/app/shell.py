@@ -185,7 +185,10 @@ class App:
         self.dialog = None
 
     def confirm(self, question: str, on_yes: Callable[[], None], *, ident: str,
-                yes_key: str = "app.common.yes", danger: bool = False) -> None:
+                yes_key: str = "app.common.yes", no_key: str = "app.common.cancel", danger: bool = False) -> None:
+        """A question with two answers. Each answer says what it does: where « Annuler » (the
+        default ``no_key``) could be read as the action itself (undoing an entry), name both
+        (« Garder » / « Annuler la saisie »)."""
         def yes(_: Any) -> None:
             self.close_dialog()
             on_yes()
@@ -197,7 +200,7 @@ class App:
             modal=True,
             content=ui.tid(ident, ft.Text(question, size=ui.FONT_LABEL)),
             actions=[
-                ui.button(self.t("app.common.cancel"), no, ident=f"{ident}-no", kind="text"),
+                ui.button(self.t(no_key), no, ident=f"{ident}-no", kind="text"),
                 ui.button(self.t(yes_key), yes, ident=f"{ident}-yes", kind="danger" if danger else "primary"),
             ],
         ))
@@ -342,6 +345,27 @@ class App:
             self.page.update()
 
     def _frame(self, heading: str, body: ft.Control) -> ft.Control:
+        # The bar and the notice are kept between renders while what they show is the same
+        # (companion.app.memo): their handlers call the app's own methods, nothing of one render.
+        bar = self.memo.keep("frame-bar", (heading, len(self.stack) > 1, self.lang, self.dark, self.narrow, self.link),
+                             lambda: self._bar(heading))
+        content: list[ft.Control] = []
+        if self.notice is not None:
+            kind, sentence = self.notice
+            content.append(self.memo.keep("frame-notice", (kind, sentence), lambda: ui.banner(
+                sentence, ident="notice", kind=kind, on_close=self._dismiss_notice,
+                close_tooltip=self.t("app.common.close"))))
+        content.append(body)
+        # The same key on every rebuilt root lets Flet reconcile the new tree with the one on
+        # screen (a property-level patch instead of a new tree): taps, focus and scroll survive.
+        return ft.Column([
+            bar,
+            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=ft.ScrollMode.AUTO, expand=True),
+                         padding=ft.Padding.symmetric(horizontal=8, vertical=8) if self.narrow
+                         else ft.Padding.symmetric(horizontal=16, vertical=12), expand=True),
+        ], spacing=0, expand=True, key="companion-root")
+
+    def _bar(self, heading: str) -> ft.Control:
         # On a phone the bar keeps one line: 48-dp buttons, the language as an icon, the title cut short.
         touch = ui.TOUCH_MIN if self.narrow else ui.TOUCH
         left: list[ft.Control] = []
@@ -360,7 +384,7 @@ class App:
         link = self._link_view()
         title = ft.Text(heading, size=ui.FONT_LABEL if self.narrow else ui.FONT_TITLE - 2, weight=ft.FontWeight.BOLD,
                         max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
-        bar = ft.Container(
+        return ft.Container(
             ft.Row([
                 *left,
                 ui.tid("screen-title", title),
@@ -373,20 +397,6 @@ class App:
             padding=ft.Padding.symmetric(horizontal=4 if self.narrow else 12, vertical=2),
             bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
-        content: list[ft.Control] = []
-        if self.notice is not None:
-            kind, sentence = self.notice
-            content.append(ui.banner(sentence, ident="notice", kind=kind,
-                                     on_close=self._dismiss_notice, close_tooltip=self.t("app.common.close")))
-        content.append(body)
-        # The same key on every rebuilt root lets Flet reconcile the new tree with the one on
-        # screen (a property-level patch instead of a new tree): taps, focus and scroll survive.
-        return ft.Column([
-            bar,
-            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=ft.ScrollMode.AUTO, expand=True),
-                         padding=ft.Padding.symmetric(horizontal=8, vertical=8) if self.narrow
-                         else ft.Padding.symmetric(horizontal=16, vertical=12), expand=True),
-        ], spacing=0, expand=True, key="companion-root")
 
     def _dismiss_notice(self, _: Any) -> None:
         self.notice = None

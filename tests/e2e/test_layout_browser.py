@@ -208,3 +208,14 @@ def test_undo_asks_first_says_what_goes_and_redo_brings_it_back(screen: Screen, 
     screen.wait_for("hs-result")
     screen.wait_text(fr("app.table.redone", n=7, what="")[:12], "notice")
     screen.wait_gone("redo")
+
+
+def test_the_side_logs_sentences_keep_their_words_whole(screen: Screen, prepared):
+    """Beside Stupide Vautour's hand the side column is narrow: a log sentence squeezed between its
+    number and its buttons broke words in the middle (« Man/che »). It gets the column's width."""
+    from companion.app.screens.table import ENTRY_TEXT_MIN
+
+    _, sessions = prepared
+    open_game(screen, sessions["stupide-vautour"], "stupide-vautour")
+    screen.wait_text("Manche 1", "entry-0-text")
+    assert box(screen, "entry-0-text")["width"] >= ENTRY_TEXT_MIN - 0.5

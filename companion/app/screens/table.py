@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 import flet as ft
@@ -98,7 +99,7 @@ def ask_undo(app: App, session: SessionState, do_undo: Callable[[], None]) -> No
         return
     last = session.log[-1]
     app.confirm(app.t("app.table.undo_ask", n=last.index + 1, what=describe_entry(app, last)), do_undo,
-                ident="undo-confirm", yes_key="app.table.undo_yes", danger=True)
+                ident="undo-confirm", yes_key="app.table.undo_yes", no_key="app.table.undo_keep", danger=True)
 
 
 def describe_entry(app: App, entry: LogEntry) -> str:
@@ -221,20 +222,30 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
         parts.append(ui.banner(app.t("app.online.paused"), ident="offline-paused", kind="info",
                                details=[app.t("app.online.locked")]
                                + ([] if app.narrow else [app.t("app.online.paused_help")])))
+    # The frame's parts are kept between renders (companion.app.memo) while what they show is the
+    # same: a tap on the game's own screen then costs only what that screen changes. Their handlers
+    # read the table's draft (its identity is in their inputs) and the app, nothing of this render.
+    memo = app.memo
     if draft.correcting is None:
-        parts.append(_prompt(app, app.say(session.expected.prompt), "prompt"))
+        sentence = app.say(session.expected.prompt)
+        parts.append(memo.keep("frame-prompt", (sentence, app.narrow), lambda: _prompt(app, sentence, "prompt")))
     if draft.refusal is not None:
+        rule, refused, at = draft.refusal
+
         def close_refusal(_: Any) -> None:
             draft.refusal = None
             app.render()
-        parts.append(refusal_view(app, draft.refusal[0], draft.refusal[1], index=draft.refusal[2],
-                                  on_close=close_refusal))
+        parts.append(memo.keep("frame-refusal", (rule, app.say(refused), at, id(draft)),
+                               lambda: refusal_view(app, rule, refused, index=at, on_close=close_refusal)))
     if draft.problem is not None:
+        problem = app.say(draft.problem)
+
         def close_problem(_: Any) -> None:
             draft.problem = None
             app.render()
-        parts.append(ui.banner(app.say(draft.problem), ident="problem", on_close=close_problem,
-                               close_tooltip=app.t("app.common.close")))
+        parts.append(memo.keep("frame-problem", (problem, id(draft)),
+                               lambda: ui.banner(problem, ident="problem", on_close=close_problem,
+                                                 close_tooltip=app.t("app.common.close"))))
 
     # -- the game's own screen (or the correction editor) ----------------------------------------
     build_side = getattr(game_screen, "build_side", None)  # optional: see companion.app.games
@@ -253,7 +264,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
 
     table_log = getattr(game_screen, "table_log", None)  # table-fair: what the log may say
     public = table_log(state_from_session(session), session.log) if table_log is not None else None
-    side = _side(app, session, draft, undo, redo, top, public)
+    side = _side(app, session, draft, undo, redo, top, public, share)
     if app.wide:
         layout: ft.Control = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8, "xl": share}),
@@ -330,14 +341,44 @@ def _finished(app: App, session: SessionState) -> ft.Control:
     ], spacing=ui.GAP))
 
 
+# The least width a log entry's sentence gets beside its number and its buttons; narrower, French
+# words break in the middle (« Man/che », « rej/oint »), so the sentence goes below them instead.
+ENTRY_TEXT_MIN = 200
+
+
+def side_width(app: App, share: int = 8) -> float | None:
+    """The width of the side column in the layout of :func:`_build` (as :func:`game_width` for the
+    game's part): beside the game in landscape, the whole row otherwise."""
+    width = getattr(app.page, "width", None) if app.page is not None else None
+    if not width:
+        return None
+    inner = float(width) - (16 if app.narrow else 32)
+    if app.wide and width >= 1200:
+        return inner * (12 - share) / 12
+    if app.wide and width >= 992:
+        return inner * 4 / 12
+    return inner
+
+
+def entry_text_room(width: float | None, buttons: int) -> float | None:
+    """What a log line of a side column ``width`` wide leaves its sentence beside its number and
+    ``buttons`` icon buttons (the panel's and the line's padding, the number, the gaps)."""
+    if width is None:
+        return None
+    return width - 2 * 19 - 2 * 10 - 40 - buttons * (ui.TOUCH + 10) - 10
+
+
 def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: Any, top: ft.Control | None,
-          public: Sequence[tuple[Msg, ...]] | None = None) -> ft.Control:
+          public: Sequence[tuple[Msg, ...]] | None = None, share: int = 8) -> ft.Control:
     """``public``: each entry's sentences as the shared screen may show them (the game screen's
-    ``table_log``), or None to show the engine's sentences as they are."""
+    ``table_log``), or None to show the engine's sentences as they are. The tools, the count and
+    each log line are kept between renders while what they show is the same (companion.app.memo)."""
+    memo = app.memo
     entries = list(session.log)
     if public is not None:
         entries = [replace(entry, events=tuple(events)) for entry, events in zip(entries, public)]
     shown = entries if draft.full_log else entries[-LOG_SHORT:]
+    locked = draft.correcting is not None or app.offline
 
     def start_correction(index: int) -> ui.Handler:
         def handler(_: Any) -> None:
@@ -350,51 +391,69 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
             app.render()
         return handler
 
-    def why(entry: LogEntry, rules: tuple[str, ...]) -> ui.Handler:
+    def why(index: int, sentences: tuple[str, ...], rules: tuple[str, ...]) -> ui.Handler:
         def handler(_: Any) -> None:
-            why_dialog(app, app.t("app.table.why_entry", n=entry.index + 1),
-                       [app.say(m) for m in entry.events], rules)
+            why_dialog(app, app.t("app.table.why_entry", n=index + 1), list(sentences), rules)
         return handler
 
-    rows: list[ft.Control] = []
-    for entry in reversed(shown):
-        being_fixed = draft.correcting == entry.index
-        rules = rules_of(entry.events)  # the rules the engine's events name: a "why?" for any game
-        buttons = [ui.icon_button(ft.Icons.HELP_OUTLINE, why(entry, rules), ident=f"why-entry-{entry.index}",
+    def line(index: int, sentences: tuple[str, ...], said: str, rules: tuple[str, ...], stacked: bool) -> ft.Control:
+        buttons = [ui.icon_button(ft.Icons.HELP_OUTLINE, why(index, sentences, rules), ident=f"why-entry-{index}",
                                   tooltip=app.t("app.results.why"))] if rules else []
-        rows.append(ui.tid(f"entry-{entry.index}", ft.Container(ft.Row([
-            ui.text(app.t("app.table.entry_number", n=entry.index + 1), ui.FONT_BODY,
-                    weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),
-            ui.text(describe_entry(app, entry), ui.FONT_BODY, expand=True),
-            *buttons,
-            ui.icon_button(ft.Icons.EDIT, start_correction(entry.index), ident=f"correct-{entry.index}",
-                           tooltip=app.t("app.table.correct"), disabled=draft.correcting is not None or app.offline),
-        ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.START),
-            padding=ft.Padding.symmetric(horizontal=10, vertical=6), border_radius=ui.RADIUS,
-            bgcolor=ft.Colors.TERTIARY_CONTAINER if being_fixed else None)))
+        buttons.append(ui.icon_button(ft.Icons.EDIT, start_correction(index), ident=f"correct-{index}",
+                                      tooltip=app.t("app.table.correct"), disabled=locked))
+        number = ui.text(app.t("app.table.entry_number", n=index + 1), ui.FONT_BODY,
+                         weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY, expand=True if stacked else None)
+        sentence = ui.text(said, ui.FONT_BODY, expand=None if stacked else True, ident=f"entry-{index}-text")
+        body: ft.Control = (
+            ft.Column([ft.Row([number, *buttons], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                       sentence], spacing=0)
+            if stacked else
+            ft.Row([number, sentence, *buttons], spacing=10, vertical_alignment=ft.CrossAxisAlignment.START))
+        return ui.tid(f"entry-{index}", ft.Container(
+            body, padding=ft.Padding.symmetric(horizontal=10, vertical=6), border_radius=ui.RADIUS,
+            bgcolor=ft.Colors.TERTIARY_CONTAINER if draft.correcting == index else None))
+
+    # the sentence below the number and the buttons where beside them it would break its words
+    lines = [(entry, tuple(app.say(m) for m in entry.events), rules_of(entry.events)) for entry in shown]
+    most = max((2 if rules else 1 for _, _, rules in lines), default=1)
+    room = entry_text_room(side_width(app, share), most)
+    stacked = room is not None and room < ENTRY_TEXT_MIN
+    rows: list[ft.Control] = []
+    for entry, sentences, rules in reversed(lines):
+        index = entry.index
+        said = " ".join(sentences) if sentences else describe_entry(app, entry)
+        inputs = (sentences, said, rules, stacked, locked, draft.correcting == index, id(draft))
+        rows.append(memo.keep(f"frame-entry-{index}", inputs, partial(line, index, sentences, said, rules, stacked)))
     if not rows:
-        rows.append(ui.muted(app.t("app.table.log_empty")))
+        rows.append(memo.keep("frame-log-empty", (), lambda: ui.muted(app.t("app.table.log_empty"))))
 
     controls: list[ft.Control] = [top] if top is not None else []
-    tools = [ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
-                       disabled=not entries or draft.correcting is not None or app.offline, size=ui.FONT_BODY)]
-    if draft.undone and draft.correcting is None:
-        tools.append(ui.button(app.t("app.table.redo"), redo, ident="redo", icon=ft.Icons.REDO, size=ui.FONT_BODY,
-                               disabled=app.offline))
-    tools.append(ui.button(app.t("app.table.rules"), lambda _: app.go("rules", game=session.game),
-                           ident="table-rules", icon=ft.Icons.MENU_BOOK, kind="outlined", size=ui.FONT_BODY))
+
+    def tools_part() -> ft.Control:
+        tools = [ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
+                           disabled=not entries or locked, size=ui.FONT_BODY)]
+        if draft.undone and draft.correcting is None:
+            tools.append(ui.button(app.t("app.table.redo"), redo, ident="redo", icon=ft.Icons.REDO,
+                                   size=ui.FONT_BODY, disabled=app.offline))
+        tools.append(ui.button(app.t("app.table.rules"), lambda _: app.go("rules", game=session.game),
+                               ident="table-rules", icon=ft.Icons.MENU_BOOK, kind="outlined", size=ui.FONT_BODY))
+        return ui.wrap(tools, spacing=10)
+
+    # undo and redo act on the game this render shows: kept while it is the same version
+    count = app.t("app.table.log", count=len(entries))
     controls += [
-        ui.wrap(tools, spacing=10),
-        ui.subtitle(app.t("app.table.log", count=len(entries)),
-                    ident="log-count"),
+        memo.keep("frame-tools", (session.version, len(entries), locked, app.offline, len(draft.undone),
+                                  draft.correcting, id(draft)), tools_part),
+        memo.keep("frame-log-count", (count,), lambda: ui.subtitle(count, ident="log-count")),
         ft.Column(rows, spacing=4),
     ]
     if len(entries) > LOG_SHORT:
         def toggle(_: Any) -> None:
             draft.full_log = not draft.full_log
             app.render()
-        controls.append(ui.button(app.t("app.table.log_less" if draft.full_log else "app.table.log_all"),
-                                  toggle, ident="log-toggle", kind="text", size=ui.FONT_BODY))
+        controls.append(memo.keep("frame-log-toggle", (draft.full_log, id(draft)), lambda: ui.button(
+            app.t("app.table.log_less" if draft.full_log else "app.table.log_all"),
+            toggle, ident="log-toggle", kind="text", size=ui.FONT_BODY)))
     return ui.panel(ft.Column(controls, spacing=12), ident="table-side")
 
 
