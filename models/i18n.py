@@ -9,7 +9,7 @@ Parameters are rendered before they are formatted into the template:
 - a list or tuple is rendered item by item and joined ("a, b and c" / "a, b et c"),
 - a :class:`fractions.Fraction` or float prints exactly (3.5 / 3,5), an integral one without decimals;
 - a number of 1,000 or more is grouped by thousands as each language writes it: French with a
-  narrow no-break space (« 4 800 », « 12 500,5 »; it never breaks across lines), English as it is
+  no-break space (« 4 800 », « 12 500,5 »; it never breaks across lines), English as it is
   (4800). A parameter that labels rather than counts (a year, a game's number, a line: see
   ``LABELS``) is never grouped: « partie n° 1234 », « 2026 ».
 
@@ -118,7 +118,9 @@ def text(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
     return render(Msg(key, params), lang)
 
 
-THIN = "\u202f"  # French groups thousands with a narrow no-break space (« 4 800 »)
+# French groups thousands with a no-break space (« 4 800 »): typographers prefer the narrow one
+# (U+202F), which the font the web client ships offline (Roboto) does not have — it would show a box
+THIN = "\u00a0"
 # Parameters that label rather than count: their numbers are written without grouping (« 2026 »,
 # « partie n° 1234 », « ligne 1200 »), as French and English write a year or a number in a list.
 LABELS = frozenset({"year", "session", "id", "ids", "revision", "seq", "line", "column", "code", "pin",
@@ -224,7 +226,7 @@ def _count_of(value: Any) -> float:
         return float(value)
     if isinstance(value, str):
         try:
-            return float(value.replace(",", ".").replace("\u202f", "").replace(" ", ""))
+            return float(value.replace(",", ".").replace(THIN, "").replace(" ", ""))
         except ValueError:
             pass
     raise ValueError(f"a plural needs a number, not {value!r}")

@@ -162,9 +162,9 @@ def test_results_explain_sets_times_count_for_each_player():
     anne = [m.render("en") for m in outcome.explanation if mentions(m, "Anne")]
     assert anne == ["Anne: complete sets of hen (10), dog (160) and pig (650); 820 × 3 sets = 2460 points."]
     chloe = [m.render("fr") for m in outcome.explanation if mentions(m, "Chloé")]
-    assert chloe == ["Chloé : séries complètes mouton (250), chèvre (350), vache (800) et cheval (1\u202f000) ; "
-                     "2\u202f400 × 4 séries = 9\u202f600 points.",
-                     "Chloé gagne avec 9\u202f600 points."]
+    assert chloe == ["Chloé : séries complètes mouton (250), chèvre (350), vache (800) et cheval (1\u00a0000) ; "
+                     "2\u00a0400 × 4 séries = 9\u00a0600 points.",
+                     "Chloé gagne avec 9\u00a0600 points."]
 
 
 # -- the table: public facts -----------------------------------------------------------------------

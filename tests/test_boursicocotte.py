@@ -538,7 +538,7 @@ def test_rulebook_score_of_2460():
     assert "Anne: complete sets of hen (10), dog (160) and pig (650); 820 × 3 sets = 2460 points." in texts
     assert texts[-1] == "Chloé wins with 9600 points."
     assert out.explanation[0].render("fr") == ("Anne : séries complètes poule (10), chien (160) et cochon (650) ; "
-                                               "820 × 3 séries = 2\u202f460 points.")
+                                               "820 × 3 séries = 2\u00a0460 points.")
     verdict, status = verdict_for_text(as_record_text(eng))
     assert (status, verdict.status, verdict.applied) == (0, "finished", len(eng.history))
     assert verdict.result.scores == {"Anne": 2460, "Bruno": 1890, "Chloé": 9600}
@@ -556,7 +556,7 @@ def test_equal_best_scores_share_the_win():
     texts = [rendered(m) for m in out.explanation]
     assert texts[-1] == "Anne and Bruno share the win with 4800 points each."
     assert Msg("bc.explain.shared", {"players": ["Anne", "Bruno"], "score": 4800}).render("fr") == \
-        "Anne et Bruno se partagent la victoire avec 4\u202f800 points chacun."
+        "Anne et Bruno se partagent la victoire avec 4\u00a0800 points chacun."
 
 
 def test_blocked_end_when_nobody_able_to_trade_has_money():
@@ -761,7 +761,7 @@ def test_rule_texts_give_the_rulings_and_their_other_readings():
         assert "Décision" in Msg(f"rule.{rule}.text").render("fr"), rule
         assert "Other reading" in Msg(f"rule.{rule}.text").render("en"), rule
         assert "Autre lecture" in Msg(f"rule.{rule}.text").render("fr"), rule
-    assert "2,460" in Msg("rule.BC-SCORE.text").render("en") and "2\u202f460" in Msg("rule.BC-SCORE.text").render("fr")
+    assert "2,460" in Msg("rule.BC-SCORE.text").render("en") and "2\u00a0460" in Msg("rule.BC-SCORE.text").render("fr")
 
 
 def test_the_tied_trade_and_overpaying_are_rules_with_a_house_variant_not_an_other_reading():

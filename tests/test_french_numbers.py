@@ -1,4 +1,4 @@
-"""Numbers as a careful French editor writes them: thousands grouped by a narrow no-break space
+"""Numbers as a careful French editor writes them: thousands grouped by a no-break space
 (« 4 800 », never « 4800 » nor a space a line could break at), the decimal comma (« 3,5 »); a
 number that labels rather than counts (a year, a game's number) is left whole. English is as it was."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from models.i18n import Msg, catalogue, format_number, render
 
-THIN = "\u202f"  # the narrow no-break space French groups thousands with
+THIN = "\u00a0"  # the no-break space French groups thousands with (the shipped font has no narrow one)
 
 UNGROUPED = re.compile(r"(?<![\d,.])\d{4,}")  # 4800 written without its thin space
 
