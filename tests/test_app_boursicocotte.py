@@ -243,26 +243,28 @@ def test_one_tap_on_the_bidder_bids_one_step_above_the_highest():
     assert table.submitted == [bid("Chloé", 30)]
 
 
-def test_quick_raises_add_to_the_highest_bid_then_to_the_amount_set():
+def test_quick_raises_add_to_the_amount_shown_in_the_offer_not_to_the_highest_bid():
     table = Table(state_of([draw("pig"), bid("Bruno", 20)]))
+    assert table.text("bc-amount").endswith("30")     # proposed: one step above Bruno's 20
     table.tap("bc-raise-50")
-    assert table.text("bc-who-bids") == en("app.bc.who_bids", amount=70)
+    assert table.text("bc-who-bids") == en("app.bc.who_bids", amount=80)
+    assert table.text("bc-amount").endswith("80")
     table.tap("bc-raise-100")
-    assert table.text("bc-who-bids") == en("app.bc.who_bids", amount=170)
+    assert table.text("bc-who-bids") == en("app.bc.who_bids", amount=180)
     table.tap("bc-lower")
-    assert table.text("bc-who-bids") == en("app.bc.who_bids", amount=160)
+    assert table.text("bc-who-bids") == en("app.bc.who_bids", amount=170)
     table.tap("bc-bidder-Bruno")
-    assert table.submitted == [bid("Bruno", 160)]
+    assert table.submitted == [bid("Bruno", 170)]
 
 
-def test_the_first_quick_raise_shows_what_it_did_even_when_the_amount_stays():
+def test_the_first_quick_raise_says_what_it_added_to():
     table = Table(state_of([draw("pig"), bid("Bruno", 20)]))
     before = table.text("bc-amount")
     assert en("app.bc.proposed_bid") in before and not table.has("bc-raised")
-    table.tap("bc-raise-10")                  # 20 + 10 = the 30 already proposed
-    assert table.text("bc-who-bids") == en("app.bc.who_bids", amount=30)
+    table.tap("bc-raise-10")                  # the 30 shown + 10
+    assert table.text("bc-who-bids") == en("app.bc.who_bids", amount=40)
     assert table.text("bc-amount") != before and en("app.bc.new_bid") in table.text("bc-amount")
-    assert table.text("bc-raised") == en("app.bc.raised", before=20, step=10, amount=30)
+    assert table.text("bc-raised") == en("app.bc.raised", before=30, step=10, amount=40)
     assert isinstance(table.find("bc-raise-10").content, ft.FilledButton)       # the raise tapped stands out
     assert not isinstance(table.find("bc-raise-20").content, ft.FilledButton)
 

@@ -378,8 +378,8 @@ def _auction_entry_block(state: State, ctx: TableContext, view: PlayerView) -> f
     assert auction is not None  # shown in the auction phase only
     auctioneer, highest = auction["auctioneer"], auction["highest"]
     base = highest or 0
-    # The new bid starts one step above the highest; the quick raises add to the highest bid, then
-    # to the amount already set.
+    # The new bid starts one step above the highest; a quick raise adds to the amount shown (what
+    # the table reads in the offer), whether it was proposed or already set.
     touched = isinstance(ctx.draft.get("bid"), int)
     amount = ctx.draft["bid"] if touched else base + STEP
     excluded = set(auction["excluded"])
@@ -398,14 +398,13 @@ def _auction_entry_block(state: State, ctx: TableContext, view: PlayerView) -> f
     def close(buy_back: bool) -> ui.Handler:
         return lambda _: ctx.submit({"type": "close", "buy_back": buy_back})
 
-    # Every tap shows what it did: the last raise tapped is highlighted and the sum is spelled out
-    # (the first "+10" gives the amount already proposed, which alone would look like nothing).
+    # Every tap shows what it did: the last raise tapped is highlighted and the sum is spelled out.
     adjust = _row([
         ui.button(ctx.t("app.bc.lower", n=STEP), set_amount(amount - STEP), ident=ctx.ident("bc-lower"),
                   kind="outlined", disabled=amount <= STEP, height=72),
         _figure(ctx.t("app.bc.new_bid") if touched else ctx.t("app.bc.proposed_bid"), number(ctx, amount),
                 ctx.ident("bc-amount"), strong=touched),
-        *[ui.button(ctx.t("app.bc.raise", n=step), set_amount((amount if touched else base) + step, step),
+        *[ui.button(ctx.t("app.bc.raise", n=step), set_amount(amount + step, step),
                     ident=ctx.ident(f"bc-raise-{step}"), height=72, kind="primary" if step == last_step else "tonal")
           for step in RAISES],
     ], spacing=10)
