@@ -17,7 +17,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion.app import ui
+from companion.app import probe, ui
 from companion.app.games import TableState, state_from_session
 from companion.app.games import boursicocotte as screen
 from models.i18n import LANGUAGES, Msg
@@ -353,11 +353,59 @@ def test_paying_by_tapping_the_payers_own_cards():
     table.tap("bc-cash-10-2")
     assert table.text("bc-picked").endswith("30")
     table.tap("bc-cash-10-2")  # a second tap takes a card back
-    table.tap("bc-cash-50-0")
-    assert table.text("bc-pay") == en("app.bc.pay", total=70)
+    table.tap("bc-cash-0-0")
+    table.tap("bc-cash-10-3")
+    table.tap("bc-cash-10-2")
+    assert table.text("bc-pay") == en("app.bc.pay", total=40)
     assert table.text("bc-owed").endswith("40")
     table.tap("bc-pay")
-    assert table.submitted == [pay("Chloé", [50, 10, 10])]
+    assert table.submitted == [pay("Chloé", [10, 10, 10, 10, 0])]
+
+
+@pytest.mark.parametrize("assist", [False, True])
+def test_a_payment_short_of_the_amount_owed_is_greyed_with_the_reason(assist):
+    """Chloé owes 40: « Pay 30 » cannot be the amount owed, so it is greyed and the screen says what
+    is missing (with or without the assist: she sees her own cards and the debt is public)."""
+    table = Table(state_of(SOLD, assist=assist))
+    table.tap("bc-show-me")
+    for key in ("10-0", "10-1", "10-2"):
+        table.tap(f"bc-cash-{key}")
+    assert table.text("bc-pay") == en("app.bc.pay", total=30)
+    assert not table.enabled("bc-pay")
+    assert table.text("bc-pay-why-not") == en("app.bc.pay_short", missing=10, amount=40)
+    table.tap("bc-cash-10-3")
+    assert table.enabled("bc-pay") and not table.has("bc-pay-why-not")
+    assert table.find("bc-cash-10-0").selected, "the cards stay picked"
+
+
+def test_an_overpayment_is_greyed_when_the_cards_make_the_exact_amount_unless_the_table_pays_freely():
+    """Chloé owes 40 and holds four 10s: handing over 50 is not the rulebook's payment (BC-OVERPAY)."""
+    table = Table(state_of(SOLD))
+    table.tap("bc-show-me")
+    table.tap("bc-cash-50-0")
+    assert not table.enabled("bc-pay")
+    assert table.text("bc-pay-why-not") == en("app.bc.pay_exact", amount=40)
+    free = Table(state_of(SOLD, variant={"payment": "any"}))
+    free.tap("bc-show-me")
+    free.tap("bc-cash-50-0")
+    assert free.enabled("bc-pay") and not free.has("bc-pay-why-not")
+    free.tap("bc-pay")
+    assert free.submitted == [pay("Chloé", [50])]
+
+
+def test_a_payment_over_the_amount_is_allowed_when_the_exact_amount_cannot_be_made():
+    # Anne buys back at 60 (owing 60 to Chloé): her 50 + 10 make it, so 50 + 10 + 10 is greyed.
+    table = Table(state_of([draw("pig"), bid("Chloé", 60), close(True)]))
+    table.tap("bc-show-me")
+    table.tap("bc-cash-50-0")
+    table.tap("bc-cash-10-0")
+    table.tap("bc-cash-10-1")
+    assert table.text("bc-pay-why-not") == en("app.bc.pay_exact", amount=60)
+    spent = Table(state_of([draw("pig"), bid("Chloé", 40), close(), pay("Chloé", [10, 10, 10, 10]),
+                            draw("hen"), bid("Chloé", 30), close()]))   # Chloé holds 0, 0, 50: 30 is not exact
+    spent.tap("bc-show-me")
+    spent.tap("bc-cash-50-0")
+    assert spent.enabled("bc-pay") and not spent.has("bc-pay-why-not")
 
 
 def test_clear_takes_every_picked_card_back():
@@ -381,15 +429,6 @@ def test_an_accepted_payment_covers_the_screen_again():
     assert not table.has("bc-private")
     assert "Pig ×1" in table.text("bc-animals-Chloé")
     assert_no_money_shown(table)
-
-
-def test_a_short_payment_is_refused_and_the_cards_stay_picked():
-    table = Table(state_of(SOLD), live=True)
-    table.tap("bc-show-me")
-    table.tap("bc-cash-10-0")
-    table.tap("bc-pay")
-    assert table.refusals == ["BC-PAY-SHORT"]
-    assert table.has("bc-private") and table.find("bc-cash-10-0").selected
 
 
 def test_i_cant_pay_is_the_payers_and_the_engine_refuses_it_when_they_can():
@@ -599,16 +638,15 @@ def test_the_shared_example_entered_by_taps_is_the_same_record():
             seen[value] = seen.get(value, 0) + 1
 
     table.tap("bc-draw-pig")
-    table.tap("bc-raise-20")
+    table.tap("bc-raise-10")  # the 10 proposed + 10
     table.tap("bc-bidder-Marc")
-    table.tap("bc-raise-20")
+    table.tap("bc-raise-10")  # the 30 proposed + 10
     table.tap("bc-bidder-Nina")
     table.tap("bc-close-sold")
     pay_with([10, 10, 10, 10])
     table.tap("bc-pay")
     table.tap("bc-draw-pig")
-    table.tap("bc-raise-20")
-    table.tap("bc-raise-10")  # 30
+    table.tap("bc-raise-20")  # the 10 proposed + 20
     table.tap("bc-bidder-Nina")
     table.tap("bc-close-buy-back")
     pay_with([10, 10, 10])
@@ -684,9 +722,10 @@ def test_through_the_table_frame_a_refusal_quoting_money_is_gone_once_covered(tm
     assert _frame_has(app, "bc-cover") and not _frame_has(app, "bc-private")
 
 
-def test_through_the_table_frame_an_overpayment_is_refused_in_the_payers_private_view_only(tmp_path):
-    """Bruno owes 10 and holds four 10s: handing over his 50 is refused (BC-OVERPAY, the rulebook's
-    exact payment), in his private view; the sentence quotes his money, so hiding takes it away."""
+def test_through_the_table_frame_an_overpayment_is_greyed_in_the_payers_private_view_only(tmp_path):
+    """Bruno owes 10 and holds four 10s: handing over his 50 is not the rulebook's exact payment
+    (BC-OVERPAY): « Pay 50 » is greyed with the reason, in his private view only (it quotes what he
+    picked); hiding takes it away; nothing is entered until he pays right."""
     app, service, sid = _app(tmp_path)
     for ident in ("bc-draw-pig", "bc-bidder-Bruno"):
         _frame_tap(app, ident)
@@ -694,13 +733,11 @@ def test_through_the_table_frame_an_overpayment_is_refused_in_the_payers_private
     assert _frame_has(app, "bc-cover") and not _frame_has(app, "bc-pay")  # nothing to pay with in public
     _frame_tap(app, "bc-show-me")
     _frame_tap(app, "bc-cash-50-0")
-    _frame_tap(app, "bc-pay")
-    refused = en("bc.err.overpay", player="Bruno", total=50, amount=10)
-    assert _frame_has(app, "refusal") and _frame_has(app, "bc-private")
-    assert refused in _frame_texts(app) and en("rule.BC-OVERPAY.title") in _frame_texts(app)
-    assert len(service.open(sid).log) == 3, "nothing saved"
+    assert not probe.is_enabled(app.root, "bc-pay")
+    why = en("app.bc.pay_exact", amount=10)
+    assert why in _frame_texts(app) and _frame_has(app, "bc-private")
     _frame_tap(app, "bc-hide")
-    assert not _frame_has(app, "refusal") and refused not in _frame_texts(app)
+    assert why not in _frame_texts(app)
     _frame_tap(app, "bc-show-me")
     _frame_tap(app, "bc-cash-10-0")
     _frame_tap(app, "bc-pay")

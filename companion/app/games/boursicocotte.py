@@ -23,6 +23,7 @@ Everything shown comes from the engine's documented ``player_view()`` (scoring/b
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Mapping
 
@@ -33,7 +34,8 @@ from companion.app.format import Speaker, number
 from companion.app.games import TableContext, TableState
 from companion.app.private_view import PrivateView
 from scoring.base import event
-from scoring.boursicocotte import ANIMALS, COPIES, DONKEY_MONEY, VALUES, BoursicocotteEngine, PlayerView, animal
+from scoring.boursicocotte import (ANIMALS, COPIES, DONKEY_MONEY, VALUES, BoursicocotteEngine, PlayerView, animal,
+                                   can_pay_exactly)
 
 State = TableState[BoursicocotteEngine]  # what this screen reads: the table, with this game's engine
 
@@ -535,6 +537,7 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
         figures.append(_figure(ctx.t("app.bc.figure_owed"), number(ctx, owed), ctx.ident("bc-owed")))
 
     buttons: list[ft.Control] = []
+    reason: ft.Control | None = None  # why the payment button is greyed, beside it
     if kind == "pay":
         def pay(_: Any) -> None:
             ctx.submit({"type": "pay", "player": player, "cards": chosen})
@@ -542,9 +545,13 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
         def cannot(_: Any) -> None:
             ctx.submit({"type": "cannot_pay", "player": player})
 
-        short = state.assist and total < owed
+        why_not = _payment_blocked(state, cards, chosen, owed)
         buttons.append(ui.button(ctx.t("app.bc.pay", total=total), pay, ident=ctx.ident("bc-pay"),
-                                 icon=ft.Icons.PAYMENTS, kind="primary", disabled=not chosen or short, height=72))
+                                 icon=ft.Icons.PAYMENTS, kind="primary", disabled=not chosen or why_not is not None,
+                                 height=72))
+        if why_not is not None:
+            reason = ui.text(ctx.t(why_not[0], **why_not[1]), ui.FONT_BODY, weight=ft.FontWeight.W_600,
+                             color=ft.Colors.ERROR, ident=ctx.ident("bc-pay-why-not"))
         buttons.append(ui.button(ctx.t("app.bc.cannot_pay"), cannot, ident=ctx.ident("bc-cannot-pay"),
                                  icon=ft.Icons.MONEY_OFF, kind="danger", height=72,
                                  disabled=state.assist and total_held >= owed))
@@ -576,7 +583,24 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
         ui.text(held, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident=ctx.ident("bc-held")),
         ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
         _row(figures + buttons, spacing=12),
+        *([reason] if reason is not None else []),
     ])
+
+
+def _payment_blocked(state: State, cards: Sequence[int], chosen: Sequence[int],
+                     owed: int) -> tuple[str, dict[str, Any]] | None:
+    """Why the cards picked cannot pay the amount owed (a catalogue key and its parameters), or
+    None. Only the payer sees it, in their private view: it quotes what they picked. Short of the
+    amount, or more than it when the cards held make it exactly and the table plays the rulebook's
+    exact payment (BC-OVERPAY)."""
+    if not chosen:
+        return None
+    total = sum(chosen)
+    if total < owed:
+        return "app.bc.pay_short", {"missing": owed - total, "amount": owed}
+    if total > owed and state.engine.payment == "exact" and can_pay_exactly(Counter(cards), owed):
+        return "app.bc.pay_exact", {"amount": owed}
+    return None
 
 
 DEAL_EACH = 4  # animals dealt to each player in the short version (spec §4.3)
