@@ -93,10 +93,11 @@ def _advance(state: TableState, action: dict) -> TableState:
 
 
 def Table(state: TableState, lang: str = "en", readonly: bool = False, prefix: str = "",
-          live: bool = False) -> ScreenDriver:
-    """The screen plus what a frame does; with ``live`` the submissions go to a copy of the engine."""
+          live: bool = False, **context: Any) -> ScreenDriver:
+    """The screen plus what a frame does; with ``live`` the submissions go to a copy of the engine;
+    ``context``: more of the frame's context (compact, side_panel, memo…)."""
     return ScreenDriver(screen, state, lang, readonly=readonly, prefix=prefix, sep=" | ",
-                        advance=_advance if live else None)
+                        advance=_advance if live else None, **context)
 
 
 def assert_no_money_shown(table: Table, except_for: str | None = None) -> None:
@@ -752,3 +753,19 @@ def test_through_the_session_service_in_french(tmp_path):
     state = state_from_session(service.open(sid))
     assert state.engine.player_view()["animals"]["Anne"] == {"hen": 1}
     assert Msg("app.bc.animal_count", {"animal": "Poule", "n": 1}).render("fr") in _frame_texts(app)
+
+
+def test_on_a_phone_the_private_title_has_the_width_and_hide_goes_under_it():
+    """Beside « Hide my money » on a 390-wide phone the title had a sliver of width (a letter a line):
+    on a phone no row holds both; on a tablet they share one."""
+    def rows_with_both(table: Table) -> list[ft.Row]:
+        title, hide = table.find("bc-private-title"), table.find("bc-hide")
+        return [r for r in ui.walk(table.root) if isinstance(r, ft.Row)
+                and any(c is title for c in ui.walk(r)) and any(c is hide for c in ui.walk(r))]
+
+    phone = Table(state_of(SOLD), compact=True)
+    phone.tap("bc-show-me")
+    assert rows_with_both(phone) == []
+    tablet = Table(state_of(SOLD))
+    tablet.tap("bc-show-me")
+    assert rows_with_both(tablet) != []
