@@ -10,6 +10,7 @@ the session service, and through the real table frame (refusal shown, then cover
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -512,6 +513,37 @@ def test_the_trade_choice_lists_the_other_players_then_the_targets_animals():
     table.tap("bc-trade-animal-pig")
     assert en("app.bc.pass_to", player="Bruno") in table.text("bc-pass")
     assert_no_money_shown(table)
+
+
+def test_the_trade_chooser_comes_right_under_the_draw_picker():
+    table = Table(state_of(PIGS))
+    column = table.root
+    assert isinstance(column, ft.Column)
+    order = [c.identifier for c in column.controls if isinstance(c, ft.Semantics)]
+    assert order[:3] == ["bc-table", "bc-draw", "bc-trade-choice"], order
+
+
+def test_choosing_a_target_changes_the_line_at_the_top_and_folds_the_draw_picker_away():
+    table = Table(state_of(PIGS))
+    assert table.text("bc-turn") == en("app.bc.turn_of", player="Bruno")
+    table.tap("bc-target-Anne")
+    assert table.text("bc-turn") == en("app.bc.step_animal", player="Bruno", target="Anne")
+    assert not table.has("bc-draw"), "the trade is what the table does now"
+    table.tap("bc-trade-animal-pig")
+    assert table.text("bc-turn") == en("app.bc.trade_on", challenger="Bruno", target="Anne", animal=animal("pig"))
+    table.tap("bc-trade-back")                # draw instead: the picker is back, the line too
+    assert table.has("bc-draw") and not table.has("bc-trade-back")
+    assert table.text("bc-turn") == en("app.bc.turn_of", player="Bruno")
+    assert not table.find("bc-target-Anne").selected
+
+
+def test_with_the_deck_empty_there_is_no_draw_to_go_back_to():
+    state = state_of(PIGS)
+    table = Table(dataclasses.replace(state, expected=dataclasses.replace(state.expected, types=("challenge",))))
+    assert not table.has("bc-draw")
+    assert table.text("bc-trade-choice").startswith(en("app.bc.trade_title_only", player="Bruno"))
+    table.tap("bc-target-Anne")
+    assert not table.has("bc-draw") and not table.has("bc-trade-back")
 
 
 @pytest.mark.parametrize("assist", [False, True])
