@@ -78,5 +78,6 @@ class PrivateView:
                          icon=ft.Icons.VISIBILITY_OFF, kind="outlined")
         head: ft.Control = (ft.Column([title, hide], spacing=8) if ctx.compact
                             else ft.Row([title, hide], spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER))
-        return ui.panel(ft.Column([head, *body], spacing=12), ident=ctx.ident(f"{self.prefix}-private"),
-                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=14)
+        return ui.panel(ft.Column([head, *body], spacing=8 if ctx.compact else 12),
+                        ident=ctx.ident(f"{self.prefix}-private"), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                        padding=10 if ctx.compact else 14)

@@ -200,14 +200,14 @@ def _money_chip(ctx: Speaker, value: int) -> ft.Control:
                         border_radius=6, padding=ft.Padding.symmetric(horizontal=8, vertical=2))
 
 
-def _figure(caption: str, value: str, ident: str, strong: bool = False) -> ft.Control:
+def _figure(caption: str, value: str, ident: str, strong: bool = False, compact: bool = False) -> ft.Control:
     return ui.tid(ident, ft.Container(ft.Column([
         ft.Text(caption, size=ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text(value, size=ui.FONT_HUGE if strong else ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                color=ft.Colors.PRIMARY if strong else None),
+        ft.Text(value, size=(ui.FONT_TITLE if compact else ui.FONT_HUGE) if strong else ui.FONT_TITLE - 4 * compact,
+                weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY if strong else None),
     ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=ui.RADIUS,
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, width=150))
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, width=110 if compact else 150))
 
 
 def _row(controls: list[ft.Control], spacing: float = ui.GAP) -> ft.Row:
@@ -638,19 +638,24 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
         kind_of = trade["animal"] if trade is not None else ctx.draft["animal"]
         intro = ctx.t("app.bc.private_offer", target=target, animal=animal(kind_of))
 
+    compact = ctx.compact  # on a phone: smaller cards and buttons, the whole entry within one screen
+
     def cash(key: str, value: int, selected: bool) -> ft.Control:
-        return ui.tile(ft.Text(number(ctx, value), size=30, weight=ft.FontWeight.BOLD), toggle(key),
-                       ident=ctx.ident(f"bc-cash-{key}"), selected=selected, width=96, height=84, padding=4,
-                       label=ctx.t("app.bc.money_card", value=value))
+        return ui.tile(ft.Text(number(ctx, value), size=24 if compact else 30, weight=ft.FontWeight.BOLD),
+                       toggle(key), ident=ctx.ident(f"bc-cash-{key}"), selected=selected, width=76 if compact else 96,
+                       height=64 if compact else 84, padding=4, label=ctx.t("app.bc.money_card", value=value))
 
     # a card is kept while it is picked or not (its tap writes into ``picked``: named by identity)
-    tiles = [ctx.keep(f"bc-cash-{key}", (player, id(picked), key, value, key in picked),
+    tiles = [ctx.keep(f"bc-cash-{key}", (player, id(picked), key, value, key in picked, compact),
                       partial(cash, key, value, key in picked))
              for key, value in keys]
 
-    figures = [_figure(ctx.t("app.bc.figure_picked"), number(ctx, total), ctx.ident("bc-picked"), strong=True)]
+    figures = [_figure(ctx.t("app.bc.figure_picked"), number(ctx, total), ctx.ident("bc-picked"), strong=True,
+                       compact=compact)]
     if kind == "pay":
-        figures.append(_figure(ctx.t("app.bc.figure_owed"), number(ctx, owed), ctx.ident("bc-owed")))
+        figures.append(_figure(ctx.t("app.bc.figure_owed"), number(ctx, owed), ctx.ident("bc-owed"),
+                               compact=compact))
+    tall = ui.TOUCH if compact else 72
 
     buttons: list[ft.Control] = []
     reason: ft.Control | None = None  # why the payment button is greyed, beside it
@@ -664,21 +669,21 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
         why_not = _payment_blocked(state, cards, chosen, owed)
         buttons.append(ui.button(ctx.t("app.bc.pay", total=total), pay, ident=ctx.ident("bc-pay"),
                                  icon=ft.Icons.PAYMENTS, kind="primary", disabled=not chosen or why_not is not None,
-                                 height=72))
+                                 height=tall))
         if why_not is not None:
             reason = ui.text(ctx.t(why_not[0], **why_not[1]), ui.FONT_BODY, weight=ft.FontWeight.W_600,
                              color=ft.Colors.ERROR, ident=ctx.ident("bc-pay-why-not"))
         buttons.append(ui.button(ctx.t("app.bc.cannot_pay"), cannot, ident=ctx.ident("bc-cannot-pay"),
-                                 icon=ft.Icons.MONEY_OFF, kind="danger", height=72,
+                                 icon=ft.Icons.MONEY_OFF, kind="danger", height=tall,
                                  disabled=state.assist and total_held >= owed))
     elif kind == "counter":
         def counter(_: Any) -> None:
             ctx.submit({"type": "counter", "player": player, "cards": chosen})
 
         buttons.append(ui.button(ctx.t("app.bc.counter", n=len(chosen)), counter, ident=ctx.ident("bc-counter"),
-                                 icon=ft.Icons.SWAP_HORIZ, kind="primary", disabled=not chosen, height=72))
+                                 icon=ft.Icons.SWAP_HORIZ, kind="primary", disabled=not chosen, height=tall))
         buttons.append(ui.button(ctx.t("app.bc.accept_private"), _accept(ctx, player),
-                                 ident=ctx.ident("bc-accept-private"), icon=ft.Icons.HANDSHAKE, height=72))
+                                 ident=ctx.ident("bc-accept-private"), icon=ft.Icons.HANDSHAKE, height=tall))
     else:
         def offer(_: Any) -> None:
             if trade is not None:
@@ -689,16 +694,16 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
                         "cards": chosen})
 
         buttons.append(ui.button(ctx.t("app.bc.put_down", n=len(chosen)), offer, ident=ctx.ident("bc-offer"),
-                                 icon=ft.Icons.FILE_DOWNLOAD_DONE, kind="primary", disabled=not chosen, height=72))
+                                 icon=ft.Icons.FILE_DOWNLOAD_DONE, kind="primary", disabled=not chosen, height=tall))
     buttons.append(ui.button(ctx.t("app.bc.clear"), clear, ident=ctx.ident("bc-clear"), icon=ft.Icons.BACKSPACE,
-                             kind="outlined", disabled=not picked, height=72))
+                             kind="outlined", disabled=not picked, height=tall))
 
     held = (ctx.t("app.bc.your_money", n=len(cards), total=total_held) if cards else ctx.t("app.bc.no_money"))
     return PRIVATE.panel(ctx, player, [
         ui.text(intro, ui.FONT_BODY, ident=ctx.ident("bc-private-intro")),
         ui.text(held, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident=ctx.ident("bc-held")),
-        ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
-        _row(figures + buttons, spacing=12),
+        ft.Row(tiles, wrap=True, spacing=8 if compact else 10, run_spacing=8 if compact else 10),
+        _row(figures + buttons, spacing=8 if compact else 12),
         *([reason] if reason is not None else []),
     ])
 
