@@ -34,14 +34,31 @@ def test_a_quick_raise_builds_again_only_the_offer_being_set(table):
     probe.tap(app.root, "bc-draw-pig")
     probe.tap(app.root, "bc-bidder-Bruno")
     kept = {ident: probe.find(app.root, ident)
-            for ident in ("bc-table", "bc-close-sold", "bc-close-buy-back", *(f"bc-player-{p}" for p in PLAYERS))}
-    amount, bidder = probe.find(app.root, "bc-amount"), probe.find(app.root, "bc-bidder-Chloé")
+            for ident in ("bc-table", "bc-close-sold", "bc-close-buy-back", "bc-lower", "bc-raise-10", "bc-raise-100",
+                          *(f"bc-player-{p}" for p in PLAYERS), *(f"bc-bidder-{p}" for p in PLAYERS[1:]))}
+    amount, raised = probe.find(app.root, "bc-amount"), probe.find(app.root, "bc-raise-50")
     probe.tap(app.root, "bc-raise-50")
     assert all(probe.find(app.root, ident) is part for ident, part in kept.items()), \
         [ident for ident, part in kept.items() if probe.find(app.root, ident) is not part]
-    assert probe.find(app.root, "bc-amount") is not amount and probe.find(app.root, "bc-bidder-Chloé") is not bidder
-    probe.tap(app.root, "bc-bidder-Chloé")            # the new amount, from the chips built for it
-    assert actions(service, sid)[-1] == {"type": "bid", "player": "Chloé", "amount": 70}
+    assert probe.find(app.root, "bc-amount") is not amount
+    assert probe.find(app.root, "bc-raise-50") is not raised        # now highlighted
+    probe.tap(app.root, "bc-raise-10")                              # a kept raise adds to the amount now shown
+    probe.tap(app.root, "bc-bidder-Chloé")                          # a kept chip bids the amount now shown
+    assert actions(service, sid)[-1] == {"type": "bid", "player": "Chloé", "amount": 80}
+    probe.tap(app.root, "bc-raise-10")                              # after the entry: the 90 proposed + 10
+    probe.tap(app.root, "bc-bidder-David")
+    assert actions(service, sid)[-1] == {"type": "bid", "player": "David", "amount": 100}
+
+
+def test_the_next_turn_builds_again_only_the_animal_drawn(table):
+    service, app, sid = table
+    cards = {i: probe.find(app.root, i) for i in probe.idents(app.root) if i.startswith("bc-draw-")}
+    probe.tap(app.root, "bc-draw-pig")
+    probe.tap(app.root, "bc-close-free")                            # Anne keeps it; Bruno's turn
+    changed = [i for i, card in cards.items() if probe.find(app.root, i) is not card]
+    assert changed == ["bc-draw-pig"]                                # its count changed
+    probe.tap(app.root, "bc-draw-cat")                              # a kept card still draws
+    assert actions(service, sid)[-1] == {"type": "draw", "card": "cat"}
 
 
 def test_a_money_card_tapped_in_private_builds_again_only_that_card(table):

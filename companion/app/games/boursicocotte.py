@@ -51,6 +51,7 @@ State = TableState[BoursicocotteEngine]  # what this screen reads: the table, wi
 
 RAISES = (10, 20, 50, 100, 200)
 STEP = 10  # the smallest money card above 0: the default raise and the fine adjustment
+SHOWN = "bid_shown"  # draft key: the amount the auction's offer shows, read by its kept buttons' taps
 CARD_W, CARD_H = 132, 150
 
 # (border, background) of each animal's card: fixed light colours with black text, readable on
@@ -402,11 +403,14 @@ def _build_draw_block(ctx: TableContext, player: str | None, left: tuple[tuple[s
     def draw(kind: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "draw", "card": kind})
 
-    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"bc-draw-{kind}"),
-                    ft.Container(animal_card(ctx, kind, scale=scale, left=n), on_click=draw(kind),
-                                 border_radius=10, ink=True),
-                    button=True, label=ctx.t("app.bc.draw_label", animal=animal(kind), n=n))
-             for kind, n in left]
+    def card(kind: str, n: int) -> ft.Control:
+        return ui.tid(ctx.ident(f"bc-draw-{kind}"),
+                      ft.Container(animal_card(ctx, kind, scale=scale, left=n), on_click=draw(kind),
+                                   border_radius=10, ink=True),
+                      button=True, label=ctx.t("app.bc.draw_label", animal=animal(kind), n=n))
+
+    # each card kept while its count is: the next turn builds again only the one drawn
+    tiles = [ctx.keep(f"bc-draw-{kind}", (n, scale), partial(card, kind, n)) for kind, n in left]
     return ui.panel(ft.Column([
         ui.subtitle(ctx.t("app.bc.draw_title", player=player)),
         ft.Row(tiles, wrap=True, spacing=DRAW_GAP, run_spacing=DRAW_GAP),
@@ -490,42 +494,45 @@ def _auction_entry_block(state: State, ctx: TableContext, view: PlayerView) -> f
     amount = ctx.draft["bid"] if touched else base + STEP
     excluded = set(auction["excluded"])
     last_step = ctx.draft.get("step") if touched else None
+    # The buttons below are kept between taps: their taps read the amount shown from the draft (the
+    # same dict for the screen's life, emptied in place by an entry), written at each render.
+    ctx.draft[SHOWN] = amount
 
-    def set_amount(value: int, step: int | None = None) -> ui.Handler:
+    def change(step: int) -> ui.Handler:
         def handler(_: Any) -> None:
-            ctx.draft["bid"] = max(STEP, value)
-            ctx.draft["step"] = step
+            ctx.draft["bid"] = max(STEP, ctx.draft[SHOWN] + step)
+            ctx.draft["step"] = step if step > 0 else None
             ctx.refresh()
         return handler
 
     def bid(player: str) -> ui.Handler:
-        return lambda _: ctx.submit({"type": "bid", "player": player, "amount": amount})
+        return lambda _: ctx.submit({"type": "bid", "player": player, "amount": ctx.draft[SHOWN]})
 
     def close(buy_back: bool) -> ui.Handler:
         return lambda _: ctx.submit({"type": "close", "buy_back": buy_back})
 
     # Every tap shows what it did: the last raise tapped is highlighted and the sum is spelled out.
     adjust = _row([
-        ui.button(ctx.t("app.bc.lower", n=STEP), set_amount(amount - STEP), ident=ctx.ident("bc-lower"),
-                  kind="outlined", disabled=amount <= STEP, height=72),
+        ctx.keep("bc-lower", (amount <= STEP,), lambda: ui.button(
+            ctx.t("app.bc.lower", n=STEP), change(-STEP), ident=ctx.ident("bc-lower"), kind="outlined",
+            disabled=amount <= STEP, height=72)),
         _figure(ctx.t("app.bc.new_bid") if touched else ctx.t("app.bc.proposed_bid"), number(ctx, amount),
                 ctx.ident("bc-amount"), strong=touched),
-        *[ui.button(ctx.t("app.bc.raise", n=step), set_amount(amount + step, step),
-                    ident=ctx.ident(f"bc-raise-{step}"), height=72, kind="primary" if step == last_step else "tonal")
+        *[ctx.keep(f"bc-raise-{step}", (step == last_step,), partial(
+            lambda step: ui.button(ctx.t("app.bc.raise", n=step), change(step), ident=ctx.ident(f"bc-raise-{step}"),
+                                   height=72, kind="primary" if step == last_step else "tonal"), step))
           for step in RAISES],
     ], spacing=10)
     how = (ctx.t("app.bc.raised", before=number(ctx, amount - last_step), step=last_step, amount=number(ctx, amount))
            if isinstance(last_step, int) else None)
 
-    bidders = []
-    for player in state.players:
-        if player == auctioneer:
-            continue
-        out = player in excluded
+    def bidder(player: str, out: bool) -> ft.Control:
         label = ctx.t("app.bc.bidder_out", player=player) if out else player
-        bidders.append(ui.chip(label, bid(player), ident=ctx.ident(f"bc-bidder-{player}"),
-                               icon=ft.Icons.BLOCK if out else ft.Icons.GAVEL,
-                               disabled=out and state.assist))
+        return ui.chip(label, bid(player), ident=ctx.ident(f"bc-bidder-{player}"),
+                       icon=ft.Icons.BLOCK if out else ft.Icons.GAVEL, disabled=out and state.assist)
+
+    bidders = [ctx.keep(f"bc-bidder-{p}", (p in excluded, state.assist), partial(bidder, p, p in excluded))
+               for p in state.players if p != auctioneer]
 
     def closing_row() -> ft.Control:
         return _row(closing_buttons(), spacing=10)
