@@ -168,13 +168,13 @@ def _name(ctx: Speaker, kind: str) -> str:
 def animal_card(ctx: Speaker, kind: str, *, scale: float = 1.0, left: int | None = None) -> ft.Control:
     border, bg = ANIMAL_COLOURS[kind]
     lines: list[ft.Control] = [
-        ft.Text(_name(ctx, kind), size=max(15, 22 * scale), weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
+        ft.Text(_name(ctx, kind), size=max(13, 22 * scale), weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
                 text_align=ft.TextAlign.CENTER, max_lines=1),
         ft.Text(number(ctx, VALUES[kind]), size=max(20, 40 * scale), weight=ft.FontWeight.BOLD, color=border,
                 text_align=ft.TextAlign.CENTER),
     ]
     if left is not None:
-        lines.append(ft.Text(ctx.t("app.bc.left", n=left), size=max(14, 16 * scale), color=ft.Colors.BLACK_87,
+        lines.append(ft.Text(ctx.t("app.bc.left", n=left), size=max(12, 16 * scale), color=ft.Colors.BLACK_87,
                              text_align=ft.TextAlign.CENTER))
     return ft.Container(
         ft.Column(lines, horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER,
@@ -379,11 +379,11 @@ DRAW_MAX = 0.72  # the largest scale of a card to draw (of CARD_W × CARD_H)
 def draw_scale(width: float | None, count: int, compact: bool) -> float:
     """The scale of the cards to draw: the animals left in one row of the width the screen gets
     (the trade chooser then fits under them on a tablet), never larger than DRAW_MAX, and on a
-    phone in rows of five."""
+    phone in rows of four (five would cut the animals' names)."""
     if width is None:
-        return 0.5 if compact else DRAW_MAX
+        return 0.6 if compact else DRAW_MAX
     inner = width - 2 * (10 if compact else 14) - 4
-    per_row = min(count, 5) if compact else max(count, 1)
+    per_row = min(count, 4) if compact else max(count, 1)
     fit = (inner - (per_row - 1) * DRAW_GAP) / per_row / CARD_W
     return max(0.45, min(DRAW_MAX, fit))
 
