@@ -801,3 +801,18 @@ def test_on_a_phone_the_private_title_has_the_width_and_hide_goes_under_it():
     tablet = Table(state_of(SOLD))
     tablet.tap("bc-show-me")
     assert rows_with_both(tablet) != []
+
+
+def test_no_french_sentence_about_a_named_player_says_il_or_elle():
+    """« Bruno doit payer … (ou montrer qu'il ne le peut pas) » assumed Bruno's gender: a sentence
+    naming a player says it without « il » / « elle » (the impersonal « il faut », « il manque »,
+    « il n'y a », « il reste » say nothing of anyone)."""
+    import re
+
+    from tests.conftest import ROOT
+
+    named = re.compile(r"\{(player|payer|target|challenger|auctioneer|bidder|recipient|name|names)\b")
+    pronoun = re.compile(r"\b(?:qu'|l')?(?:il|elle)s?\b(?! (?:faut|manque|n'y a|ne reste|reste))", re.IGNORECASE)
+    texts = json.loads((ROOT / "assets" / "i18n" / "fr" / "boursicocotte.json").read_text(encoding="utf-8"))
+    gendered = {key: text for key, text in texts.items() if named.search(text) and pronoun.search(text)}
+    assert gendered == {}
