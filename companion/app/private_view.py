@@ -66,14 +66,18 @@ class PrivateView:
         ctx.refresh()
 
     def panel(self, ctx: TableContext, player: str, body: Sequence[ft.Control]) -> ft.Control:
-        """The open view: a locked title with "hide", then the game's entry."""
-        head = ft.Row([ft.Icon(ft.Icons.LOCK, size=40, color=ft.Colors.PRIMARY),
-                       ui.text(ctx.t(self.title, player=player), ui.FONT_TITLE,
-                               weight=ft.FontWeight.BOLD, ident=ctx.ident(f"{self.prefix}-private-title"),
-                               expand=True),
-                       ui.button(ctx.t(self.hide), lambda _: self.cover_again(ctx),
-                                 ident=ctx.ident(f"{self.prefix}-hide"), icon=ft.Icons.VISIBILITY_OFF,
-                                 kind="outlined")],
-                      spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-        return ui.panel(ft.Column([head, *body], spacing=12), ident=ctx.ident(f"{self.prefix}-private"),
-                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, padding=14)
+        """The open view: a locked title with "hide", then the game's entry. On a phone "hide" goes
+        under the title: beside it, the button would leave the title a sliver of the width (a
+        letter a line)."""
+        title = ft.Row([ft.Icon(ft.Icons.LOCK, size=32 if ctx.compact else 40, color=ft.Colors.PRIMARY),
+                        ui.text(ctx.t(self.title, player=player), ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE,
+                                weight=ft.FontWeight.BOLD, ident=ctx.ident(f"{self.prefix}-private-title"),
+                                expand=True)],
+                       spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER, expand=not ctx.compact)
+        hide = ui.button(ctx.t(self.hide), lambda _: self.cover_again(ctx), ident=ctx.ident(f"{self.prefix}-hide"),
+                         icon=ft.Icons.VISIBILITY_OFF, kind="outlined")
+        head: ft.Control = (ft.Column([title, hide], spacing=8) if ctx.compact
+                            else ft.Row([title, hide], spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        return ui.panel(ft.Column([head, *body], spacing=8 if ctx.compact else 12),
+                        ident=ctx.ident(f"{self.prefix}-private"), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                        padding=10 if ctx.compact else 14)

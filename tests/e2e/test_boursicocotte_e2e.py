@@ -11,11 +11,14 @@ screen awaiting the counter-offer to boursicocotte-trade.png.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from models.i18n import Msg
-from tests.e2e.harness import ROOT
+from tests.e2e.conftest import _offline
+from tests.e2e.harness import ROOT, AppProcess, Screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -119,3 +122,155 @@ def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app)
     s.wait_for("bc-trade-cards")
     s.wait_text(fr("app.bc.pass_to", player="Bruno"), "bc-pass")
     assert not s.exists("bc-last-trade") and not s.exists("bc-private")
+
+
+# -- every control a turn needs in view (1280×800), at most one scroll away (390×844) ---------------
+
+NAMES = ("Anne", "Bruno", "Chloé", "David", "Emma")
+COUNTS = (3, 4, 5)
+TABLET, PHONE = (1280, 800), (390, 844)
+
+
+def _owners(service: Any, n: int) -> int:
+    """Every player has kept a hen or a goose; it is Anne's turn again, with the deck still full of
+    kinds: the draw picker and the trade chooser (a target for each hen owner)."""
+    players = list(NAMES[:n])
+    sid = service.start("boursicocotte", players, first_player="Anne").session_id
+    for i, _ in enumerate(players):
+        service.submit(sid, {"type": "draw", "card": "hen" if i < 4 else "goose"})
+        service.submit(sid, {"type": "close", "buy_back": False})
+    return sid
+
+
+def _auction(service: Any, n: int) -> int:
+    sid = service.start("boursicocotte", list(NAMES[:n]), first_player="Anne").session_id
+    service.submit(sid, {"type": "draw", "card": "cow"})
+    for i, player in enumerate(NAMES[1:n]):
+        service.submit(sid, {"type": "bid", "player": player, "amount": 20 * (i + 1)})
+    return sid
+
+
+def _payment(service: Any, n: int) -> int:
+    sid = _auction(service, n)
+    service.submit(sid, {"type": "close", "buy_back": False})
+    return sid
+
+
+def _answer(service: Any, n: int) -> int:
+    sid = _owners(service, n)
+    service.submit(sid, {"type": "challenge", "player": "Anne", "target": "Bruno", "animal": "hen", "cards": [0, 10]})
+    return sid
+
+
+# phase → (how to prepare it, taps before the turn's controls are read, the controls the turn needs)
+PHASES: dict[str, tuple[Callable[[Any, int], int], tuple[str, ...], Callable[[int], list[str]]]] = {
+    "start": (lambda s, n: s.start("boursicocotte", list(NAMES[:n]), first_player="Anne").session_id, (),
+              lambda n: [f"bc-draw-{k}" for k in ("hen", "goose", "cat", "dog", "sheep", "goat", "donkey", "pig",
+                                                   "cow", "horse")]),
+    "draw-or-trade": (_owners, (), lambda n: ["bc-draw-goat", "bc-draw-horse", "bc-draw-pig"]
+                      + [f"bc-target-{p}" for p in NAMES[1:min(n, 4)]]),
+    "trade-chosen": (_owners, ("bc-target-Bruno", "bc-trade-animal-hen"),
+                     lambda n: ["bc-turn", "bc-trade-animal-hen", "bc-show-me", "bc-trade-back"]
+                     + [f"bc-target-{p}" for p in NAMES[1:min(n, 4)]]),
+    "auction": (_auction, (), lambda n: ["bc-close-sold", "bc-close-buy-back", "bc-lower", "bc-amount",
+                                         *(f"bc-raise-{r}" for r in (10, 20, 50, 100, 200)),
+                                         *(f"bc-bidder-{p}" for p in NAMES[1:n])]),
+    "payment": (_payment, ("bc-show-me", "bc-cash-10-0"),
+                lambda n: ["bc-private-title", "bc-hide", "bc-pay", "bc-cannot-pay", "bc-pay-why-not",
+                           "bc-cash-0-0", "bc-cash-50-0"]),
+    "answer": (_answer, (), lambda n: ["bc-show-me", "bc-accept"]),
+}
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: Any) -> Any:
+    from companion.service import SessionService
+    from companion.store import Store
+
+    folder = tmp_path_factory.mktemp("bc-layout")
+    store = Store(folder / "companion.db")
+    service = SessionService(store)
+    sessions = {(phase, n): make(service, n) for phase, (make, _, _) in PHASES.items() for n in COUNTS}
+    store.close()
+    server = AppProcess(folder / "companion.db", folder / "app.log").start()
+    try:
+        yield server, sessions
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def screen(chromium: Any, prepared: Any) -> Any:
+    server, _ = prepared
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", _offline)
+    tab = Screen(page)
+    tab.open(server.url)
+    try:
+        yield tab
+    finally:
+        context.close()
+
+
+def _boxes(s: Screen, idents: list[str]) -> dict[str, dict[str, float]]:
+    out = {}
+    for ident in idents:
+        found = s.wait_for(ident).bounding_box()
+        assert found is not None, ident
+        out[ident] = found
+    return out
+
+
+def _outside(boxes: dict[str, dict[str, float]], width: float, height: float) -> list[str]:
+    return [f"{i} {round(b['x'])},{round(b['y'])} {round(b['width'])}x{round(b['height'])}" for i, b in boxes.items()
+            if b["y"] < 0 or b["x"] < 0 or b["y"] + b["height"] > height + 0.5 or b["x"] + b["width"] > width + 0.5]
+
+
+@pytest.mark.parametrize("phase", list(PHASES))
+def test_every_control_a_turn_needs_is_in_view_on_a_tablet_and_one_scroll_away_on_a_phone(screen, prepared,
+                                                                                          phase: str):
+    _, sessions = prepared
+    _, taps, needed = PHASES[phase]
+    s = screen
+    for n in COUNTS:
+        sid = sessions[(phase, n)]
+        s.page.set_viewport_size({"width": TABLET[0], "height": TABLET[1]})
+        if s.exists("nav-home"):
+            s.click("nav-home")
+        s.wait_for(f"resume-{sid}")
+        s.click(f"resume-{sid}")
+        s.wait_for("prompt")
+        for ident in taps:
+            s.click(ident)
+        idents = ["prompt", *needed(n)]
+        for (width, height), name in ((TABLET, "1280×800"), (PHONE, "390×844")):
+            s.page.set_viewport_size({"width": width, "height": height})
+            s.frames(3)
+            s.scroll_top()
+            if name == "1280×800":  # the page at its top: every control wholly visible
+                try:
+                    s.until(lambda: not _outside(_boxes(s, idents), width, height), f"{phase}, {n} players at {name}")
+                except AssertionError as err:
+                    raise AssertionError(f"{_outside(_boxes(s, idents), width, height)}: {err}") from None
+            else:  # at most one scroll: from the top, everything within two screens, and the controls
+                # themselves (without the prompt) within one screen's height of each other
+                seen: list[str] = []
+
+                def one_scroll() -> bool:
+                    boxes = _boxes(s, idents)
+                    controls = [b for i, b in boxes.items() if i != "prompt"]
+                    top = min(b["y"] for b in controls)
+                    bottom = max(b["y"] + b["height"] for b in controls)
+                    seen[:] = [f"controls from y={round(top)} to y={round(bottom)}"]
+                    return bottom <= 2 * height and bottom - top <= height
+                try:
+                    s.until(one_scroll, f"{phase}, {n} players at {name}: at most one scroll")
+                except AssertionError as err:
+                    raise AssertionError(f"{seen}: {err}") from None
+            if phase == "payment" and name == "390×844":  # the private title is not a letter a line
+                title = _boxes(s, ["bc-private-title"])["bc-private-title"]
+                assert title["width"] > 200 and title["height"] < 120, title
+        s.page.set_viewport_size({"width": TABLET[0], "height": TABLET[1]})
+        if phase == "payment":   # cover the money again before leaving the table
+            s.click("bc-hide")

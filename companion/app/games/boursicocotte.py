@@ -23,7 +23,9 @@ Everything shown comes from the engine's documented ``player_view()`` (scoring/b
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, Mapping
 
 import flet as ft
@@ -32,13 +34,24 @@ from companion.app import ui
 from companion.app.format import Speaker, number
 from companion.app.games import TableContext, TableState
 from companion.app.private_view import PrivateView
+from models.i18n import Msg
 from scoring.base import event
-from scoring.boursicocotte import ANIMALS, COPIES, DONKEY_MONEY, VALUES, BoursicocotteEngine, PlayerView, animal
+from scoring.boursicocotte import (
+    ANIMALS,
+    COPIES,
+    DONKEY_MONEY,
+    VALUES,
+    BoursicocotteEngine,
+    PlayerView,
+    animal,
+    can_pay_exactly,
+)
 
 State = TableState[BoursicocotteEngine]  # what this screen reads: the table, with this game's engine
 
 RAISES = (10, 20, 50, 100, 200)
 STEP = 10  # the smallest money card above 0: the default raise and the fine adjustment
+SHOWN = "bid_shown"  # draft key: the amount the auction's offer shows, read by its kept buttons' taps
 CARD_W, CARD_H = 132, 150
 
 # (border, background) of each animal's card: fixed light colours with black text, readable on
@@ -84,22 +97,27 @@ def build(state: State, ctx: TableContext) -> ft.Control:
         if step is not None and PRIVATE.is_open(ctx, _token(state, view, step[0])):
             # the private entry hides everything else the screen would show
             return _private_block(state, ctx, view, *step)
-    parts: list[ft.Control] = [_table_block(state, ctx, view)]
+    challenge = _challenge_chosen(state, ctx, view) if live and view["phase"] == "turn" else (None, None)
+    parts: list[ft.Control] = [_table_block(state, ctx, view, challenge)]
     if live:
         phase = view["phase"]
         types = tuple(state.expected.types)
         if phase == "turn":
-            if "draw" in types:
+            # The draw picker, then the trade chooser right under it, both in view on a tablet; once a
+            # target is chosen the trade is what the table does: the picker folds away ("draw
+            # instead" brings it back) and the chooser comes up under the line saying the next step.
+            if "draw" in types and challenge[0] is None:
                 parts.append(_draw_block(state, ctx, view))
             if "challenge" in types:
-                parts.append(_trade_choice_block(state, ctx, view))
+                parts.append(_trade_choice_block(state, ctx, view, challenge))
         elif phase == "auction":
             parts.append(_auction_entry_block(state, ctx, view))
         elif phase in ("payment", "trade_answer", "second_challenge"):
             player, kind = _private_step(state, ctx, view)  # type: ignore[misc]
             parts.append(_cover_block(state, ctx, view, player, kind))
     if view["last_trade"] and view["phase"] != "trade_answer":
-        parts.append(_last_trade_block(ctx, view))
+        said = tuple(ctx.say(m) for m in view["last_trade"])
+        parts.append(ctx.keep("bc-last-trade", said, lambda: _last_trade_block(ctx, said)))
     if not ctx.side_panel:
         parts.append(_players_block(state, ctx, view))
     return ft.Column(parts, spacing=ui.GAP)
@@ -109,10 +127,34 @@ def build_side(state: State, ctx: TableContext) -> ft.Control:
     """The players' animals (public), one compact row each, for the table frame's side column."""
     view = state.engine.player_view()
     over = state.outcome is not None
-    rows: list[ft.Control] = [_player_tile(state, ctx, view, p, width=None) for p in state.players]
+    rows: list[ft.Control] = [_kept_tile(state, ctx, view, p, None, "bc-side") for p in state.players]
     if not over:
         rows.append(ui.muted(ctx.t("app.bc.money_private"), ident=ctx.ident("bc-money-private")))
     return ft.Column(rows, spacing=6)
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable copy of a part of the player view (dicts, lists, messages): a kept part's inputs."""
+    if isinstance(value, Mapping):
+        return tuple((k, _frozen(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, Msg):
+        return (value.key, _frozen(value.params))
+    return value
+
+
+def _challenge_chosen(state: State, ctx: TableContext, view: PlayerView) -> tuple[str | None, str | None]:
+    """(target, animal) of the challenge chosen so far in the draft on this turn, each None until
+    chosen; only a legal one counts (whom and over which animal is public: the animals lie face up)."""
+    player = view["turn"]
+    target, chosen = ctx.draft.get("target"), ctx.draft.get("animal")
+    if player is None or target not in state.players or target == player:
+        return None, None
+    options = state.engine.trade_options(player)
+    if not any(t == target for t, _ in options):
+        return None, None
+    return target, (chosen if (target, chosen) in options else None)
 
 
 # -- small pieces ----------------------------------------------------------------------------------
@@ -126,13 +168,13 @@ def _name(ctx: Speaker, kind: str) -> str:
 def animal_card(ctx: Speaker, kind: str, *, scale: float = 1.0, left: int | None = None) -> ft.Control:
     border, bg = ANIMAL_COLOURS[kind]
     lines: list[ft.Control] = [
-        ft.Text(_name(ctx, kind), size=max(15, 22 * scale), weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
+        ft.Text(_name(ctx, kind), size=max(13, 22 * scale), weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
                 text_align=ft.TextAlign.CENTER, max_lines=1),
         ft.Text(number(ctx, VALUES[kind]), size=max(20, 40 * scale), weight=ft.FontWeight.BOLD, color=border,
                 text_align=ft.TextAlign.CENTER),
     ]
     if left is not None:
-        lines.append(ft.Text(ctx.t("app.bc.left", n=left), size=max(14, 16 * scale), color=ft.Colors.BLACK_87,
+        lines.append(ft.Text(ctx.t("app.bc.left", n=left), size=max(12, 16 * scale), color=ft.Colors.BLACK_87,
                              text_align=ft.TextAlign.CENTER))
     return ft.Container(
         ft.Column(lines, horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER,
@@ -159,14 +201,14 @@ def _money_chip(ctx: Speaker, value: int) -> ft.Control:
                         border_radius=6, padding=ft.Padding.symmetric(horizontal=8, vertical=2))
 
 
-def _figure(caption: str, value: str, ident: str, strong: bool = False) -> ft.Control:
+def _figure(caption: str, value: str, ident: str, strong: bool = False, compact: bool = False) -> ft.Control:
     return ui.tid(ident, ft.Container(ft.Column([
         ft.Text(caption, size=ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Text(value, size=ui.FONT_HUGE if strong else ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                color=ft.Colors.PRIMARY if strong else None),
+        ft.Text(value, size=(ui.FONT_TITLE if compact else ui.FONT_HUGE) if strong else ui.FONT_TITLE - 4 * compact,
+                weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY if strong else None),
     ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=ui.RADIUS,
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, width=150))
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, width=110 if compact else 150))
 
 
 def _row(controls: list[ft.Control], spacing: float = ui.GAP) -> ft.Row:
@@ -177,8 +219,20 @@ def _row(controls: list[ft.Control], spacing: float = ui.GAP) -> ft.Row:
 # -- what is on the table --------------------------------------------------------------------------
 
 
-def _table_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
-    """The animal up for auction, the bids, the debt or the trade under way; the deck."""
+def _table_block(state: State, ctx: TableContext, view: PlayerView,
+                 challenge: tuple[str | None, str | None]) -> ft.Control:
+    """The animal up for auction, the bids, the debt or the trade under way; the deck; on a turn,
+    the step the table is at (whose turn, then who challenges whom, then over which animal). Kept
+    while what it shows is the same."""
+    setup = tuple(ctx.say(m) for m in view["setup"]) if state.entries == 0 else ()
+    inputs = (view["phase"], view["turn"], _frozen(view["auction"]), _frozen(view["debt"]), _frozen(view["trade"]),
+              view["deck_count"], view["donkeys_drawn"], view["next_donkey_money"], state.outcome is None, setup,
+              challenge, ctx.compact)
+    return ctx.keep("bc-table", inputs, lambda: _build_table_block(state, ctx, view, challenge, setup))
+
+
+def _build_table_block(state: State, ctx: TableContext, view: PlayerView, challenge: tuple[str | None, str | None],
+                       setup: tuple[str, ...]) -> ft.Control:
     auction, debt, trade = view["auction"], view["debt"], view["trade"]
     info: list[ft.Control] = []
     scale = 0.6 if ctx.compact else 1.0
@@ -223,44 +277,64 @@ def _table_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Contro
         if trade["ties"]:
             info.append(ui.text(ctx.t("app.bc.trade_tied", challenger=trade["challenger"]), ui.FONT_BODY,
                                 ident=ctx.ident("bc-trade-tied")))
-    else:
-        shown = ft.Container(ft.Icon(ft.Icons.STYLE, size=60, color=ft.Colors.ON_SURFACE_VARIANT),
-                             width=CARD_W, height=CARD_H, border=ft.Border.all(3, ft.Colors.OUTLINE),
-                             border_radius=12, alignment=ft.Alignment.CENTER)
+    else:  # the deck, face down: smaller than a card up for sale, the turn's entries come under it
+        deck_scale = 0.5 if ctx.compact else 0.6
+        shown = ft.Container(ft.Icon(ft.Icons.STYLE, size=40, color=ft.Colors.ON_SURFACE_VARIANT),
+                             width=CARD_W * deck_scale, height=CARD_H * deck_scale,
+                             border=ft.Border.all(3, ft.Colors.OUTLINE), border_radius=10,
+                             alignment=ft.Alignment.CENTER)
         if state.outcome is not None:
             info.append(ui.text(ctx.t("app.bc.over"), ui.FONT_TITLE, weight=ft.FontWeight.BOLD))
         elif view["turn"] is not None:
-            info.append(ui.text(ctx.t("app.bc.turn_of", player=view["turn"]), ui.FONT_TITLE,
-                                weight=ft.FontWeight.BOLD, ident=ctx.ident("bc-turn")))
+            target, chosen = challenge
+            if target is None:
+                line = ctx.t("app.bc.turn_of", player=view["turn"])
+            elif chosen is None:
+                line = ctx.t("app.bc.step_animal", player=view["turn"], target=target)
+            else:
+                line = ctx.t("app.bc.trade_on", challenger=view["turn"], target=target, animal=animal(chosen))
+            info.append(ui.text(line, ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE,
+                                weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY if target else None,
+                                ident=ctx.ident("bc-turn")))
     info.append(ui.muted(ctx.t("app.bc.deck", n=view["deck_count"]), ident=ctx.ident("bc-deck")))
     if view["next_donkey_money"] is not None:
         info.append(ui.muted(ctx.t("app.bc.donkeys", n=view["donkeys_drawn"], of=len(DONKEY_MONEY),
                                    amount=view["next_donkey_money"]), ident=ctx.ident("bc-donkeys")))
     else:
         info.append(ui.muted(ctx.t("app.bc.donkeys_all"), ident=ctx.ident("bc-donkeys")))
-    if state.entries == 0:
-        info.extend(ui.muted(ctx.say(m)) for m in view["setup"])
+    info.extend(ui.muted(line) for line in setup)
     return ui.panel(ft.Row([shown, ft.Column(info, spacing=4 if ctx.compact else 6, expand=True)],
                            spacing=12 if ctx.compact else 24, vertical_alignment=ft.CrossAxisAlignment.CENTER),
                     ident=ctx.ident("bc-table"), padding=10 if ctx.compact else 18)
 
 
-def _last_trade_block(ctx: TableContext, view: PlayerView) -> ft.Control:
+def _last_trade_block(ctx: TableContext, said: Sequence[str]) -> ft.Control:
     """The outcome of the last trade, for everyone: the engine's sentences never give amounts."""
     return ui.panel(ft.Column([
         ui.subtitle(ctx.t("app.bc.last_trade")),
-        *[ft.Text(ctx.say(m), size=ui.FONT_LABEL, color=ft.Colors.ON_TERTIARY_CONTAINER) for m in view["last_trade"]],
+        *[ft.Text(line, size=ui.FONT_LABEL, color=ft.Colors.ON_TERTIARY_CONTAINER) for line in said],
     ], spacing=8), bgcolor=ft.Colors.TERTIARY_CONTAINER, ident=ctx.ident("bc-last-trade"))
 
 
 def _players_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
     """Each player's animals (face up at the table). Money only once the game is over."""
-    tiles = [_player_tile(state, ctx, view, p, width=260) for p in state.players]
+    tiles = [_kept_tile(state, ctx, view, p, 260, "bc-tile") for p in state.players]
     parts: list[ft.Control] = [ft.Row(tiles, wrap=True, spacing=12, run_spacing=12,
                                       vertical_alignment=ft.CrossAxisAlignment.START)]
     if state.outcome is None:
         parts.append(ui.muted(ctx.t("app.bc.money_private"), ident=ctx.ident("bc-money-private")))
     return ft.Column(parts, spacing=8)
+
+
+def _kept_tile(state: State, ctx: TableContext, view: PlayerView, player: str, width: float | None,
+               slot: str) -> ft.Control:
+    """A player's tile, kept while what it shows is: their turn, animals, sets, score, money at the end."""
+    over = state.outcome is not None
+    complete = tuple(view["complete_sets"][player])
+    inputs = (player, view["turn"] == player, _frozen(view["animals"][player]), complete,
+              view["scores"][player] if complete or over else None,
+              tuple(view["money"][player]) if over else None, over, width)
+    return ctx.keep(f"{slot}-{player}", inputs, lambda: _player_tile(state, ctx, view, player, width))
 
 
 def _player_tile(state: State, ctx: TableContext, view: PlayerView, player: str, width: float | None) -> ft.Control:
@@ -298,38 +372,63 @@ def _player_tile(state: State, ctx: TableContext, view: PlayerView, player: str,
 # -- public entries --------------------------------------------------------------------------------
 
 
-def _draw_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
-    player = view["turn"]
+DRAW_GAP = 8
+DRAW_MAX = 0.72  # the largest scale of a card to draw (of CARD_W × CARD_H)
 
+
+def draw_scale(width: float | None, count: int, compact: bool) -> float:
+    """The scale of the cards to draw: the animals left in one row of the width the screen gets
+    (the trade chooser then fits under them on a tablet), never larger than DRAW_MAX, and on a
+    phone in rows of four (five would cut the animals' names)."""
+    if width is None:
+        return 0.6 if compact else DRAW_MAX
+    inner = width - 2 * (10 if compact else 14) - 4
+    per_row = min(count, 4) if compact else max(count, 1)
+    fit = (inner - (per_row - 1) * DRAW_GAP) / per_row / CARD_W
+    return max(0.45, min(DRAW_MAX, fit))
+
+
+def _draw_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
+    """The animals left in the deck, one tap on the one turned over. Kept while the deck and the
+    turn are the same (its taps only submit)."""
+    player = view["turn"]
+    left = tuple((k, view["deck"][k]) for k in ANIMALS if view["deck"][k] > 0)
+    scale = draw_scale(ctx.width, len(left), ctx.compact)
+    return ctx.keep("bc-draw", (player, left, scale, ctx.compact, "challenge" in state.expected.types),
+                    lambda: _build_draw_block(ctx, player, left, scale))
+
+
+def _build_draw_block(ctx: TableContext, player: str | None, left: tuple[tuple[str, int], ...],
+                      scale: float) -> ft.Control:
     def draw(kind: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "draw", "card": kind})
 
-    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"bc-draw-{kind}"),
-                    ft.Container(animal_card(ctx, kind, scale=0.72, left=left), on_click=draw(kind),
-                                 border_radius=10, ink=True),
-                    button=True, label=ctx.t("app.bc.draw_label", animal=animal(kind), n=left))
-             for kind, left in ((k, view["deck"][k]) for k in ANIMALS) if left > 0]
+    def card(kind: str, n: int) -> ft.Control:
+        return ui.tid(ctx.ident(f"bc-draw-{kind}"),
+                      ft.Container(animal_card(ctx, kind, scale=scale, left=n), on_click=draw(kind),
+                                   border_radius=10, ink=True),
+                      button=True, label=ctx.t("app.bc.draw_label", animal=animal(kind), n=n))
+
+    # each card kept while its count is: the next turn builds again only the one drawn
+    tiles = [ctx.keep(f"bc-draw-{kind}", (n, scale), partial(card, kind, n)) for kind, n in left]
     return ui.panel(ft.Column([
         ui.subtitle(ctx.t("app.bc.draw_title", player=player)),
-        ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
-    ], spacing=12), ident=ctx.ident("bc-draw"))
+        ft.Row(tiles, wrap=True, spacing=DRAW_GAP, run_spacing=DRAW_GAP),
+    ], spacing=8), ident=ctx.ident("bc-draw"), padding=10 if ctx.compact else 14)
 
 
-def _trade_choice_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
-    """The challenger says aloud whom they challenge over which animal: chosen in public."""
+def _trade_choice_block(state: State, ctx: TableContext, view: PlayerView,
+                        challenge: tuple[str | None, str | None]) -> ft.Control:
+    """The challenger says aloud whom they challenge over which animal: chosen in public. Only
+    legal challenges are offered, before any private entry: whom and which animal is public (the
+    animals lie face up), so this holds without the assist too."""
     engine = state.engine
     player = view["turn"]
     assert player is not None  # a challenge is chosen on a turn: whose turn it is is known
-    target = ctx.draft.get("target")
-    chosen = ctx.draft.get("animal")
-    if target not in state.players or target == player:
-        target, chosen = None, None
-    # Only legal challenges are offered, before any private entry: whom and which animal is public
-    # (the animals lie face up), so this holds without the assist too.
+    target, chosen = challenge
     options = set(engine.trade_options(player))
     targets = [p for p in state.players if p != player and any(t == p for t, _ in options)]
-    if target not in targets:
-        target, chosen = None, None
+    can_draw = "draw" in state.expected.types
 
     def pick_target(name: str) -> ui.Handler:
         def handler(_: Any) -> None:
@@ -345,32 +444,43 @@ def _trade_choice_block(state: State, ctx: TableContext, view: PlayerView) -> ft
             ctx.refresh()
         return handler
 
+    def no_trade(_: Any) -> None:
+        ctx.draft.pop("target", None)
+        ctx.draft.pop("animal", None)
+        ctx.refresh()
+
     lines: list[ft.Control] = [ui.subtitle(ctx.t(
-        "app.bc.trade_title" if "draw" in state.expected.types else "app.bc.trade_title_only", player=player))]
+        "app.bc.trade_title" if can_draw and target is None else "app.bc.trade_title_only", player=player))]
     if not targets:
         lines.append(ui.muted(ctx.t("app.bc.no_trade", player=player), ident=ctx.ident("bc-no-trade")))
-        return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("bc-trade-choice"))
-    lines.append(_row([ui.chip(p, pick_target(p), ident=ctx.ident(f"bc-target-{p}"), selected=p == target)
-                       for p in targets], spacing=10))
+        return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("bc-trade-choice"),
+                        padding=10 if ctx.compact else 14)
+    chips = [ui.chip(p, pick_target(p), ident=ctx.ident(f"bc-target-{p}"), selected=p == target,
+                     compact=ctx.compact) for p in targets]
+    if target is not None and can_draw:
+        chips.append(ui.button(ctx.t("app.bc.trade_back"), no_trade, ident=ctx.ident("bc-trade-back"),
+                               icon=ft.Icons.UNDO, kind="outlined"))
+    lines.append(_row(chips, spacing=10))
     if target is not None:
         owned = view["animals"][target]
         lines.append(ui.text(ctx.t("app.bc.trade_animal", target=target), ui.FONT_BODY,
                              weight=ft.FontWeight.W_600))
-        chips = []
+        tiles = []
         for kind in ANIMALS:
             if (target, kind) not in options:
                 continue
-            chips.append(ui.tile(
+            tiles.append(ui.tile(
                 ft.Row([ft.Text(ctx.t("app.bc.animal_count", animal=_name(ctx, kind), n=owned[kind]),
                                 size=ui.FONT_LABEL, weight=ft.FontWeight.W_600)], tight=True),
                 pick_animal(kind), ident=ctx.ident(f"bc-trade-animal-{kind}"), selected=kind == chosen,
-                padding=ft.Padding.symmetric(horizontal=18, vertical=17), label=ctx.say(animal(kind))))
-        lines.append(_row(chips, spacing=10))
+                padding=ft.Padding.symmetric(horizontal=18, vertical=12), label=ctx.say(animal(kind))))
+        lines.append(_row(tiles, spacing=10))
     if target is not None and chosen is not None:
         lines.append(PRIVATE.pass_line(ctx, player, ctx.t("app.bc.pass_why.offer", player=player, target=target,
                                                    animal=animal(chosen))))
         lines.append(PRIVATE.show_me(ctx, player, _token(state, view, player), cards=[]))
-    return ui.panel(ft.Column(lines, spacing=12), ident=ctx.ident("bc-trade-choice"))
+    return ui.panel(ft.Column(lines, spacing=8 if ctx.compact else 10), ident=ctx.ident("bc-trade-choice"),
+                    padding=10 if ctx.compact else 14)
 
 
 def _auction_entry_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
@@ -378,66 +488,75 @@ def _auction_entry_block(state: State, ctx: TableContext, view: PlayerView) -> f
     assert auction is not None  # shown in the auction phase only
     auctioneer, highest = auction["auctioneer"], auction["highest"]
     base = highest or 0
-    # The new bid starts one step above the highest; the quick raises add to the highest bid, then
-    # to the amount already set.
+    # The new bid starts one step above the highest; a quick raise adds to the amount shown (what
+    # the table reads in the offer), whether it was proposed or already set.
     touched = isinstance(ctx.draft.get("bid"), int)
     amount = ctx.draft["bid"] if touched else base + STEP
     excluded = set(auction["excluded"])
     last_step = ctx.draft.get("step") if touched else None
+    # The buttons below are kept between taps: their taps read the amount shown from the draft (the
+    # same dict for the screen's life, emptied in place by an entry), written at each render.
+    ctx.draft[SHOWN] = amount
 
-    def set_amount(value: int, step: int | None = None) -> ui.Handler:
+    def change(step: int) -> ui.Handler:
         def handler(_: Any) -> None:
-            ctx.draft["bid"] = max(STEP, value)
-            ctx.draft["step"] = step
+            ctx.draft["bid"] = max(STEP, ctx.draft[SHOWN] + step)
+            ctx.draft["step"] = step if step > 0 else None
             ctx.refresh()
         return handler
 
     def bid(player: str) -> ui.Handler:
-        return lambda _: ctx.submit({"type": "bid", "player": player, "amount": amount})
+        return lambda _: ctx.submit({"type": "bid", "player": player, "amount": ctx.draft[SHOWN]})
 
     def close(buy_back: bool) -> ui.Handler:
         return lambda _: ctx.submit({"type": "close", "buy_back": buy_back})
 
-    # Every tap shows what it did: the last raise tapped is highlighted and the sum is spelled out
-    # (the first "+10" gives the amount already proposed, which alone would look like nothing).
+    # Every tap shows what it did: the last raise tapped is highlighted and the sum is spelled out.
     adjust = _row([
-        ui.button(ctx.t("app.bc.lower", n=STEP), set_amount(amount - STEP), ident=ctx.ident("bc-lower"),
-                  kind="outlined", disabled=amount <= STEP, height=72),
+        ctx.keep("bc-lower", (amount <= STEP,), lambda: ui.button(
+            ctx.t("app.bc.lower", n=STEP), change(-STEP), ident=ctx.ident("bc-lower"), kind="outlined",
+            disabled=amount <= STEP, height=72)),
         _figure(ctx.t("app.bc.new_bid") if touched else ctx.t("app.bc.proposed_bid"), number(ctx, amount),
                 ctx.ident("bc-amount"), strong=touched),
-        *[ui.button(ctx.t("app.bc.raise", n=step), set_amount((amount if touched else base) + step, step),
-                    ident=ctx.ident(f"bc-raise-{step}"), height=72, kind="primary" if step == last_step else "tonal")
+        *[ctx.keep(f"bc-raise-{step}", (step == last_step,), partial(
+            lambda step: ui.button(ctx.t("app.bc.raise", n=step), change(step), ident=ctx.ident(f"bc-raise-{step}"),
+                                   height=72, kind="primary" if step == last_step else "tonal"), step))
           for step in RAISES],
     ], spacing=10)
     how = (ctx.t("app.bc.raised", before=number(ctx, amount - last_step), step=last_step, amount=number(ctx, amount))
            if isinstance(last_step, int) else None)
 
-    bidders = []
-    for player in state.players:
-        if player == auctioneer:
-            continue
-        out = player in excluded
+    def bidder(player: str, out: bool) -> ft.Control:
         label = ctx.t("app.bc.bidder_out", player=player) if out else player
-        bidders.append(ui.chip(label, bid(player), ident=ctx.ident(f"bc-bidder-{player}"),
-                               icon=ft.Icons.BLOCK if out else ft.Icons.GAVEL,
-                               disabled=out and state.assist))
+        return ui.chip(label, bid(player), ident=ctx.ident(f"bc-bidder-{player}"),
+                       icon=ft.Icons.BLOCK if out else ft.Icons.GAVEL, disabled=out and state.assist)
 
-    if highest is not None:
-        closing = [
+    bidders = [ctx.keep(f"bc-bidder-{p}", (p in excluded, state.assist), partial(bidder, p, p in excluded))
+               for p in state.players if p != auctioneer]
+
+    def closing_row() -> ft.Control:
+        return _row(closing_buttons(), spacing=10)
+
+    def closing_buttons() -> list[ft.Control]:
+        if highest is None:
+            return [ui.button(ctx.t("app.bc.free", auctioneer=auctioneer, animal=animal(auction["animal"])),
+                              close(False), ident=ctx.ident("bc-close-free"), icon=ft.Icons.CHECK, kind="primary",
+                              height=72)]
+        return [
             ui.button(ctx.t("app.bc.sold_to", bidder=auction["bidder"], amount=highest), close(False),
                       ident=ctx.ident("bc-close-sold"), icon=ft.Icons.SELL, kind="primary", height=72),
             ui.button(ctx.t("app.bc.buy_back", auctioneer=auctioneer, amount=highest), close(True),
                       ident=ctx.ident("bc-close-buy-back"), icon=ft.Icons.REPLY, height=72,
                       disabled=auction["buy_back_lost"] and state.assist),
         ]
-    else:
-        closing = [ui.button(ctx.t("app.bc.free", auctioneer=auctioneer, animal=animal(auction["animal"])),
-                             close(False), ident=ctx.ident("bc-close-free"), icon=ft.Icons.CHECK, kind="primary",
-                             height=72)]
+
+    # the closing buttons only submit: kept while the highest bid and who may buy back are the same
+    closing = ctx.keep("bc-closing", (auctioneer, auction["animal"], highest, auction["bidder"],
+                                      auction["buy_back_lost"], state.assist), closing_row)
 
     # Closing first: it is the one tap that ends the auction, in view on a phone too; then a new bid.
     return ui.panel(ft.Column([
-        _row(closing, spacing=10),
+        closing,
         ft.Divider(height=4),
         adjust,
         *([ui.text(how, ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY,
@@ -526,16 +645,27 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
         kind_of = trade["animal"] if trade is not None else ctx.draft["animal"]
         intro = ctx.t("app.bc.private_offer", target=target, animal=animal(kind_of))
 
-    tiles = [ui.tile(ft.Text(number(ctx, value), size=30, weight=ft.FontWeight.BOLD), toggle(key),
-                     ident=ctx.ident(f"bc-cash-{key}"), selected=key in picked, width=96, height=84, padding=4,
-                     label=ctx.t("app.bc.money_card", value=value))
+    compact = ctx.compact  # on a phone: smaller cards and buttons, the whole entry within one screen
+
+    def cash(key: str, value: int, selected: bool) -> ft.Control:
+        return ui.tile(ft.Text(number(ctx, value), size=24 if compact else 30, weight=ft.FontWeight.BOLD),
+                       toggle(key), ident=ctx.ident(f"bc-cash-{key}"), selected=selected, width=76 if compact else 96,
+                       height=64 if compact else 84, padding=4, label=ctx.t("app.bc.money_card", value=value))
+
+    # a card is kept while it is picked or not (its tap writes into ``picked``: named by identity)
+    tiles = [ctx.keep(f"bc-cash-{key}", (player, id(picked), key, value, key in picked, compact),
+                      partial(cash, key, value, key in picked))
              for key, value in keys]
 
-    figures = [_figure(ctx.t("app.bc.figure_picked"), number(ctx, total), ctx.ident("bc-picked"), strong=True)]
+    figures = [_figure(ctx.t("app.bc.figure_picked"), number(ctx, total), ctx.ident("bc-picked"), strong=True,
+                       compact=compact)]
     if kind == "pay":
-        figures.append(_figure(ctx.t("app.bc.figure_owed"), number(ctx, owed), ctx.ident("bc-owed")))
+        figures.append(_figure(ctx.t("app.bc.figure_owed"), number(ctx, owed), ctx.ident("bc-owed"),
+                               compact=compact))
+    tall = ui.TOUCH if compact else 72
 
     buttons: list[ft.Control] = []
+    reason: ft.Control | None = None  # why the payment button is greyed, beside it
     if kind == "pay":
         def pay(_: Any) -> None:
             ctx.submit({"type": "pay", "player": player, "cards": chosen})
@@ -543,20 +673,24 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
         def cannot(_: Any) -> None:
             ctx.submit({"type": "cannot_pay", "player": player})
 
-        short = state.assist and total < owed
+        why_not = _payment_blocked(state, cards, chosen, owed)
         buttons.append(ui.button(ctx.t("app.bc.pay", total=total), pay, ident=ctx.ident("bc-pay"),
-                                 icon=ft.Icons.PAYMENTS, kind="primary", disabled=not chosen or short, height=72))
+                                 icon=ft.Icons.PAYMENTS, kind="primary", disabled=not chosen or why_not is not None,
+                                 height=tall))
+        if why_not is not None:
+            reason = ui.text(ctx.t(why_not[0], **why_not[1]), ui.FONT_BODY, weight=ft.FontWeight.W_600,
+                             color=ft.Colors.ERROR, ident=ctx.ident("bc-pay-why-not"))
         buttons.append(ui.button(ctx.t("app.bc.cannot_pay"), cannot, ident=ctx.ident("bc-cannot-pay"),
-                                 icon=ft.Icons.MONEY_OFF, kind="danger", height=72,
+                                 icon=ft.Icons.MONEY_OFF, kind="danger", height=tall,
                                  disabled=state.assist and total_held >= owed))
     elif kind == "counter":
         def counter(_: Any) -> None:
             ctx.submit({"type": "counter", "player": player, "cards": chosen})
 
         buttons.append(ui.button(ctx.t("app.bc.counter", n=len(chosen)), counter, ident=ctx.ident("bc-counter"),
-                                 icon=ft.Icons.SWAP_HORIZ, kind="primary", disabled=not chosen, height=72))
+                                 icon=ft.Icons.SWAP_HORIZ, kind="primary", disabled=not chosen, height=tall))
         buttons.append(ui.button(ctx.t("app.bc.accept_private"), _accept(ctx, player),
-                                 ident=ctx.ident("bc-accept-private"), icon=ft.Icons.HANDSHAKE, height=72))
+                                 ident=ctx.ident("bc-accept-private"), icon=ft.Icons.HANDSHAKE, height=tall))
     else:
         def offer(_: Any) -> None:
             if trade is not None:
@@ -567,17 +701,34 @@ def _private_block(state: State, ctx: TableContext, view: PlayerView, player: st
                         "cards": chosen})
 
         buttons.append(ui.button(ctx.t("app.bc.put_down", n=len(chosen)), offer, ident=ctx.ident("bc-offer"),
-                                 icon=ft.Icons.FILE_DOWNLOAD_DONE, kind="primary", disabled=not chosen, height=72))
+                                 icon=ft.Icons.FILE_DOWNLOAD_DONE, kind="primary", disabled=not chosen, height=tall))
     buttons.append(ui.button(ctx.t("app.bc.clear"), clear, ident=ctx.ident("bc-clear"), icon=ft.Icons.BACKSPACE,
-                             kind="outlined", disabled=not picked, height=72))
+                             kind="outlined", disabled=not picked, height=tall))
 
     held = (ctx.t("app.bc.your_money", n=len(cards), total=total_held) if cards else ctx.t("app.bc.no_money"))
     return PRIVATE.panel(ctx, player, [
         ui.text(intro, ui.FONT_BODY, ident=ctx.ident("bc-private-intro")),
         ui.text(held, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident=ctx.ident("bc-held")),
-        ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
-        _row(figures + buttons, spacing=12),
+        ft.Row(tiles, wrap=True, spacing=8 if compact else 10, run_spacing=8 if compact else 10),
+        _row(figures + buttons, spacing=8 if compact else 12),
+        *([reason] if reason is not None else []),
     ])
+
+
+def _payment_blocked(state: State, cards: Sequence[int], chosen: Sequence[int],
+                     owed: int) -> tuple[str, dict[str, Any]] | None:
+    """Why the cards picked cannot pay the amount owed (a catalogue key and its parameters), or
+    None. Only the payer sees it, in their private view: it quotes what they picked. Short of the
+    amount, or more than it when the cards held make it exactly and the table plays the rulebook's
+    exact payment (BC-OVERPAY)."""
+    if not chosen:
+        return None
+    total = sum(chosen)
+    if total < owed:
+        return "app.bc.pay_short", {"missing": owed - total, "amount": owed}
+    if total > owed and state.engine.payment == "exact" and can_pay_exactly(Counter(cards), owed):
+        return "app.bc.pay_exact", {"amount": owed}
+    return None
 
 
 DEAL_EACH = 4  # animals dealt to each player in the short version (spec §4.3)
