@@ -83,7 +83,7 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     else:  # with take stacking the take stays under the pile, the pad offers the answer
         left, right = [pile, *_present(moves), *banners, *_present(take)], [pad]
     columns = ft.Row([
-        ft.Column(_present(*left), spacing=12, expand=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+        ft.Column(_present(*left), spacing=8, expand=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         ft.Column(_present(*right), spacing=12, expand=3, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
     ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.START)
     return ft.Column([columns, *tail], spacing=ui.GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -291,15 +291,10 @@ def _take(ctx: TableContext, player: str, count: int, others: tuple[tuple[str, i
     chips = [ui.chip(ctx.t("app.md.take_from", player=p, n=n), toggle(p), ident=ctx.ident(f"md-from-{p}"),
                      selected=p in victims, compact=True) for p, n in others]
     lines: list[ft.Control] = [
-        ui.tid(ctx.ident("md-banner-take"), ft.Row([
-            ft.Icon(ft.Icons.BACK_HAND, size=28, color=ft.Colors.ON_TERTIARY_CONTAINER),
-            ft.Text(sentence, size=ui.FONT_BODY, weight=ft.FontWeight.BOLD, color=ft.Colors.ON_TERTIARY_CONTAINER,
-                    expand=True),
-        ], spacing=12, vertical_alignment=ft.CrossAxisAlignment.CENTER)),
+        ui.tid(ctx.ident("md-banner-take"), ft.Text(sentence, size=ui.FONT_SMALL, weight=ft.FontWeight.W_600,
+                                                    color=ft.Colors.ON_TERTIARY_CONTAINER)),
+        ui.wrap(chips, spacing=6),
     ]
-    if not no_choice:
-        lines.append(ui.muted(ctx.t("app.md.take_choose"), ident=ctx.ident("md-take-choose")))
-    lines.append(ui.wrap(chips, spacing=8))
     each = _n_cards(count)
     lines.append(ui.button(ctx.t("app.md.take_confirm", player=player,
                                  players=tuple(Msg("app.md.take_from_one", {"player": p, "each": each})
@@ -308,7 +303,9 @@ def _take(ctx: TableContext, player: str, count: int, others: tuple[tuple[str, i
                            else ctx.t("app.md.take_confirm_none", player=player), confirm,
                            ident=ctx.ident("md-take-confirm"), icon=ft.Icons.BACK_HAND, kind="primary",
                            disabled=not victims, size=ui.FONT_BODY))
-    return ui.panel(ft.Column(lines, spacing=10), ident=ctx.ident("md-take"), padding=12,
+    if not no_choice:  # under the controls: in view on a tablet whatever the number of players
+        lines.append(ui.muted(ctx.t("app.md.take_choose"), ident=ctx.ident("md-take-choose")))
+    return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("md-take"), padding=10,
                     bgcolor=ft.Colors.TERTIARY_CONTAINER)
 
 
