@@ -63,8 +63,12 @@ def test_a_tap_costs_the_same_with_two_players_as_with_six(tmp_path):
         probe.tap(app.root, "md-colour-r")
         built = app.memo.built
         probe.tap(app.root, "md-value-14")
-        cost[n] = app.memo.built - built
-    assert cost[2] == cost[6] == 3  # the values, the series, confirm
+        first = app.memo.built - built
+        probe.tap(app.root, "md-value-13")
+        cost[n] = (first, app.memo.built - built - first)
+    # the red 14 leaves only the 13 to follow (14 tiles change highlight); the 13 then moves it to the 12:
+    # two tiles, the series and confirm
+    assert cost[2] == cost[6] == (14 + 2, 2 + 2)
 
 
 def test_kept_parts_still_enter_plays_after_an_entry_an_undo_and_a_refusal(table):

@@ -374,7 +374,7 @@ def _pad_block(state: State, ctx: TableContext, side: bool) -> ft.Control:
     rows: list[ft.Control | None] = [
         ctx.keep("md-pad-colours", (colour, layout), lambda: _colours(ctx, colour, layout)),
         ctx.keep("md-pad-actions", (action, layout), lambda: _actions(ctx, action, layout)) if colour == "y" else None,
-        ctx.keep("md-pad-values", (colour, action, fits, layout), lambda: _values(ctx, colour, action, fits, layout)),
+        _values(ctx, colour, action, fits, layout),
         ctx.keep("md-pad-series", tuple(series), lambda: _series(ctx, tuple(series))),
         ctx.keep("md-pad-direction", (player, direction), lambda: _direction(ctx, player, direction))
         if chooses else None,
@@ -436,31 +436,35 @@ def _actions(ctx: TableContext, action: str, layout: Any) -> ft.Control:
 
 def _values(ctx: TableContext, colour: str, action: str, fits: tuple[bool, ...],
             layout: tuple[int, float] | None) -> ft.Control:
-    bg, fg = FACE[Colour(colour)]
-
-    def add(card_id: str) -> ui.Handler:
-        def handler(_: Any) -> None:
-            ctx.draft.setdefault("series", []).append(card_id)
-            ctx.refresh()
-        return handler
-
-    tiles: list[ft.Control] = []
-    for value, possible in zip(MD_VALUES, fits):
-        card_id = _card_id(colour, value, action)
-        box = ft.Container(
-            ft.Text(str(value), size=24, weight=ft.FontWeight.BOLD if possible else None,
-                    color=fg if possible else ft.Colors.ON_SURFACE),
-            on_click=add(card_id), width=layout[1] if layout else 74, height=VALUE_H if layout else ui.TOUCH,
-            alignment=ft.Alignment.CENTER, border_radius=10, ink=True,
-            bgcolor=bg if possible else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-            border=ft.Border.all(3 if possible else 1, ft.Colors.PRIMARY if possible else ft.Colors.OUTLINE_VARIANT))
-        tiles.append(ui.tid(ctx.ident(f"md-value-{value}"), box, button=True, selected=possible,
-                            label=ctx.say(card(card_id).msg)))
+    """The twenty values, each tile kept while its card and highlight are: the second card of a
+    series, or a card taken out again, builds only the tiles whose highlight changes."""
+    tiles = [ctx.keep(f"md-value-{value}", (_card_id(colour, value, action), possible, layout),
+                      partial(_value_tile, ctx, value, _card_id(colour, value, action), possible, layout))
+             for value, possible in zip(MD_VALUES, fits)]
     if layout is None:
         return ft.Row(tiles, wrap=True, spacing=VALUE_GAP, run_spacing=VALUE_GAP)
     per_row = layout[0]
     return ft.Column([ft.Row(tiles[i:i + per_row], spacing=VALUE_GAP) for i in range(0, len(tiles), per_row)],
                      spacing=VALUE_GAP, tight=True)
+
+
+def _value_tile(ctx: TableContext, value: int, card_id: str, possible: bool,
+                layout: tuple[int, float] | None) -> ft.Control:
+    c = card(card_id)
+    bg, fg = FACE[c.colour]
+
+    def add(_: Any) -> None:
+        ctx.draft.setdefault("series", []).append(card_id)
+        ctx.refresh()
+
+    box = ft.Container(
+        ft.Text(str(value), size=24, weight=ft.FontWeight.BOLD if possible else None,
+                color=fg if possible else ft.Colors.ON_SURFACE),
+        on_click=add, width=layout[1] if layout else 74, height=VALUE_H if layout else ui.TOUCH,
+        alignment=ft.Alignment.CENTER, border_radius=10, ink=True,
+        bgcolor=bg if possible else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border=ft.Border.all(3 if possible else 1, ft.Colors.PRIMARY if possible else ft.Colors.OUTLINE_VARIANT))
+    return ui.tid(ctx.ident(f"md-value-{value}"), box, button=True, selected=possible, label=ctx.say(c.msg))
 
 
 def _series(ctx: TableContext, series: tuple[str, ...]) -> ft.Control:
