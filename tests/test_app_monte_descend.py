@@ -400,7 +400,7 @@ def test_a_greyed_confirm_says_the_direction_is_awaited():
     assert table.text("md-confirm-why") == en("app.md.confirm_needs_direction", player="Bruno")
     french = Table(table.state, lang="fr")
     french.tap("md-colour-y", "md-value-12")
-    assert french.text("md-confirm-why") == "Pour valider, Bruno choisit d'abord la direction ci-dessus."
+    assert french.text("md-confirm-why") == "Pour valider, Bruno choisit d'abord la direction : on monte ou on descend."
     table.tap("md-dir-down")
     assert table.enabled("md-confirm") and not table.has("md-confirm-why")
     table.tap("md-confirm")
