@@ -1,18 +1,26 @@
 """Monte & descend (AMIGO, 1998) at the table.
 
-The pile is always in view: the top card large, the value to follow, the direction as a big arrow
+The pile is always in view: the top card, the value to follow, the direction as a big arrow
 (Material icons: the offline web client has no symbol font), who plays, the deal, the reserve and
 how many times it can still be rebuilt, and every player's hand count (hands are hidden: counts are
-public at the table). Banners say when a skip just passed someone over, when a take is waiting and
-when the player to act has a free play.
+public at the table). Banners say what the table does now: a skip just passed someone over, a take
+is waiting, everyone passes a card to the left (« passe les cartes »), the hands are gathered and
+dealt out again (chaos), the player to act has a free play or has just drawn.
 
-Entering a play: the card pad (colour, then for a yellow its action, then the value 1–20); a series
-is entered card by card — the values that could still follow are highlighted (the engine's
-``fits``) but every value stays on offer: the engine refuses a wrong one with its rule and what was
-allowed. The direction question appears only when the first card lets the player choose (the
-engine's ``chooses_direction``). One Confirm sends the play. Draw and Pass (after a draw) are one
-tap; a take is entered by tapping the players taken from. The score sheet (deals × players, +5 and
-−n, running totals, who starts each deal, the final ranking) is one tap away.
+Entering a play: the card pad, beside the pile on a tablet so that a turn needs no scrolling (on a
+phone it follows the pile: one scroll) — the colour, for a yellow its action, then the value 1–20;
+a series is entered card by card — the values that could still follow are highlighted (the
+engine's ``fits``) but every value stays on offer: the engine refuses a wrong one with its rule and
+what was allowed. The direction question appears only when the first card lets the player choose
+(the engine's ``chooses_direction``), and a greyed Confirm then says that it waits for it. One
+Confirm sends the play. Draw and Pass (after a draw) are one tap, under the pile; a take is entered
+by tapping the players taken from, already selected when there is no choice (the only opponent, or
+both others with three players). The score sheet (deals × players, +5 and −n, running totals, who
+starts each deal, the final ranking) is one tap away.
+
+Every part is kept between renders while what it shows is the same (companion.app.memo): a tap on
+the pad builds the pad's part it changes, whatever the number of players; the handlers of a kept
+part read the table's draft when tapped.
 
 Everything shown comes from the engine's documented public state (scoring/monte_descend.py).
 """
