@@ -191,13 +191,34 @@ def test_draw_and_pass_buttons():
 
 
 def test_a_take_is_entered_by_tapping_the_players_taken_from():
-    table = Table(state_of([play("Anne", "y5-take", direction="up")]))
+    four = ("Anne", "Bruno", "Chloé", "David")
+    table = Table(state_of([play("Anne", "y5-take", direction="up")], players=four))
     assert not table.has("md-pad"), "without stacking a take cannot be answered"
-    assert not table.enabled("md-take-confirm")
+    assert not table.enabled("md-take-confirm"), "four players: two of three to choose"
+    assert table.text("md-take-choose") == en("app.md.take_choose")
     assert table.text("md-from-Anne") == en("app.md.take_from", player="Anne", n=6)
-    table.tap("md-from-Anne", "md-from-Chloé", "md-take-confirm")
-    assert table.submitted == [take("Bruno", "Anne", "Chloé")]
-    parse_action(GAME, table.submitted[0], list(TABLE))
+    table.tap("md-from-David", "md-from-Anne")
+    assert table.text("md-take-confirm") == "Bruno takes 1 card from David and 1 card from Anne"
+    table.tap("md-take-confirm")
+    assert table.submitted == [take("Bruno", "David", "Anne")]
+    parse_action(GAME, table.submitted[0], list(four))
+
+
+@pytest.mark.parametrize("players", [("Anne", "Bruno"), TABLE])
+def test_a_take_without_a_choice_is_one_tap(players):
+    """Two players: the only opponent; three: both others. Nothing to choose: already selected."""
+    table = Table(state_of([play("Anne", "y5-take", direction="up")], players=players))
+    others = [p for p in players if p != "Bruno"]
+    assert all(table.find(f"md-from-{p}").selected for p in others)
+    assert not table.has("md-take-choose")
+    table.tap("md-take-confirm")
+    assert table.submitted == [take("Bruno", *others)]
+    french = Table(state_of([play("Anne", "y5-take", direction="up")], players=players), lang="fr")
+    assert french.text("md-take-confirm") == "Bruno prend " + " et ".join(f"1 carte à {p}" for p in others)
+    # a tap still takes a player out (e.g. to name the other one first)
+    table = Table(state_of([play("Anne", "y5-take", direction="up")], players=players))
+    table.tap(f"md-from-{others[0]}")
+    assert not table.find(f"md-from-{others[0]}").selected
 
 
 def test_with_take_stacking_the_pad_offers_the_answer_too():
@@ -345,12 +366,42 @@ def test_after_a_chaos_the_screen_shows_equal_hands_the_bigger_reserve_and_what_
     assert table.text("md-hand-Anne").startswith("Anne 3 cards")
     assert table.text("md-hand-Bruno").startswith("Bruno 3 cards")
     assert table.text("md-reserve") == en("app.md.reserve", n=51)
-    assert table.text("md-banner-chaos") == en("app.md.banner.chaos_under", each="3 cards", under="1 card",
-                                               reserve=51)
+    assert table.text("md-banner-chaos") == en("app.md.banner.chaos_under", player="Bruno", each="3 cards",
+                                               under="1 card", reserve=51)
     french = Table(state, lang="fr").text("md-banner-chaos")
-    assert "chacun a maintenant 3 cartes" in french and "1 carte en trop (réserve : 51)" in french
+    assert french == ("Chaos : Bruno ramasse toutes les mains, les mélange, redonne 3 cartes à chaque joueur "
+                      "et glisse le reste sous la réserve : 1 carte (réserve : 51).")
     # an even deal puts nothing under the reserve, and the line goes with the next entry
     state = state_of([play("Anne", "b1"), play("Bruno", "y9-chaos")], players=("Anne", "Bruno"))
-    assert Table(state).text("md-banner-chaos") == en("app.md.banner.chaos", each="6 cards")
+    assert Table(state).text("md-banner-chaos") == en("app.md.banner.chaos", player="Bruno", each="6 cards")
     state = state_of([play("Anne", "b1"), play("Bruno", "y9-chaos"), draw("Anne")], players=("Anne", "Bruno"))
     assert not Table(state).has("md-banner-chaos")
+
+
+def test_a_pass_cards_banner_says_what_the_table_does_until_the_next_entry():
+    """The yellow « passe les cartes » acts at the table only: the banner says who gives what to whom."""
+    state = state_of([play("Anne", "b8"), play("Bruno", "y9-pass")])
+    assert Table(state).text("md-banner-pass") == en("app.md.banner.pass", turn="Chloé")
+    french = Table(state, lang="fr").text("md-banner-pass")
+    assert "une carte de son choix au voisin de gauche" in french and french.endswith("Chloé joue ensuite.")
+    two = state_of([play("Anne", "b8"), play("Bruno", "y9-pass")], players=("Anne", "Bruno"))
+    assert Table(two).text("md-banner-pass") == en("app.md.banner.pass_two", player="Bruno", turn="Anne")
+    for later in ([draw("Chloé")], [draw("Chloé"), pass_("Chloé")], [play("Chloé", "b10")]):
+        assert not Table(state_of([play("Anne", "b8"), play("Bruno", "y9-pass"), *later])).has("md-banner-pass")
+    assert not Table(state_of([play("Anne", "b8"), play("Bruno", "y9-skip")])).has("md-banner-pass")
+
+
+def test_a_greyed_confirm_says_the_direction_is_awaited():
+    """A yellow on a yellow: the player chooses the direction; until then Valider says why it waits."""
+    table = Table(state_of([play("Anne", "y7-chaos", direction="up")]))
+    assert not table.has("md-confirm-why")
+    table.tap("md-colour-y", "md-action-skip", "md-value-12")
+    assert not table.enabled("md-confirm")
+    assert table.text("md-confirm-why") == en("app.md.confirm_needs_direction", player="Bruno")
+    french = Table(table.state, lang="fr")
+    french.tap("md-colour-y", "md-value-12")
+    assert french.text("md-confirm-why") == "Pour valider, Bruno choisit d'abord la direction : on monte ou on descend."
+    table.tap("md-dir-down")
+    assert table.enabled("md-confirm") and not table.has("md-confirm-why")
+    table.tap("md-confirm")
+    assert table.submitted == [play("Bruno", "y12-skip", direction="down")]

@@ -3,16 +3,23 @@ cards entered on the pad, a red 9 on a red 8 refused with its rule and what was 
 corrected card accepted, the turn with the blue of the same value, a series that empties a hand,
 and the results.
 
-With SCREENSHOTS=1 the table is saved to docs/screenshots/monte-descend-table.png.
+Every control a turn needs is in view on a tablet (1280×800) with the page at its top, for 2 to 6
+players: the hardest play (a yellow on a yellow: the direction too), a take, a take that may be
+answered, the card just drawn; on a phone (390×844) a turn needs one scroll at most.
+
+With SCREENSHOTS=1 the table is saved to docs/screenshots/monte-descend-table.png (and -landscape,
+-phone).
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
 from models.i18n import Msg
+from tests.e2e.conftest import _offline
 from tests.e2e.harness import ROOT, Screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -93,3 +100,148 @@ def test_monte_descend_match(tablet: Screen, companion_app):
     screen.wait_for("result-headline", timeout=30)
     screen.wait_for("rank-Anne")
     screen.wait_text(fr("md.explain.winner", player="Anne", total="+5"), "explanation")
+
+
+# -- every control a turn needs, in view ------------------------------------------------------------
+
+NAMES = ("Anne", "Bruno", "Chloé", "David", "Émile", "Fanny")
+TABLET, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
+COLOURS = ("md-colour-b", "md-colour-r", "md-colour-y")
+ACTIONS = ("md-action-skip", "md-action-take", "md-action-pass", "md-action-chaos")
+VALUES = tuple(f"md-value-{v}" for v in range(1, 21))
+# the hardest turn: a yellow on a yellow, so the player also says the direction, and Valider says it waits
+YELLOW_TURN = (*COLOURS, *ACTIONS, *VALUES, "md-series-0", "md-dir-up", "md-dir-down", "md-confirm", "md-clear",
+               "md-confirm-why", "md-draw")
+
+
+def _md(service: Any, n: int, first: dict, stacking: bool = False) -> int:
+    sid = service.start("monte-descend", list(NAMES[:n]), variant={"take_stacking": stacking}).session_id
+    service.submit(sid, first)
+    return sid
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory) -> Any:
+    """Games at a turn of each kind, for 2 to 6 players, entered through the service before the app starts."""
+    from companion.service import SessionService
+    from companion.store import Store
+    from tests.e2e.harness import AppProcess
+
+    folder = tmp_path_factory.mktemp("md-layout")
+    store = Store(folder / "companion.db")
+    service = SessionService(store)
+    chaos = {"type": "play", "player": "Anne", "cards": ["y15-chaos"], "direction": "down"}
+    take = {"type": "play", "player": "Anne", "cards": ["y5-take"], "direction": "up"}
+    sessions = {("yellow", n): _md(service, n, chaos) for n in range(2, 7)}
+    sessions |= {("take", n): _md(service, n, take) for n in range(2, 7)}
+    sessions |= {("stack", n): _md(service, n, take, stacking=True) for n in (3, 6)}
+    drawn = _md(service, 4, {"type": "play", "player": "Anne", "cards": ["r8"]})
+    service.submit(drawn, {"type": "draw", "player": "Bruno"})
+    sessions["drawn", 4] = drawn
+    store.close()
+    server = AppProcess(folder / "companion.db", folder / "app.log").start()
+    try:
+        yield server, sessions
+    finally:
+        server.stop()
+
+
+def _open(screen: Screen, sid: int) -> None:
+    if screen.exists("nav-home"):
+        screen.click("nav-home")
+    screen.wait_for(f"resume-{sid}")
+    screen.click(f"resume-{sid}")
+    screen.wait_text(fr("game.monte-descend.name"), "screen-title")
+    screen.wait_for("md-pile")
+
+
+def _enter_yellow_on_yellow(screen: Screen) -> None:
+    screen.click("md-colour-y")
+    screen.click("md-action-chaos")
+    screen.click("md-value-15")
+    screen.wait_for("md-confirm-why")
+
+
+def _out_of_view(screen: Screen, idents: tuple[str, ...]) -> list[str]:
+    size = screen.page.viewport_size
+    out = []
+    for ident in idents:
+        b = screen.page.locator(f'[flt-semantics-identifier="{ident}"]').first.bounding_box()
+        if b is None or b["y"] < 0 or b["x"] < 0 or b["y"] + b["height"] > size["height"] + 0.5 \
+                or b["x"] + b["width"] > size["width"] + 0.5:
+            out.append(f"{ident} {b}")
+    return out
+
+
+def _all_in_view(screen: Screen, idents: tuple[str, ...], what: str) -> None:
+    for ident in idents:
+        screen.wait_for(ident)
+    try:
+        screen.until(lambda: _out_of_view(screen, idents) == [], what, timeout=5)
+    except AssertionError:
+        pass
+    assert _out_of_view(screen, idents) == [], what
+
+
+def _in_view_at_the_top(screen: Screen, idents: tuple[str, ...], what: str) -> None:
+    screen.frames(3)
+    screen.scroll_top()
+    _all_in_view(screen, idents, what)
+
+
+def test_every_turns_controls_are_in_view_on_a_tablet(chromium, tables):
+    server, sessions = tables
+    context = chromium.new_context(viewport=TABLET, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", _offline)
+    screen = Screen(page)
+    try:
+        screen.open(server.url)
+        for n in range(2, 7):
+            _open(screen, sessions["yellow", n])
+            _enter_yellow_on_yellow(screen)
+            _in_view_at_the_top(screen, ("prompt", "md-top-card", *YELLOW_TURN), f"yellow on yellow, {n} players")
+            if os.environ.get("SCREENSHOTS") and n == 4:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                screen.screenshot(SHOTS / "monte-descend-landscape.png")
+            _open(screen, sessions["take", n])
+            victims = tuple(f"md-from-{p}" for p in NAMES[:n] if p != "Bruno")
+            _in_view_at_the_top(screen, ("md-banner-take", *victims, "md-take-confirm"), f"take, {n} players")
+        for n in (3, 6):
+            _open(screen, sessions["stack", n])
+            victims = tuple(f"md-from-{p}" for p in NAMES[:n] if p != "Bruno")
+            _in_view_at_the_top(screen, (*victims, "md-take-confirm", *COLOURS, *VALUES, "md-confirm"),
+                                f"take or answer it, {n} players")
+        _open(screen, sessions["drawn", 4])
+        _in_view_at_the_top(screen, ("md-banner-drawn", "md-pass", *COLOURS, *VALUES, "md-confirm"), "after a draw")
+    finally:
+        context.close()
+
+
+def test_a_turn_on_a_phone_needs_one_scroll_at_most(chromium, tables):
+    server, sessions = tables
+    context = chromium.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", _offline)
+    screen = Screen(page)
+    try:
+        screen.open(server.url)
+        for n in (2, 6):
+            _open(screen, sessions["yellow", n])
+            _enter_yellow_on_yellow(screen)
+            screen.frames(3)
+            screen.scroll_top()
+            _all_in_view(screen, ("prompt", "md-top-card"), "the pile at the top")
+            # one scroll: the pad's first control to just under the app bar, then the whole turn is in view
+            bar = screen.page.locator('[flt-semantics-identifier="screen-title"]').first.bounding_box()
+            first = screen.page.locator('[flt-semantics-identifier="md-colour-b"]').first.bounding_box()
+            assert bar is not None and first is not None
+            screen.page.mouse.move(PHONE["width"] / 2, PHONE["height"] / 2)
+            screen.page.mouse.wheel(0, first["y"] - (bar["y"] + bar["height"]) - 12)
+            screen.frames(4)
+            _all_in_view(screen, YELLOW_TURN, f"the turn after one scroll, {n} players")
+            if os.environ.get("SCREENSHOTS") and n == 6:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                screen.screenshot(SHOTS / "monte-descend-phone.png", top=False)
+    finally:
+        context.close()
