@@ -220,7 +220,7 @@ class Rating(SQLModel, table=True):
 
     __table_args__ = (
         Index("ix_ratings_game_finished", "game", "finished_at", "session_id"),
-        Index("ix_ratings_player_game", "player_id", "game", "finished_at", "session_id"),
+        Index("ix_ratings_player_game", "player_id", "game", "games", unique=True),
     )
 
 

@@ -37,10 +37,10 @@ from companion.service.errors import (
     Refused,
     ServiceError,
 )
+from companion.service.exports import Exports
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
 from companion.service.players import Players
-from companion.service.exports import Exports
 from companion.service.ratings import RatingQueries
 from companion.service.records import ENVELOPE_COLUMNS, setup_fields
 from companion.service.sessions import Sessions

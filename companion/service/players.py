@@ -87,9 +87,11 @@ class Players(ServiceCore):
                                {"s": source_id, "t": target_id})
                     db.execute(text("UPDATE results SET player_id = :t WHERE player_id = :s"),
                                {"s": source_id, "t": target_id})
-                    self.store.rerate(db, starts)  # the source's rows go, the target's are its games too
-                    db.execute(text("DELETE FROM players WHERE id = :s"), {"s": source_id})
                     self.store.rebuild_player_months(db, [source_id, target_id])
+                    # after the months' locks (the ratings' are taken last): the source's rows go,
+                    # the target's count its games too
+                    self.store.rerate(db, starts)
+                    db.execute(text("DELETE FROM players WHERE id = :s"), {"s": source_id})
                     profile = PlayerProfile(target_id, target.name, utc(target.created_at))
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err

@@ -15,6 +15,7 @@ sqlite3's parameter style, translated for psycopg by ``q``."""
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
@@ -25,6 +26,7 @@ from sqlmodel import Session
 from companion.store.connection import Tx, _chunks, _cursor, _driver, _stored_time
 from companion.store.summaries import Summaries
 
+RATING_LOCKS = 0x7AB3  # PostgreSQL: the first key of the advisory locks on a game's ratings
 MODEL = PlackettLuce()  # the defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 Starts = dict[str, tuple[Any, int]]  # per game, the (finished_at, session_id) of the first game to rate again
 
@@ -34,10 +36,11 @@ _AFTER = " AND ({t} > ? OR ({t} = ? AND {s} >= ?))"  # (finished_at, session id)
 _FINISHED = ("SELECT s.id, s.finished_at, r.player_id, r.rank FROM sessions s JOIN results r ON r.session_id = s.id "
              "WHERE s.game = ? AND s.status = 'finished' AND s.finished_at IS NOT NULL{after} "
              "ORDER BY s.finished_at, s.id, r.player_id")
-# each player's latest row at a game (the rows from the start on are gone by then)
-_LATEST = ("SELECT player_id, mu, sigma, games FROM (SELECT player_id, mu, sigma, games, ROW_NUMBER() OVER "
-           "(PARTITION BY player_id ORDER BY finished_at DESC, session_id DESC) AS n FROM ratings "
-           "WHERE game = ?{players}) latest WHERE n = 1")
+# each player's latest row at each game: their most games (one more with each game rated, so the
+# last one rated), found through the index on (player_id, game, games)
+_LATEST = ("SELECT r.player_id, p.name, r.game, r.mu, r.sigma, r.ordinal, r.games FROM ratings r JOIN "
+           "(SELECT player_id, game, MAX(games) AS n FROM ratings {where} GROUP BY player_id, game) m "
+           "ON r.player_id = m.player_id AND r.game = m.game AND r.games = m.n JOIN players p ON p.id = r.player_id")
 
 
 @dataclass(frozen=True)
@@ -99,11 +102,12 @@ def rerate_game(driver: Any, q: Callable[[str], str], game: str, start: tuple[An
             games.append((sid, finished_at, []))
         games[-1][2].append((pid, rank))
     prior: dict[int, tuple[float, float, int]] = {}
-    if start is not None:
+    if start is not None:  # each player's latest row before the start (the later ones are gone)
         players = sorted({pid for _, _, pid, _ in found})
-        where = f" AND player_id IN ({','.join(str(int(p)) for p in players)})" if len(players) <= 500 else ""
-        prior = {pid: (mu, sigma, n) for pid, mu, sigma, n in driver.execute(q(_LATEST.format(players=where)),
-                                                                               (game,)).fetchall()}
+        where = "WHERE game = ?" + (f" AND player_id IN ({','.join(str(int(p)) for p in players)})"
+                                    if len(players) <= 500 else "")
+        prior = {pid: (mu, sigma, n) for pid, _, _, mu, sigma, _, n in driver.execute(
+            q(_LATEST.format(where=where)), (game,)).fetchall()}
     rows = rate(games, prior, game)
     cursor = driver.cursor()
     try:
@@ -152,7 +156,20 @@ class Ratings(Summaries):
         """Rate every game of ``starts`` again from its start (see :func:`rerate_game`)."""
         driver = _driver(db)
         for game in sorted(starts):
+            self._lock_ratings(driver, game)
             rerate_game(driver, self._q, game, starts[game])
+
+    def _lock_ratings(self, driver: Any, game: str) -> None:
+        """PostgreSQL: lock the ratings of ``game`` until the transaction ends. Two tables
+        finishing games of one game at once would each rate theirs from ratings that miss the
+        other's (READ COMMITTED: neither sees the other's rows before its commit); with the lock
+        the second waits, then its statements (new snapshots) read the first one's rows. Taken
+        last in a transaction (after the game's row and its months' locks), in game order, so no
+        two transactions wait for each other in a cycle. SQLite: BEGIN IMMEDIATE already
+        excludes every other writer."""
+        if self.path is None:
+            driver.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                           (RATING_LOCKS, zlib.crc32(game.encode("utf-8")) - 2 ** 31))
 
     def rerate_sessions(self, db: Session | Tx, session_ids: Sequence[int]) -> None:
         """After these games changed (finished, reopened, corrected, written by an import or a
@@ -165,18 +182,18 @@ class Ratings(Summaries):
         if games is None:
             games = [g for (g,) in driver.execute("SELECT DISTINCT game FROM sessions WHERE status = 'finished'")]
             driver.execute("DELETE FROM ratings")
-        return sum(rerate_game(driver, self._q, game, None) for game in sorted(games))
+        written = 0
+        for game in sorted(games):
+            self._lock_ratings(driver, game)
+            written += rerate_game(driver, self._q, game, None)
+        return written
 
     def ratings_table(self, db: Session, game: str | None = None) -> list[RatingRow]:
         """Every rated player's rating now, per game: by game, then best ordinal first (then name)."""
         where = "" if game is None else "WHERE game = ?"
         cursor = _cursor(db)
         try:
-            found = cursor.execute(self._q(
-                "SELECT l.player_id, p.name, l.game, l.mu, l.sigma, l.ordinal, l.games FROM (SELECT player_id, game, "
-                "mu, sigma, ordinal, games, ROW_NUMBER() OVER (PARTITION BY game, player_id ORDER BY finished_at DESC, "
-                f"session_id DESC) AS n FROM ratings {where}) l JOIN players p ON p.id = l.player_id WHERE l.n = 1"),
-                () if game is None else (game,)).fetchall()
+            found = cursor.execute(self._q(_LATEST.format(where=where)), () if game is None else (game,)).fetchall()
         finally:
             cursor.close()
         rows = [RatingRow(int(pid), name, g, float(mu), float(sigma), float(o), int(n))
@@ -189,7 +206,7 @@ class Ratings(Summaries):
         try:
             found = cursor.execute(self._q(
                 "SELECT game, session_id, finished_at, mu, sigma, ordinal, games FROM ratings WHERE player_id = ?"
-                + ("" if game is None else " AND game = ?") + " ORDER BY game, finished_at, session_id"),
+                + ("" if game is None else " AND game = ?") + " ORDER BY game, games"),
                 (player_id,) if game is None else (player_id, game)).fetchall()
         finally:
             cursor.close()

@@ -100,7 +100,7 @@ class Rivals(Summaries):
                 + " GROUP BY o.player_id, p.name"), (player_id,) if game is None else (player_id, game)).fetchall()
         finally:
             cursor.close()
-        return sorted((Meeting(int(o), name, int(n), int(b), int(l)) for o, name, n, b, l in found),
+        return sorted((Meeting(int(o), name, int(n), int(won), int(lost)) for o, name, n, won, lost in found),
                       key=lambda m: (m.name.casefold(), m.opponent_id))
 
     def player_games(self, db: Session, player_id: int) -> list[tuple[str, datetime, bool]]:

@@ -36,9 +36,10 @@ def upgrade() -> None:
         sa.Column("games", sa.Integer(), nullable=False),
     )
     op.create_index("ix_ratings_game_finished", "ratings", ["game", "finished_at", "session_id"])
-    op.create_index("ix_ratings_player_game", "ratings", ["player_id", "game", "finished_at", "session_id"])
+    op.create_index("ix_ratings_player_game", "ratings", ["player_id", "game", "games"], unique=True)
     bind = op.get_bind()
     driver = bind.connection.driver_connection
+    assert driver is not None  # a live connection: alembic runs on it
     q = _pyformat if bind.dialect.name == "postgresql" else _same
     for (game,) in driver.execute("SELECT DISTINCT game FROM sessions WHERE status = 'finished' ORDER BY game").fetchall():
         rerate_game(driver, q, game, None)
