@@ -310,6 +310,7 @@ def test_a_tablet_s_older_games_copied_into_a_club_are_rated_in_the_order_they_f
     tablet = SessionService(Store(tmp_path / "tablet.db"), clock=Clock(T0))
     for first in ("Anne", "Bruno", "Chloé"):
         play_hs(tablet, ["Anne", "Bruno", "Chloé"], first)
+    pushed = {p["sourcePlayId"] for p in tablet.bgstats_plays()}
     tablet.store.close()
     store = club.store()
     try:
@@ -317,6 +318,8 @@ def test_a_tablet_s_older_games_copied_into_a_club_are_rated_in_the_order_they_f
         play_hs(here, ["anne", "Dario", "Chloé"], "Dario")  # finished later than the tablet's games
         migrate(tmp_path / "tablet.db", store)
         kept = here.ratings("high-society")
+        # the copies are the same plays for BG Stats: pushed from the club, recognised as pushed from the tablet
+        assert pushed < {p["sourcePlayId"] for p in here.bgstats_plays()}
         here.recompute_ratings()  # every game rated from the first: what the copy must have left
         assert kept == here.ratings("high-society")
         assert {r.name: r.games for r in kept} == {"anne": 4, "Bruno": 3, "Chloé": 4, "Dario": 1}
