@@ -74,8 +74,8 @@ def _templates() -> list[tuple[str, dict[str, Any], int, Any]]:
 
 def build_database(path: Path, games: int, seed: int = 13) -> None:
     """The club's database: ``games`` games over four years, 97% finished, 2% in progress, 1%
-    abandoned; schema by the store's migrations, rows by bulk INSERTs, summaries by the store's
-    own SQL."""
+    abandoned; schema by the store's migrations, rows by bulk INSERTs, summaries and ratings by
+    the store's own code."""
     Store(path).close()  # the schema at head
     rng = random.Random(seed)
     templates = _templates()
@@ -144,6 +144,7 @@ def build_database(path: Path, games: int, seed: int = 13) -> None:
     try:
         with store.write() as db:
             store.refresh_summaries(db)
+            store.rerate_all(db)  # the skill ratings a history written game by game would have
     finally:
         store.close()
 
@@ -169,7 +170,8 @@ def cached_database(games: int, rebuild: bool) -> tuple[Path, float | None]:
 
 
 # every table the app writes rows to, parents first (what the PostgreSQL copy carries over)
-COPIED = ("players", "sessions", "seats", "actions", "results", "game_summaries", "player_months", "game_months")
+COPIED = ("players", "sessions", "seats", "actions", "results", "game_summaries", "player_months", "game_months",
+          "ratings")
 
 
 def copy_to_postgresql(path: Path, url: str) -> tuple[int, float]:

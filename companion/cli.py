@@ -1,4 +1,4 @@
-"""The `companion` command: the app, the headless referee, import, export and migrate."""
+"""The `companion` command: the app, the headless referee, import, export, ratings and migrate."""
 
 from __future__ import annotations
 
@@ -154,11 +154,17 @@ def cmd_export(args: argparse.Namespace) -> int:
             sys.stderr.write(problem.render(args.lang) + "\n")
             return 2
     try:
-        records = _open_service(args).export(args.session)
+        if args.format == "json":
+            records = _open_service(args).export(args.session)
+            out = json.dumps(records[0] if args.session is not None else records, ensure_ascii=False, indent=2) + "\n"
+        else:
+            out, records = _export_games(args)
     except (ServiceError, StoreUnusable) as err:
         sys.stderr.write(err.msg.render(args.lang) + "\n")
         return 2
-    out = json.dumps(records[0] if args.session is not None else records, ensure_ascii=False, indent=2) + "\n"
+    except ValueError as err:  # a date that is not one
+        sys.stderr.write(str(err) + "\n")
+        return 2
     if not writes_file:
         sys.stdout.write(out)
         return 0
@@ -172,6 +178,71 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stderr.write(Msg("service.export.unwritable", {"path": str(target), "detail": err.strerror}).render(args.lang) + "\n")
         return 2
     sys.stdout.write(Msg("service.export.done", {"count": len(records), "path": str(target)}).render(args.lang) + "\n")
+    return 0
+
+
+def _export_games(args: argparse.Namespace) -> tuple[str, list]:
+    """``export --format csv|bgstats``: (the text, the games in it). The history's filters apply;
+    a BG Stats export is one push-a-play JSON object a line, each followed by its link."""
+    import json
+    from datetime import datetime
+
+    from companion.service.bgstats import link
+    from models.i18n import Msg
+
+    filters = {"game": args.game, "player": args.player, "table": args.table,
+               "since": None if args.since is None else datetime.fromisoformat(args.since).astimezone(),
+               "until": None if args.until is None else datetime.fromisoformat(args.until).astimezone()}
+    service = _open_service(args)
+    if args.format == "csv":
+        if args.session is not None:
+            filters = {"session_id": args.session}
+        return service.csv_text(lang=args.lang, **filters), service.finished(**filters)
+    plays = service.bgstats_plays(args.session, lang=args.lang, **({} if args.session is not None else filters))
+    lines = []
+    for play in plays:
+        lines.append(json.dumps(play, ensure_ascii=False))
+        lines.append(Msg("export.bgstats.link", {"session": play["sourcePlayId"], "link": link(play)}).render(args.lang))
+    return "".join(line + "\n" for line in lines), plays
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    """`companion ratings [--game ID] [--json]`: every rated player's skill rating, per game, best
+    first (the same figures as the screens)."""
+    import json
+
+    from companion.service import ServiceError
+    from companion.store import StoreUnusable
+    from models.games import GAMES
+    from models.i18n import Msg, format_number
+
+    if args.game is not None and args.game not in GAMES:
+        sys.stderr.write(Msg("ratings.unknown_game", {"game": args.game, "games": ", ".join(GAMES)}).render(args.lang)
+                         + "\n")
+        return 2
+    try:
+        rows = _open_service(args).ratings(args.game)
+    except (ServiceError, StoreUnusable) as err:
+        sys.stderr.write(err.msg.render(args.lang) + "\n")
+        return 2
+    if args.json:
+        sys.stdout.write(json.dumps([{"game": r.game, "player": r.name, "mu": r.mu, "sigma": r.sigma,
+                                      "ordinal": r.ordinal, "games": r.games} for r in rows],
+                                    ensure_ascii=False, indent=2) + "\n")
+        return 0
+    if not rows:
+        sys.stdout.write(Msg("ratings.none").render(args.lang) + "\n")
+        return 0
+    lang = args.lang
+    for game in dict.fromkeys(r.game for r in rows):
+        mine = [r for r in rows if r.game == game]
+        name = Msg(f"game.{game}.name").render(lang)
+        sys.stdout.write(Msg("ratings.game", {"game": name, "count": len(mine)}).render(lang) + "\n")
+        for place, r in enumerate(mine, 1):
+            sys.stdout.write("  " + Msg("ratings.line", {
+                "place": place, "name": r.name, "ordinal": format_number(round(r.ordinal, 2), lang),
+                "mu": format_number(round(r.mu, 2), lang), "sigma": format_number(round(r.sigma, 2), lang),
+                "games": r.games}).render(lang) + "\n")
     return 0
 
 
@@ -320,8 +391,23 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write table records from the database (one object with --session, else a list)")
     export.add_argument("--session", type=int, default=None, help="the game to export (default: every game)")
     export.add_argument("-o", "--output", default=None, help="file to write (default: standard output)")
+    export.add_argument("--format", choices=("json", "csv", "bgstats"), default="json",
+                        help="json: table records; csv: one row per player per finished game; bgstats: BG Stats' "
+                             "push-a-play JSON of each finished game (one a line) and its link")
+    export.add_argument("--game", default=None, help="csv, bgstats: only this game (its id)")
+    export.add_argument("--player", default=None, help="csv, bgstats: only the games of this player (exact name)")
+    export.add_argument("--table", default=None, help="csv, bgstats: only the games of this table")
+    export.add_argument("--since", default=None, help="csv, bgstats: games started at or after (YYYY-MM-DD[ hh:mm])")
+    export.add_argument("--until", default=None, help="csv, bgstats: games started before (YYYY-MM-DD[ hh:mm])")
     export.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the messages")
     export.set_defaults(func=cmd_export)
+
+    ratings = sub.add_parser("ratings", help="skill ratings (openskill): per game, every rated player's mu, sigma, "
+                                             "ordinal (mu - 3 sigma) and games, best ordinal first")
+    ratings.add_argument("--game", default=None, help="only this game (its id, e.g. high-society)")
+    ratings.add_argument("--json", action="store_true", help="a JSON list instead of text")
+    ratings.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the text")
+    ratings.set_defaults(func=cmd_ratings)
 
     import_ = sub.add_parser("import", help="check table records (one, or a list) and add them all to the database, or none")
     import_.add_argument("file", help="the records' path, or - for standard input")

@@ -197,6 +197,33 @@ class GameMonth(SQLModel, table=True):
     duration_n: int = Field(nullable=False)
 
 
+class Rating(SQLModel, table=True):
+    """A player's skill rating at one game right after one finished game (0006): openskill's
+    Plackett-Luce model at its defaults, the finished games of a game rated in the order they
+    finished (equal times: by session id). Derived data: the rows from the first game a change
+    affects on are rewritten in its transaction (:mod:`companion.store.ratings`); a player's
+    rating now is their latest row. ``finished_at`` is the session's (the order); ``games``:
+    the player's rated games at that game so far, this one included; ``ordinal``: mu - 3 sigma."""
+
+    __tablename__ = "ratings"
+
+    session_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
+    )
+    player_id: int = Field(sa_column=Column(Integer, ForeignKey("players.id"), primary_key=True))
+    game: str = Field(nullable=False)
+    finished_at: datetime = Field(nullable=False)
+    mu: float = Field(nullable=False)
+    sigma: float = Field(nullable=False)
+    ordinal: float = Field(nullable=False)
+    games: int = Field(nullable=False)
+
+    __table_args__ = (
+        Index("ix_ratings_game_finished", "game", "finished_at", "session_id"),
+        Index("ix_ratings_player_game", "player_id", "game", "games", unique=True),
+    )
+
+
 class StoreInfo(SQLModel, table=True):
     """Facts about the database itself (0005): ``store_id``, its identity, given once."""
 
@@ -213,7 +240,7 @@ Index("ix_seats_player", col(Seat.player_id))
 Index("ix_sessions_origin", col(GameSession.origin), unique=True)  # added by 0005
 Index("ix_sessions_table_started", col(GameSession.table_name), col(GameSession.started_at))  # 0005
 
-TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth, StoreInfo)
+TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth, StoreInfo, Rating)
 metadata = SQLModel.metadata
 
 

@@ -11,6 +11,8 @@ cache of live sessions (:mod:`.live`):
 - :mod:`.sessions` — lifecycle: players, start, open, delete, repair of results rows;
 - :mod:`.play` — applying and taking back entries: submit, undo, corrections;
 - :mod:`.queries` — history lists and statistics;
+- :mod:`.ratings` — skill ratings, rivals and streaks;
+- :mod:`.exports` — finished games as CSV rows and BG Stats plays (:mod:`.bgstats`);
 - :mod:`.transfer` — import and export of table records;
 - :mod:`.players` — profiles: rename, merge, remove;
 - :mod:`.club` — a club's shared history: its tables and the season league table of a game;
@@ -35,10 +37,11 @@ from companion.service.errors import (
     Refused,
     ServiceError,
 )
+from companion.service.exports import Exports
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
 from companion.service.players import Players
-from companion.service.queries import Queries
+from companion.service.ratings import RatingQueries
 from companion.service.records import ENVELOPE_COLUMNS, setup_fields
 from companion.service.sessions import Sessions
 from companion.service.states import (
@@ -63,7 +66,7 @@ from companion.service.transfer import Transfer
 from companion.store import Store
 
 
-class SessionService(Sessions, Play, Queries, Transfer, Players, Club):
+class SessionService(Sessions, Play, Exports, RatingQueries, Transfer, Players, Club):
     def __init__(self, store: Store, clock: Callable[[], datetime] | None = None):
         super().__init__(store, clock)
         self.repair_results()

@@ -329,8 +329,8 @@ class Play(ServiceCore):
 
     def _write_status(self, db: Session | Tx, live: Live, outcome: Outcome | None, now: datetime,
                       appended: int = 0) -> None:
-        """Status, results rows, updated_at and the summary (what lists and statistics read) after
-        a change; ``live.outcome`` is still the outcome before it. ``appended``: the change only
+        """Status, results rows, updated_at, the summary (what lists and statistics read) and the
+        ratings from this game on (when it is, or was, finished) after a change; ``live.outcome`` is still the outcome before it. ``appended``: the change only
         appended that many entries (a submit). While the game goes on, a submit costs two fixed
         UPDATEs whatever the game's length (the summary brought up to date incrementally); results
         rows only when it ends. A change of status, an undo or a correction rewrites the summary
@@ -352,6 +352,8 @@ class Play(ServiceCore):
         else:
             self.store.touch(db, live.session_id, now)
         self.store.refresh_summary(db, live.session_id)
+        if outcome is not None or live.outcome is not None:  # finished, reopened or corrected finished
+            self.store.rerate_sessions(db, [live.session_id])
 
     def _parse_action(self, live: Live, action: Any) -> AnyAction:
         try:

@@ -77,6 +77,9 @@ class Players(ServiceCore):
                     if shared is not None:
                         raise ServiceError(Msg("service.players.merge_together", {
                             "a": source.name, "b": target.name, "session": shared}))
+                    # both profiles' ratings, from the first game the source was rated in (a
+                    # rename changes none: the rows know the profile by id)
+                    starts = self.store.player_rating_starts(db, [source_id])
                     # the seats written before 0004 take their record's name before the profile goes
                     db.execute(text("UPDATE seats SET name = :n WHERE player_id = :s AND name IS NULL"),
                                {"n": source.name, "s": source_id})
@@ -84,8 +87,11 @@ class Players(ServiceCore):
                                {"s": source_id, "t": target_id})
                     db.execute(text("UPDATE results SET player_id = :t WHERE player_id = :s"),
                                {"s": source_id, "t": target_id})
-                    db.execute(text("DELETE FROM players WHERE id = :s"), {"s": source_id})
                     self.store.rebuild_player_months(db, [source_id, target_id])
+                    # after the months' locks (the ratings' are taken last): the source's rows go,
+                    # the target's count its games too
+                    self.store.rerate(db, starts)
+                    db.execute(text("DELETE FROM players WHERE id = :s"), {"s": source_id})
                     profile = PlayerProfile(target_id, target.name, utc(target.created_at))
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err

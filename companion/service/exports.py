@@ -1,0 +1,72 @@
+"""Finished games out of the app, with the history's figures and filters: one CSV row per player
+per game for a spreadsheet, and BG Stats' push-a-play JSON and link (:mod:`.bgstats`)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime, tzinfo
+from typing import Any
+
+from companion.service import bgstats
+from companion.service.queries import Queries
+from companion.service.states import SessionSummary
+from models.i18n import Msg, has_text, render
+from models.tables import STATUS_FINISHED
+
+CSV_COLUMNS = ("date", "game", "table", "player", "score", "place", "winner", "duration")
+
+
+def game_name(game: str, lang: str) -> str:
+    key = f"game.{game}.name"
+    return render(Msg(key), lang) if has_text(key, lang) else game
+
+
+class Exports(Queries):
+    def finished(self, session_id: int | None = None, **filters: Any) -> list[SessionSummary]:
+        """The finished games the history lists with these filters (``game``, ``player``,
+        ``since``, ``until``, ``table``), oldest first; or the one game ``session_id``."""
+        if session_id is not None:
+            found = [self.summary(session_id)]
+        else:
+            found = self.history(status=STATUS_FINISHED, **filters)[::-1]
+        return [s for s in found if s.status == STATUS_FINISHED]
+
+    def bgstats_plays(self, session_id: int | None = None, *, lang: str = "fr", tz: tzinfo | None = None,
+                      **filters: Any) -> list[dict[str, Any]]:
+        """BG Stats' push-a-play JSON of each finished game (see :mod:`.bgstats`), oldest first."""
+        games = self.finished(session_id, **filters)
+        with self._read() as db:
+            own = self.store.store_id(db)
+            kept = {}
+            for s in games:
+                row = self.store.session(db, s.session_id)
+                assert row is not None
+                names = [name for name, _ in self.store.seat_players(db, s.session_id)]
+                kept[s.session_id] = (row.origin or f"{own}/{s.session_id}", names.index(row.first_player)
+                                      if row.first_player in names else -1)
+        plays = []
+        for s in games:
+            stable, first = kept[s.session_id]
+            seats = [bgstats.PlayedSeat(x.name, 0 if x.score is None else x.score, x.place or 0, x.winner, i == first)
+                     for i, x in enumerate(s.seats)]
+            plays.append(bgstats.play(bgstats.PlayedGame(stable, s.game, game_name(s.game, lang), s.started_at,
+                                                         s.duration_s, s.table_name, seats), tz))
+        return plays
+
+    def csv_text(self, *, lang: str = "fr", tz: tzinfo | None = None, **filters: Any) -> str:
+        """One row per player per finished game, oldest game first, players in seating order:
+        the start (local time), the game, the table, the player, score, place, winner (1 or 0),
+        minutes played — the history's figures. A header in ``lang``."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([render(Msg(f"export.csv.{c}"), lang) for c in CSV_COLUMNS])
+        for s in self.finished(**filters):
+            for seat in s.seats:
+                writer.writerow([_local(s.started_at, tz), game_name(s.game, lang), s.table_name or "", seat.name,
+                                 seat.score, seat.place, int(seat.winner), round(s.duration_s / 60)])
+        return out.getvalue()
+
+
+def _local(moment: datetime, tz: tzinfo | None) -> str:
+    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")

@@ -1,0 +1,60 @@
+"""Skill ratings, rivals and streaks, read for the screens and the command line (the rows and
+their definitions: :mod:`companion.store.ratings`, :mod:`companion.store.rivals`). Reading only,
+never a replay; the ratings themselves are written by every change to the history, in its
+transaction (see the service's hooks: a finish, an undo, a correction, a removal, a merge, an
+import, a copy)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.service.errors import STORAGE_ERRORS, storage_error
+from companion.service.live import ServiceCore
+from companion.service.states import utc
+from companion.store import Meeting, RatingPoint, RatingRow
+from companion.store.rivals import Rivalry, Streak, rivalry, streaks
+
+
+@dataclass(frozen=True)
+class Rivals:
+    """A player's head to head against each opponent (``meetings``, by name) and what it names."""
+    meetings: tuple[Meeting, ...]
+    nemesis: tuple[Meeting, ...]
+    victims: tuple[Meeting, ...]
+    closest: tuple[Meeting, ...]
+
+
+class RatingQueries(ServiceCore):
+    def ratings(self, game: str | None = None) -> list[RatingRow]:
+        """Every rated player's rating now, per game (of ``game`` only): by game, best ordinal first."""
+        with self._read() as db:
+            return self.store.ratings_table(db, game)
+
+    def rating_history(self, player_id: int, game: str | None = None) -> list[RatingPoint]:
+        """A player's rating after each of their rated games (a chart over time), by game."""
+        with self._read() as db:
+            points = self.store.rating_history(db, player_id, game)
+        return [p._replace(finished_at=utc(p.finished_at)) for p in points]
+
+    def rivals(self, player_id: int, game: str | None = None) -> Rivals:
+        """Head to head against every opponent, nemesis, favourite victim and closest rival."""
+        with self._read() as db:
+            meetings = self.store.meetings(db, player_id, game)
+        named: Rivalry = rivalry(meetings)
+        return Rivals(tuple(meetings), named.nemesis, named.victims, named.closest)
+
+    def streaks(self, player_id: int) -> list[Streak]:
+        """Games played, last played, current and longest win streak: per game, then every game."""
+        with self._read() as db:
+            games = self.store.player_games(db, player_id)
+        return [s._replace(last_played=utc(s.last_played)) for s in streaks(games)]
+
+    def recompute_ratings(self) -> int:
+        """Every game rated again from its first finished game (a repair, and the benchmark's
+        figure); returns the rows written."""
+        with self._lock:
+            try:
+                with self.store.write() as db:
+                    return self.store.rerate_all(db)
+            except STORAGE_ERRORS as err:
+                raise storage_error(err) from err
