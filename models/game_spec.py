@@ -96,3 +96,4 @@ class GameSpec:
     excluded_readings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     check_record: Callable[[Any], None] | None = None
     check_action: Callable[[Any, int, int | None], None] | None = None
+    bgg_id: int | None = None  # BoardGameGeek's id, where it is known for sure (BG Stats' bggId)

@@ -9,7 +9,7 @@ Stats opens, from a QR code or a button, to log the play. Pure: the game's figur
   (:func:`models.names.name_key`), what matches a tablet's profile with a club's;
 - ``playDate`` is the start, local time; ``durationMin`` the minutes played (0: an imported game);
 - every boolean is always present (BG Stats' Android app fails on a missing one); ``bggId`` only
-  where the id is known for sure (High Society: 220), as a JSON number;
+  where the game's spec knows the id for sure (High Society: 220), as a JSON number;
 - every game here ranks the higher score first (``scoring.base.rank_by``): ``highestWins`` is true
   and ``noPoints`` false."""
 
@@ -21,11 +21,11 @@ from datetime import datetime, tzinfo
 from typing import Any, Sequence
 from urllib.parse import quote
 
+from models.games import SPEC_OF
 from models.names import name_key
 
 SOURCE_NAME = "Table Companion"
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
-BGG_IDS = {"high-society": 220}  # BoardGameGeek's ids known for sure; the others are left out
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,9 @@ def play(game: PlayedGame, tz: tzinfo | None = None) -> dict[str, Any]:
     if game.table:
         out["location"] = game.table
     described: dict[str, Any] = {"name": game.game_name, "sourceGameId": game.game}
-    if game.game in BGG_IDS:
-        described["bggId"] = BGG_IDS[game.game]
+    bgg_id = SPEC_OF[game.game].bgg_id if game.game in SPEC_OF else None  # known for sure, or left out
+    if bgg_id is not None:
+        described["bggId"] = bgg_id
     out["game"] = {**described, "highestWins": True, "noPoints": False}
     out["players"] = [{"name": s.name, "sourcePlayerId": name_key(s.name), "score": s.score, "winner": bool(s.winner),
                        "startPlayer": bool(s.started), "rank": int(s.place)} for s in game.seats]
