@@ -218,6 +218,27 @@ def test_a_used_card_is_refused_by_the_engine_without_the_round_it_was_played_in
     assert info.value.message("fr") == "Anne a déjà joué son 14 : il n'est plus dans sa main."
 
 
+
+@pytest.mark.parametrize("lang,words,round_word", [("fr", "n'est plus dans", "manche"),
+                                                   ("en", "no longer in hand", "round")])
+def test_the_fair_hints_promise_what_the_refusal_of_a_used_card_says(lang, words, round_word):
+    """The hint under the rows and the set-up's fair option say how a used card is refused: as the
+    refusal does (no longer in the hand), never with the round it went in, a hidden fact."""
+    from models.i18n import Msg
+
+    actions = [reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)]
+    state = state_of(actions)
+    table = Table(state, lang=lang)
+    hint = table.text("sv-fair-hint")
+    for ident in ("sv-card-Anne-14", "sv-card-Bruno-4", "sv-card-Chloé-6", "sv-confirm"):
+        table.tap(ident)
+    with pytest.raises(RuleViolation) as info:
+        state.engine.apply(parse_action(GAME, table.submitted[-1], list(TABLE)))
+    refusal = info.value.message(lang)
+    assert words in refusal and round_word not in refusal.lower()
+    for promise in (hint, Msg("app.setup.assist_off.stupide-vautour").render(lang)):
+        assert words in promise and round_word not in promise.lower(), promise
+
 def test_after_a_play_the_screen_says_who_took_what_and_why():
     table = Table(state_of([reveal(6), play(Anne=14, Bruno=9, Chloé=14)]))
     award = table.text("sv-award")

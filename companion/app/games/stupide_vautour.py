@@ -10,7 +10,7 @@ Table-fair: at the table only each player's last played card can be seen; rememb
 the game's skill, so nothing here greys out or lists what a player already played, and the taken
 point cards (face down at the table) are not totted up. The log (``table_log``) says the same: only
 the latest round's cards and who took what then; an earlier round is one line without its cards. The engine refuses a card its owner
-already used and says in which round. With the assist setting (chosen when the game is set up)
+already used (it is no longer in the hand: not when it went). With the assist setting (chosen when the game is set up)
 every player's remaining hand, taken cards and score are shown, and used cards are greyed out.
 
 Everything shown comes from the engine's documented public state (scoring/stupide_vautour.py).
