@@ -420,3 +420,89 @@ def test_the_new_game_screen_offers_both_tie_readings(tmp_path):
     _, body = setup.build(app)
     idents = {c.identifier for c in ui.walk(body) if isinstance(c, ft.Semantics)}
     assert {"variant-ties-one-level", "variant-ties-highest-unique"} <= idents
+
+
+# -- parts kept between taps (companion.app.memo) ---------------------------------------------------
+
+
+FIVE = ("Anne", "Bruno", "Chloé", "David", "Emma")
+
+
+def _app_table(tmp_path, *, assist: bool = False):
+    """The real frame (App) on a fresh database, a five-player game."""
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+
+    service = SessionService(Store(tmp_path / "kept.db"))
+    sid = service.start(GAME, list(FIVE), assist=assist).session_id
+    app = App(service, None)
+    app.go("table", session_id=sid)
+    return service, app, sid
+
+
+def _shown(app) -> dict[str, object]:
+    idents = ["sv-pot", "sv-round", *[f"sv-player-{p}" for p in FIVE]]
+    return {i: probe.find(app.root, i) for i in idents}
+
+
+def test_a_hand_card_tap_keeps_the_pot_and_every_players_tile(tmp_path):
+    service, app, sid = _app_table(tmp_path)
+    probe.tap(app.root, "sv-reveal-5")
+    before = _shown(app)
+    probe.tap(app.root, "sv-card-Anne-15")
+    probe.tap(app.root, "sv-card-Bruno-14")
+    after = _shown(app)
+    assert [i for i in before if after[i] is not before[i]] == []   # kept: neither built nor compared
+    for i, player in enumerate(FIVE[2:]):
+        probe.tap(app.root, f"sv-card-{player}-{10 - i}")
+    probe.tap(app.root, "sv-confirm")                               # the round played: pot and tiles change
+    played = _shown(app)
+    assert all(played[i] is not after[i] for i in played)
+    assert "15" in probe.text_of(app.root, "sv-player-Anne")
+
+
+def test_kept_parts_still_act_after_a_refusal_and_a_correction(tmp_path):
+    service, app, sid = _app_table(tmp_path)
+    probe.tap(app.root, "sv-reveal-5")
+    for i, player in enumerate(FIVE):
+        probe.tap(app.root, f"sv-card-{player}-{15 - i}")
+    probe.tap(app.root, "sv-confirm")
+    probe.tap(app.root, "sv-reveal-3")                              # the kept reveal pad still reveals
+    assert service.open(sid).log[-1].action == {"type": "reveal", "card": 3}
+    for i, player in enumerate(FIVE):                               # Anne's 15 is used: refused
+        probe.tap(app.root, f"sv-card-{player}-{15 if i == 0 else 1 + i}")
+    probe.tap(app.root, "sv-confirm")
+    assert probe.has(app.root, "refusal") and len(service.open(sid).log) == 3
+    probe.tap(app.root, "sv-card-Anne-1")                           # the picks survive: Anne's real card
+    probe.tap(app.root, "sv-confirm")
+    assert service.open(sid).log[-1].action == {"type": "play", "cards": {"Anne": 1, "Bruno": 2, "Chloé": 3,
+                                                                         "David": 4, "Emma": 5}}
+    probe.tap(app.root, "sv-reveal-7")
+    probe.tap(app.root, "correct-1")                                # round 1: Anne really played her 6
+    for i, player in enumerate(FIVE):
+        probe.tap(app.root, f"fix-sv-card-{player}-{6 if i == 0 else 15 - i}")
+    probe.tap(app.root, "fix-sv-confirm")
+    probe.tap(app.root, "correction-save")
+    assert service.open(sid).log[1].action["cards"]["Anne"] == 6
+    for i, player in enumerate(FIVE):                               # the kept rows enter round 3
+        probe.tap(app.root, f"sv-card-{player}-{15 if i == 0 else 6 + i}")
+    probe.tap(app.root, "sv-confirm")
+    assert service.open(sid).log[-1].action == {"type": "play", "cards": {p: 15 if i == 0 else 6 + i
+                                                                         for i, p in enumerate(FIVE)}}
+
+
+def test_with_the_aid_a_kept_players_tile_follows_each_entry(tmp_path):
+    service, app, sid = _app_table(tmp_path, assist=True)
+    probe.tap(app.root, "sv-reveal-5")
+    tile = probe.find(app.root, "sv-player-Anne")
+    assert "15" in probe.text_of(app.root, "sv-hand-left-Anne")
+    for i, player in enumerate(FIVE):
+        probe.tap(app.root, f"sv-card-{player}-{15 - i}")
+    assert probe.find(app.root, "sv-player-Anne") is tile           # picks change nothing it shows
+    probe.tap(app.root, "sv-confirm")
+    assert probe.find(app.root, "sv-player-Anne") is not tile
+    assert "15" not in probe.text_of(app.root, "sv-hand-left-Anne")
+    from models.i18n import Msg
+
+    assert probe.text_of(app.root, "sv-score-Anne") == Msg("app.sv.score", {"score": "5"}).render("fr")

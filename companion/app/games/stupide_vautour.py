@@ -39,14 +39,17 @@ HAND_H = 52
 
 
 def build(state: State, ctx: TableContext) -> ft.Control:
+    # Each part is kept between renders while what it shows is unchanged (companion.app.memo): a
+    # hand card's tap builds that player's row and the confirm line, nothing else.
     engine = state.engine
-    parts: list[ft.Control] = [_pot_block(state, ctx)]
+    parts: list[ft.Control] = [ctx.keep("sv-pot", _pot_inputs(state), lambda: _pot_block(state, ctx))]
     if engine.rounds_played and not engine.round_open and engine.last_award:
-        parts.append(_award_block(state, ctx))
+        said = tuple(ctx.say(m) for m in engine.last_award)
+        parts.append(ctx.keep("sv-award", (engine.rounds_played, said), lambda: _award_block(state, ctx)))
     if not ctx.readonly and state.outcome is None:
         types = tuple(state.expected.types)
         if "reveal" in types:
-            parts.append(_reveal_block(state, ctx))
+            parts.append(ctx.keep("sv-reveal", frozenset(engine.revealed), lambda: _reveal_block(state, ctx)))
         elif "play" in types:
             parts.append(_play_block(state, ctx))
     parts.append(_players_block(state, ctx))
@@ -114,6 +117,12 @@ def _hand_face(ctx: TableContext, card: int | None, *, size: float = 30) -> ft.C
 # -- the pot ---------------------------------------------------------------------------------------
 
 
+def _pot_inputs(state: State) -> tuple[Any, ...]:
+    engine = state.engine
+    return (tuple(engine.pending), engine.pending_mode, engine.pending_sum, engine.round, engine.deck_left,
+            engine.round_open, state.outcome is None, tuple(engine.lost))
+
+
 def _pot_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     pending = tuple(engine.pending)
@@ -179,29 +188,10 @@ def _players_block(state: State, ctx: TableContext) -> ft.Control:
     taken = engine.taken if state.assist else {}
     hands = engine.hands if state.assist else {}
     tiles: list[ft.Control] = []
-    for player in state.players:
+    for player in state.players:  # a tile is kept while what it shows is (its last card; with the aid, more)
         card = last.get(player)
-        head = ft.Row([
-            _hand_face(ctx, card, size=26),
-            ft.Column([
-                ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
-                ui.muted(ctx.t("app.sv.last_card") if card is not None else ctx.t("app.sv.not_played")),
-            ], spacing=0, tight=True, expand=True),
-        ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-        lines: list[ft.Control] = [head]
-        if state.assist:
-            lines.append(ui.text(ctx.t("app.sv.score", score=number(ctx, scores[player])), ui.FONT_LABEL,
-                                 weight=ft.FontWeight.BOLD, ident=ctx.ident(f"sv-score-{player}")))
-            if taken[player]:
-                lines.append(ft.Row([_small_point(ctx, c) for c in taken[player]], wrap=True, spacing=4,
-                                    run_spacing=4))
-            else:
-                lines.append(ui.muted(ctx.t("app.sv.taken_none")))
-            lines.append(ui.muted(ctx.t("app.sv.hand_left", count=len(hands[player]), cards=tuple(hands[player])) if hands[player]
-                                  else ctx.t("app.sv.hand_empty"), ident=ctx.ident(f"sv-hand-left-{player}")))
-        box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=250, border_radius=ui.RADIUS,
-                           bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
-        tiles.append(ui.tid(ctx.ident(f"sv-player-{player}"), box))
+        seen = (card, scores[player], tuple(taken[player]), tuple(hands[player])) if state.assist else (card,)
+        tiles.append(ctx.keep(f"sv-player-{player}", seen, partial(_player_tile, state, ctx, player, card)))
     parts: list[ft.Control] = [ft.Row(tiles, wrap=True, spacing=12, run_spacing=12,
                                       vertical_alignment=ft.CrossAxisAlignment.START)]
     if not state.assist and state.outcome is None:
@@ -210,6 +200,34 @@ def _players_block(state: State, ctx: TableContext) -> ft.Control:
         parts.append(ui.muted(ctx.t("app.sv.aid_on"), ident=ctx.ident("sv-aid-on")))
     parts.append(ui.muted(ctx.t(f"variant.stupide-vautour.ties.{engine.ties}"), ident=ctx.ident("sv-ties")))
     return ft.Column(parts, spacing=8)
+
+
+def _player_tile(state: State, ctx: TableContext, player: str, card: int | None) -> ft.Control:
+    engine = state.engine
+    scores = engine.scores if state.assist else {}
+    taken = engine.taken if state.assist else {}
+    hands = engine.hands if state.assist else {}
+    head = ft.Row([
+        _hand_face(ctx, card, size=26),
+        ft.Column([
+            ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
+            ui.muted(ctx.t("app.sv.last_card") if card is not None else ctx.t("app.sv.not_played")),
+        ], spacing=0, tight=True, expand=True),
+    ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    lines: list[ft.Control] = [head]
+    if state.assist:
+        lines.append(ui.text(ctx.t("app.sv.score", score=number(ctx, scores[player])), ui.FONT_LABEL,
+                             weight=ft.FontWeight.BOLD, ident=ctx.ident(f"sv-score-{player}")))
+        if taken[player]:
+            lines.append(ft.Row([_small_point(ctx, c) for c in taken[player]], wrap=True, spacing=4,
+                                run_spacing=4))
+        else:
+            lines.append(ui.muted(ctx.t("app.sv.taken_none")))
+        lines.append(ui.muted(ctx.t("app.sv.hand_left", count=len(hands[player]), cards=tuple(hands[player])) if hands[player]
+                              else ctx.t("app.sv.hand_empty"), ident=ctx.ident(f"sv-hand-left-{player}")))
+    box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=250, border_radius=ui.RADIUS,
+                       bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
+    return ui.tid(ctx.ident(f"sv-player-{player}"), box)
 
 
 # -- entries ---------------------------------------------------------------------------------------
