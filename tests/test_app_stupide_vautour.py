@@ -450,16 +450,21 @@ def test_a_hand_card_tap_keeps_the_pot_and_every_players_tile(tmp_path):
     service, app, sid = _app_table(tmp_path)
     probe.tap(app.root, "sv-reveal-5")
     before = _shown(app)
+    cards = {c: probe.find(app.root, f"sv-card-Anne-{c}") for c in SV_HAND}
     probe.tap(app.root, "sv-card-Anne-15")
     probe.tap(app.root, "sv-card-Bruno-14")
     after = _shown(app)
     assert [i for i in before if after[i] is not before[i]] == []   # kept: neither built nor compared
+    now = {c: probe.find(app.root, f"sv-card-Anne-{c}") for c in SV_HAND}
+    assert [c for c in SV_HAND if now[c] is not cards[c]] == [15]   # in the row tapped, only the card picked
+    probe.tap(app.root, "sv-card-Anne-3")
+    assert probe.find(app.root, "sv-card-Anne-15") is not now[15] and probe.find(app.root, "sv-card-Anne-1") is cards[1]
     for i, player in enumerate(FIVE[2:]):
         probe.tap(app.root, f"sv-card-{player}-{10 - i}")
     probe.tap(app.root, "sv-confirm")                               # the round played: pot and tiles change
     played = _shown(app)
     assert all(played[i] is not after[i] for i in played)
-    assert "15" in probe.text_of(app.root, "sv-player-Anne")
+    assert "3" in probe.text_of(app.root, "sv-player-Anne")
 
 
 def test_kept_parts_still_act_after_a_refusal_and_a_correction(tmp_path):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 import flet as ft
 
@@ -314,20 +314,27 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
     def confirm(_: Any) -> None:
         ctx.submit({"type": "play", "cards": {p: chosen[p] for p in players if p in chosen}})
 
+    per_row, tile_w, beside = hand_layout(ctx.width)
+
+    def tile(player: str, card: int, selected: bool, used: bool) -> ft.Control:
+        box = ft.Container(
+            ft.Text(number(ctx, card), size=24, weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.ON_PRIMARY if selected else None),
+            on_click=None if used else pick(player, card), height=HAND_H, alignment=ft.Alignment.CENTER,
+            border_radius=10, ink=not used, opacity=0.3 if used else 1.0, width=tile_w,
+            bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+            border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
+        return ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, button=not used, selected=selected,
+                      label=ctx.t("app.sv.hand_card", player=player, card=card),
+                      **({"expand": 1} if tile_w is None else {}))
+
     def row(player: str, mine: int | None, holds: frozenset[int] | None) -> ft.Control:
-        tiles: list[ft.Semantics] = []
-        for card in SV_HAND:
+        tiles: list[ft.Control] = []
+        for card in SV_HAND:  # a card is kept while it looks the same (its tap writes into ``chosen``)
             used = holds is not None and card not in holds
             selected = mine == card
-            box = ft.Container(
-                ft.Text(number(ctx, card), size=24, weight=ft.FontWeight.BOLD,
-                        color=ft.Colors.ON_PRIMARY if selected else None),
-                on_click=None if used else pick(player, card), height=HAND_H, alignment=ft.Alignment.CENTER,
-                border_radius=10, ink=not used, opacity=0.3 if used else 1.0,
-                bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
-            tiles.append(ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, button=not used,
-                                selected=selected, label=ctx.t("app.sv.hand_card", player=player, card=card)))
+            tiles.append(ctx.keep(f"sv-card-{player}-{card}", (id(chosen), selected, used, tile_w),
+                                  partial(tile, player, card, selected, used)))
         status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None else ctx.t("app.sv.to_pick"))
         head = ft.Column([
             ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, max_lines=1),
@@ -335,7 +342,7 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
                     color=ft.Colors.PRIMARY if mine is not None else ft.Colors.ON_SURFACE_VARIANT,
                     ident=ctx.ident(f"sv-picked-{player}")),
         ], spacing=0, tight=True)
-        return ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, ctx.width))
+        return ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, per_row, beside))
 
     rows: list[ft.Control] = []
     for player in players:  # a row is kept while its pick and hand are (its taps write into ``chosen``)
@@ -371,17 +378,10 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
     return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("sv-play"), padding=PLAY_PADDING)
 
 
-def _hand_rows(head: ft.Control, tiles: list[ft.Semantics], width: float | None) -> ft.Control:
-    per_row, tile_w, beside = hand_layout(width)
+def _hand_rows(head: ft.Control, tiles: list[ft.Control], per_row: int, beside: bool) -> ft.Control:
     lines: list[ft.Control] = []
     for start in range(0, len(tiles), per_row):
-        chunk = tiles[start:start + per_row]
-        for tile in chunk:
-            if tile_w is None:
-                tile.expand = 1
-            else:
-                cast(ft.Container, tile.content).width = tile_w  # each tile wraps its card's Container
-        lines.append(ft.Row(list[ft.Control](chunk), spacing=TILE_GAP))
+        lines.append(ft.Row(tiles[start:start + per_row], spacing=TILE_GAP))
     cards = ft.Column(lines, spacing=TILE_GAP, tight=True)
     if beside:
         return ft.Row([ft.Container(head, width=NAME_W), cards], spacing=8,
