@@ -511,3 +511,24 @@ def test_with_the_aid_a_kept_players_tile_follows_each_entry(tmp_path):
     from models.i18n import Msg
 
     assert probe.text_of(app.root, "sv-score-Anne") == Msg("app.sv.score", {"score": "5"}).render("fr")
+
+
+def test_on_a_phone_a_player_whose_card_is_entered_folds_to_one_line_and_can_change_it():
+    """On a phone the next player's cards come up where the last player's were: a round is entered
+    without scrolling. The folded line says the card and unfolds on « Changer »."""
+    table = ScreenDriver(screen, state_of([reveal(5)]), "fr", sep=" | ", compact=True)
+    table.tap("sv-card-Anne-12")
+    assert not table.has("sv-card-Anne-1") and table.has("sv-card-Bruno-1")
+    assert table.text("sv-picked-Anne") == "pose le 12" and "pose le 12" in table.text("sv-change-Anne")
+    assert table.find("sv-change-Anne").label == "Changer la carte d'Anne (12)"
+    assert not table.has("sv-deck-left") and not table.has("sv-missing")  # the round and the rows say it
+    table.tap("sv-change-Anne")                 # unfolded, nothing picked for Anne
+    assert table.has("sv-card-Anne-12") and table.text("sv-picked-Anne") == "à saisir"
+    for player, card in (("Anne", 4), ("Bruno", 9), ("Chloé", 2)):
+        table.tap(f"sv-card-{player}-{card}")
+    table.tap("sv-confirm")
+    assert table.submitted[-1] == play(Anne=4, Bruno=9, Chloé=2)
+    wide = Table(state_of([reveal(5)]))         # a tablet keeps every row open
+    wide.tap("sv-card-Anne-12")
+    assert wide.has("sv-card-Anne-1") and not wide.has("sv-change-Anne")
+    assert wide.has("sv-deck-left") and wide.has("sv-missing")

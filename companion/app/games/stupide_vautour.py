@@ -139,7 +139,8 @@ def _pot_block(state: State, ctx: TableContext) -> ft.Control:
         ui.text(ctx.t("app.sv.round", n=engine.round, of=ROUNDS), ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE,
                 weight=ft.FontWeight.BOLD,
                 ident=ctx.ident("sv-round")),
-        ui.muted(ctx.t("app.sv.deck_left", n=engine.deck_left), ident=ctx.ident("sv-deck-left")),
+        *([] if ctx.compact else  # a phone: « Manche 3 sur 15 » says as much
+          [ui.muted(ctx.t("app.sv.deck_left", n=engine.deck_left), ident=ctx.ident("sv-deck-left"))]),
     ], wrap=True, spacing=18, run_spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if pending:
         vulture = engine.pending_mode == "vulture"
@@ -328,6 +329,28 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
                       label=ctx.t("app.sv.hand_card", player=player, card=card),
                       **({"expand": 1} if tile_w is None else {}))
 
+    def unpick(player: str) -> ui.Handler:
+        def handler(_: Any) -> None:
+            chosen.pop(player, None)
+            ctx.refresh()
+        return handler
+
+    def folded(player: str, mine: int) -> ft.Control:
+        """On a phone, a player whose card is entered folds to a chip beside the others entered (the
+        next player's cards come up where the eye is: a round is entered without scrolling); a tap
+        on the chip unfolds it to change the card."""
+        chip = ui.tile(ft.Row([
+            ft.Text(player, size=ui.FONT_BODY, weight=ft.FontWeight.BOLD, max_lines=1),
+            ui.text(ctx.t("app.sv.picked", card=number(ctx, mine)), ui.FONT_BODY, weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.PRIMARY, ident=ctx.ident(f"sv-picked-{player}")),
+            ft.Icon(ft.Icons.EDIT, size=18, color=ft.Colors.ON_SURFACE_VARIANT),
+        ], spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER), unpick(player),
+            ident=ctx.ident(f"sv-change-{player}"), height=ui.TOUCH_MIN,
+            padding=ft.Padding.symmetric(horizontal=10, vertical=4),
+            label=ctx.t("app.sv.change", player=player, card=mine))
+        chip.key = f"fold-{player}"  # chips and rows come and go as players fold: matched by key, not place
+        return chip
+
     def row(player: str, mine: int | None, holds: frozenset[int] | None) -> ft.Control:
         tiles: list[ft.Control] = []
         for card in SV_HAND:  # a card is kept while it looks the same (its tap writes into ``chosen``)
@@ -336,25 +359,37 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
             tiles.append(ctx.keep(f"sv-card-{player}-{card}", (id(chosen), selected, used, tile_w),
                                   partial(tile, player, card, selected, used)))
         status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None else ctx.t("app.sv.to_pick"))
-        head = ft.Column([
+        said: list[ft.Control] = [
             ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, max_lines=1),
             ui.text(status, ui.FONT_BODY, weight=ft.FontWeight.BOLD if mine is not None else None,
                     color=ft.Colors.PRIMARY if mine is not None else ft.Colors.ON_SURFACE_VARIANT,
                     ident=ctx.ident(f"sv-picked-{player}")),
-        ], spacing=0, tight=True)
-        return ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, per_row, beside))
+        ]
+        head: ft.Control = (ft.Row(said, spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER) if ctx.compact
+                            else ft.Column(said, spacing=0, tight=True))
+        shown = ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, per_row, beside))
+        shown.key = f"row-{player}"
+        return shown
 
     rows: list[ft.Control] = []
+    chips: list[ft.Control] = []
     for player in players:  # a row is kept while its pick and hand are (its taps write into ``chosen``)
         mine = chosen.get(player)
+        if ctx.compact and mine is not None:
+            chips.append(ctx.keep(f"sv-fold-{player}", (id(chosen), mine), partial(folded, player, mine)))
+            continue
         holds = frozenset(hands[player]) if hands is not None else None
         rows.append(ctx.keep(f"sv-row-{player}", (id(chosen), mine, holds), partial(row, player, mine, holds)))
 
     missing = [p for p in players if p not in chosen]
     # Confirm first, above the rows: in view without scrolling, whatever the number of players.
+    # On a phone the two share a line (the clear as an icon) and the rows say who is missing.
     actions: list[ft.Control] = [
         ui.button(ctx.t("app.sv.confirm", n=engine.round), confirm, ident=ctx.ident("sv-confirm"),
-                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), size=ui.FONT_BODY),
+                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), size=ui.FONT_BODY,
+                  expand=True if ctx.compact else None),
+        ui.icon_button(ft.Icons.BACKSPACE, clear, ident=ctx.ident("sv-clear"), tooltip=ctx.t("app.sv.clear"),
+                       disabled=not chosen) if ctx.compact else
         ui.button(ctx.t("app.sv.clear"), clear, ident=ctx.ident("sv-clear"), icon=ft.Icons.BACKSPACE,
                   kind="outlined", disabled=not chosen, size=ui.FONT_BODY),
     ]
@@ -367,12 +402,15 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
             ctx.t("app.sv.last_cards", cards=tuple(ctx.t("app.sv.player_card", player=p, card=c)
                                                    for p, c in last.items())),
             play_last, ident=ctx.ident("sv-last-cards"), icon=ft.Icons.DONE_ALL, kind="primary", size=ui.FONT_BODY))
-    if missing:
+    if missing and not ctx.compact:
         actions.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
     lines: list[ft.Control] = [
-        ft.Row(actions, wrap=True, spacing=10, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        *rows,
+        ft.Row(actions, wrap=not ctx.compact, spacing=10, run_spacing=8,
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
     ]
+    if chips:
+        lines.append(ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
+    lines += rows
     if not state.assist:
         lines.append(ui.muted(ctx.t("app.sv.fair_hint"), ident=ctx.ident("sv-fair-hint")))
     return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("sv-play"), padding=PLAY_PADDING)
