@@ -281,3 +281,16 @@ def test_a_players_tile_is_built_again_when_what_it_shows_changes(kept):
     chloe = probe.find(app.root, "hs-player-Chloé")
     probe.tap(app.root, "pass")                  # Bruno passes: Chloé's tile changes (her turn), Emma's does not
     assert probe.find(app.root, "hs-player-Chloé") is not chloe
+
+
+def test_money_cards_not_laid_are_kept_from_one_turn_to_the_next_and_still_bid(kept):
+    service, app, sid = kept
+    one, four = probe.find(app.root, "money-1"), probe.find(app.root, "money-4")
+    probe.tap(app.root, "money-4")
+    probe.tap(app.root, "bid-confirm")           # Anne's entry: Bruno's turn, nothing laid
+    assert probe.find(app.root, "money-1") is one  # neither built nor compared again
+    assert probe.find(app.root, "money-4") is not four
+    probe.tap(app.root, "money-1")
+    probe.tap(app.root, "money-4")
+    probe.tap(app.root, "bid-confirm")
+    assert service.open(sid).log[-1].action == {"type": "bid", "player": "Bruno", "add": [1, 4]}

@@ -532,3 +532,18 @@ def test_on_a_phone_a_player_whose_card_is_entered_folds_to_one_line_and_can_cha
     wide.tap("sv-card-Anne-12")
     assert wide.has("sv-card-Anne-1") and not wide.has("sv-change-Anne")
     assert wide.has("sv-deck-left") and wide.has("sv-missing")
+
+
+def test_hand_cards_are_kept_from_one_round_to_the_next_and_still_pick(tmp_path):
+    service, app, sid = _app_table(tmp_path)
+    probe.tap(app.root, "sv-reveal-5")
+    before = {p: probe.find(app.root, f"sv-card-{p}-1") for p in FIVE}
+    for i, player in enumerate(FIVE):
+        probe.tap(app.root, f"sv-card-{player}-{15 - i}")
+    probe.tap(app.root, "sv-confirm")
+    probe.tap(app.root, "sv-reveal-3")           # a new round: the same cards, neither built nor compared
+    assert all(probe.find(app.root, f"sv-card-{p}-1") is before[p] for p in FIVE)
+    for player in FIVE:
+        probe.tap(app.root, f"sv-card-{player}-1")
+    probe.tap(app.root, "sv-confirm")
+    assert service.open(sid).log[-1].action == {"type": "play", "cards": {p: 1 for p in FIVE}}

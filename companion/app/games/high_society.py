@@ -326,7 +326,16 @@ def _bid_block(state: State, ctx: TableContext) -> ft.Control:
     holds = set(engine.hands[player]) if state.assist else None
 
     def toggle(value: int) -> ui.Handler:
-        return ctx.toggler(chosen, value)
+        # a kept money card's tap finds the cards laid in the table's draft when it runs (the same
+        # dict for the screen's life; the list is a new one after each entry): kept across turns
+        def handler(_: Any) -> None:
+            laid: list[int] = ctx.draft.setdefault("add", [])
+            if value in laid:
+                laid.remove(value)
+            else:
+                laid.append(value)
+            ctx.refresh()
+        return handler
 
     clear = ctx.clearer(chosen)
 
@@ -346,10 +355,10 @@ def _bid_block(state: State, ctx: TableContext) -> ft.Control:
             label=ctx.t("app.hs.money_card", value=value))
 
     money = []
-    for value in MONEY:  # a card is kept while its state is (its tap writes into ``chosen``: by identity)
+    for value in MONEY:  # a card is kept while it looks the same, turn after turn
         unavailable = holds is not None and value not in holds
         selected = value in chosen
-        money.append(ctx.keep(f"hs-money-{value}", (id(chosen), selected, unavailable),
+        money.append(ctx.keep(f"hs-money-{value}", (selected, unavailable),
                               partial(money_card, value, selected, unavailable)))
 
     summary = ft.Row([

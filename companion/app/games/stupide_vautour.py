@@ -301,12 +301,16 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
         ctx.draft["round"] = engine.round
     hands = engine.hands if state.assist else None
 
+    # The taps of kept cards and chips find the picks in the table's draft when they run (the draft
+    # is the same dict for the screen's life; the picks are a new dict after each entry), so a card
+    # is kept across rounds while it looks the same.
     def pick(player: str, card: int) -> ui.Handler:
         def handler(_: Any) -> None:
-            if chosen.get(player) == card:
-                del chosen[player]
+            picks: dict[str, int] = ctx.draft.setdefault("cards", {})
+            if picks.get(player) == card:
+                del picks[player]
             else:
-                chosen[player] = card
+                picks[player] = card
             ctx.refresh()
         return handler
 
@@ -331,7 +335,7 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
 
     def unpick(player: str) -> ui.Handler:
         def handler(_: Any) -> None:
-            chosen.pop(player, None)
+            ctx.draft.setdefault("cards", {}).pop(player, None)
             ctx.refresh()
         return handler
 
@@ -353,10 +357,10 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
 
     def row(player: str, mine: int | None, holds: frozenset[int] | None) -> ft.Control:
         tiles: list[ft.Control] = []
-        for card in SV_HAND:  # a card is kept while it looks the same (its tap writes into ``chosen``)
+        for card in SV_HAND:  # a card is kept while it looks the same
             used = holds is not None and card not in holds
             selected = mine == card
-            tiles.append(ctx.keep(f"sv-card-{player}-{card}", (id(chosen), selected, used, tile_w),
+            tiles.append(ctx.keep(f"sv-card-{player}-{card}", (selected, used, tile_w),
                                   partial(tile, player, card, selected, used)))
         status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None else ctx.t("app.sv.to_pick"))
         said: list[ft.Control] = [
@@ -373,13 +377,13 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
 
     rows: list[ft.Control] = []
     chips: list[ft.Control] = []
-    for player in players:  # a row is kept while its pick and hand are (its taps write into ``chosen``)
+    for player in players:  # a row is kept while its pick and hand are
         mine = chosen.get(player)
         if ctx.compact and mine is not None:
-            chips.append(ctx.keep(f"sv-fold-{player}", (id(chosen), mine), partial(folded, player, mine)))
+            chips.append(ctx.keep(f"sv-fold-{player}", mine, partial(folded, player, mine)))
             continue
         holds = frozenset(hands[player]) if hands is not None else None
-        rows.append(ctx.keep(f"sv-row-{player}", (id(chosen), mine, holds), partial(row, player, mine, holds)))
+        rows.append(ctx.keep(f"sv-row-{player}", (mine, holds), partial(row, player, mine, holds)))
 
     missing = [p for p in players if p not in chosen]
     # Confirm first, above the rows: in view without scrolling, whatever the number of players.
