@@ -199,3 +199,98 @@ def test_on_a_phone_the_pad_keeps_48_dp_and_confirm_comes_before_the_figures():
         assert probe.find(s.root, ident).content.height >= 48
     idents = probe.idents(s.root)
     assert idents.index("bid-confirm") < idents.index("bid-total")
+
+
+# -- parts kept between taps (companion.app.memo) ---------------------------------------------------
+
+
+KEPT_TABLE = ("Anne", "Bruno", "Chloé", "David", "Emma")
+
+
+@pytest.fixture
+def kept(tmp_path):
+    """The real frame (App) on a fresh database: a five-player game, the 7 on auction, Anne to bid."""
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+
+    service = SessionService(Store(tmp_path / "kept.db"))
+    sid = service.start("high-society", list(KEPT_TABLE), first_player="Anne").session_id
+    app = App(service, None)
+    app.go("table", session_id=sid)
+    probe.tap(app.root, "reveal-p7")
+    return service, app, sid
+
+
+def _parts(app) -> dict[str, object]:
+    idents = ["hs-card", *[f"money-{v}" for v in HS_MONEY], *[f"hs-player-{p}" for p in KEPT_TABLE]]
+    return {i: probe.find(app.root, i) for i in idents}
+
+
+def test_a_money_card_tap_builds_again_only_that_card_and_the_bid_figures(kept):
+    service, app, sid = kept
+    before = _parts(app)
+    probe.tap(app.root, "money-4")
+    after = _parts(app)
+    assert after["money-4"] is not before["money-4"]
+    same = [i for i in before if i != "money-4"]
+    assert [i for i in same if after[i] is not before[i]] == []   # kept: neither built nor compared
+    assert "4" in probe.text_of(app.root, "bid-adding") and "4" in probe.text_of(app.root, "bid-confirm")
+
+
+def test_kept_money_cards_still_bid_after_an_entry_a_refusal_an_undo_and_a_correction(kept):
+    service, app, sid = kept
+
+    def bid(*values: int) -> None:
+        for value in values:
+            probe.tap(app.root, f"money-{value}")
+        probe.tap(app.root, "bid-confirm")
+
+    def last() -> dict:
+        return service.open(sid).log[-1].action
+
+    bid(3)
+    assert last() == {"type": "bid", "player": "Anne", "add": [3]}
+    bid(2)                                        # Bruno at 2 does not beat 3: refused, nothing saved
+    assert probe.has(app.root, "refusal") and len(service.open(sid).log) == 2
+    probe.tap(app.root, "money-2")                # the pick survives the refusal: take the 2 back
+    bid(4)                                        # the same kept cards enter Bruno's real bid
+    assert last() == {"type": "bid", "player": "Bruno", "add": [4]}
+    probe.tap(app.root, "undo")
+    probe.tap(app.dialog, "undo-confirm-yes")
+    assert len(service.open(sid).log) == 2
+    bid(6)                                        # after the undo, Bruno again, through the kept cards
+    assert last() == {"type": "bid", "player": "Bruno", "add": [6]}
+    probe.tap(app.root, "correct-1")              # Anne really laid 1
+    probe.tap(app.root, "fix-money-1")
+    probe.tap(app.root, "fix-bid-confirm")
+    probe.tap(app.root, "correction-save")
+    assert service.open(sid).log[1].action == {"type": "bid", "player": "Anne", "add": [1]}
+    bid(8)                                        # Chloé, through the cards kept before the correction
+    assert last() == {"type": "bid", "player": "Chloé", "add": [8]}
+    assert "Chloé" in probe.text_of(app.root, "hs-player-Chloé") and "8" in probe.text_of(app.root, "hs-player-Chloé")
+
+
+def test_a_players_tile_is_built_again_when_what_it_shows_changes(kept):
+    service, app, sid = kept
+    anne, bruno = probe.find(app.root, "hs-player-Anne"), probe.find(app.root, "hs-player-Bruno")
+    probe.tap(app.root, "money-3")
+    probe.tap(app.root, "bid-confirm")           # Anne's open bid and the turn move on
+    assert probe.find(app.root, "hs-player-Anne") is not anne and probe.find(app.root, "hs-player-Bruno") is not bruno
+    assert "3" in probe.text_of(app.root, "hs-player-Anne")
+    chloe = probe.find(app.root, "hs-player-Chloé")
+    probe.tap(app.root, "pass")                  # Bruno passes: Chloé's tile changes (her turn), Emma's does not
+    assert probe.find(app.root, "hs-player-Chloé") is not chloe
+
+
+def test_money_cards_not_laid_are_kept_from_one_turn_to_the_next_and_still_bid(kept):
+    service, app, sid = kept
+    one, four = probe.find(app.root, "money-1"), probe.find(app.root, "money-4")
+    probe.tap(app.root, "money-4")
+    probe.tap(app.root, "bid-confirm")           # Anne's entry: Bruno's turn, nothing laid
+    assert probe.find(app.root, "money-1") is one  # neither built nor compared again
+    assert probe.find(app.root, "money-4") is not four
+    probe.tap(app.root, "money-1")
+    probe.tap(app.root, "money-4")
+    probe.tap(app.root, "bid-confirm")
+    assert service.open(sid).log[-1].action == {"type": "bid", "player": "Bruno", "add": [1, 4]}

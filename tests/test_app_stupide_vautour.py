@@ -218,6 +218,27 @@ def test_a_used_card_is_refused_by_the_engine_without_the_round_it_was_played_in
     assert info.value.message("fr") == "Anne a déjà joué son 14 : il n'est plus dans sa main."
 
 
+
+@pytest.mark.parametrize("lang,words,round_word", [("fr", "n'est plus dans", "manche"),
+                                                   ("en", "no longer in hand", "round")])
+def test_the_fair_hints_promise_what_the_refusal_of_a_used_card_says(lang, words, round_word):
+    """The hint under the rows and the set-up's fair option say how a used card is refused: as the
+    refusal does (no longer in the hand), never with the round it went in, a hidden fact."""
+    from models.i18n import Msg
+
+    actions = [reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)]
+    state = state_of(actions)
+    table = Table(state, lang=lang)
+    hint = table.text("sv-fair-hint")
+    for ident in ("sv-card-Anne-14", "sv-card-Bruno-4", "sv-card-Chloé-6", "sv-confirm"):
+        table.tap(ident)
+    with pytest.raises(RuleViolation) as info:
+        state.engine.apply(parse_action(GAME, table.submitted[-1], list(TABLE)))
+    refusal = info.value.message(lang)
+    assert words in refusal and round_word not in refusal.lower()
+    for promise in (hint, Msg("app.setup.assist_off.stupide-vautour").render(lang)):
+        assert words in promise and round_word not in promise.lower(), promise
+
 def test_after_a_play_the_screen_says_who_took_what_and_why():
     table = Table(state_of([reveal(6), play(Anne=14, Bruno=9, Chloé=14)]))
     award = table.text("sv-award")
@@ -399,3 +420,130 @@ def test_the_new_game_screen_offers_both_tie_readings(tmp_path):
     _, body = setup.build(app)
     idents = {c.identifier for c in ui.walk(body) if isinstance(c, ft.Semantics)}
     assert {"variant-ties-one-level", "variant-ties-highest-unique"} <= idents
+
+
+# -- parts kept between taps (companion.app.memo) ---------------------------------------------------
+
+
+FIVE = ("Anne", "Bruno", "Chloé", "David", "Emma")
+
+
+def _app_table(tmp_path, *, assist: bool = False):
+    """The real frame (App) on a fresh database, a five-player game."""
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+
+    service = SessionService(Store(tmp_path / "kept.db"))
+    sid = service.start(GAME, list(FIVE), assist=assist).session_id
+    app = App(service, None)
+    app.go("table", session_id=sid)
+    return service, app, sid
+
+
+def _shown(app) -> dict[str, object]:
+    idents = ["sv-pot", "sv-round", *[f"sv-player-{p}" for p in FIVE]]
+    return {i: probe.find(app.root, i) for i in idents}
+
+
+def test_a_hand_card_tap_keeps_the_pot_and_every_players_tile(tmp_path):
+    service, app, sid = _app_table(tmp_path)
+    probe.tap(app.root, "sv-reveal-5")
+    before = _shown(app)
+    cards = {c: probe.find(app.root, f"sv-card-Anne-{c}") for c in SV_HAND}
+    probe.tap(app.root, "sv-card-Anne-15")
+    probe.tap(app.root, "sv-card-Bruno-14")
+    after = _shown(app)
+    assert [i for i in before if after[i] is not before[i]] == []   # kept: neither built nor compared
+    now = {c: probe.find(app.root, f"sv-card-Anne-{c}") for c in SV_HAND}
+    assert [c for c in SV_HAND if now[c] is not cards[c]] == [15]   # in the row tapped, only the card picked
+    probe.tap(app.root, "sv-card-Anne-3")
+    assert probe.find(app.root, "sv-card-Anne-15") is not now[15] and probe.find(app.root, "sv-card-Anne-1") is cards[1]
+    for i, player in enumerate(FIVE[2:]):
+        probe.tap(app.root, f"sv-card-{player}-{10 - i}")
+    probe.tap(app.root, "sv-confirm")                               # the round played: pot and tiles change
+    played = _shown(app)
+    assert all(played[i] is not after[i] for i in played)
+    assert "3" in probe.text_of(app.root, "sv-player-Anne")
+
+
+def test_kept_parts_still_act_after_a_refusal_and_a_correction(tmp_path):
+    service, app, sid = _app_table(tmp_path)
+    probe.tap(app.root, "sv-reveal-5")
+    for i, player in enumerate(FIVE):
+        probe.tap(app.root, f"sv-card-{player}-{15 - i}")
+    probe.tap(app.root, "sv-confirm")
+    probe.tap(app.root, "sv-reveal-3")                              # the kept reveal pad still reveals
+    assert service.open(sid).log[-1].action == {"type": "reveal", "card": 3}
+    for i, player in enumerate(FIVE):                               # Anne's 15 is used: refused
+        probe.tap(app.root, f"sv-card-{player}-{15 if i == 0 else 1 + i}")
+    probe.tap(app.root, "sv-confirm")
+    assert probe.has(app.root, "refusal") and len(service.open(sid).log) == 3
+    probe.tap(app.root, "sv-card-Anne-1")                           # the picks survive: Anne's real card
+    probe.tap(app.root, "sv-confirm")
+    assert service.open(sid).log[-1].action == {"type": "play", "cards": {"Anne": 1, "Bruno": 2, "Chloé": 3,
+                                                                         "David": 4, "Emma": 5}}
+    probe.tap(app.root, "sv-reveal-7")
+    probe.tap(app.root, "correct-1")                                # round 1: Anne really played her 6
+    for i, player in enumerate(FIVE):
+        probe.tap(app.root, f"fix-sv-card-{player}-{6 if i == 0 else 15 - i}")
+    probe.tap(app.root, "fix-sv-confirm")
+    probe.tap(app.root, "correction-save")
+    assert service.open(sid).log[1].action["cards"]["Anne"] == 6
+    for i, player in enumerate(FIVE):                               # the kept rows enter round 3
+        probe.tap(app.root, f"sv-card-{player}-{15 if i == 0 else 6 + i}")
+    probe.tap(app.root, "sv-confirm")
+    assert service.open(sid).log[-1].action == {"type": "play", "cards": {p: 15 if i == 0 else 6 + i
+                                                                         for i, p in enumerate(FIVE)}}
+
+
+def test_with_the_aid_a_kept_players_tile_follows_each_entry(tmp_path):
+    service, app, sid = _app_table(tmp_path, assist=True)
+    probe.tap(app.root, "sv-reveal-5")
+    tile = probe.find(app.root, "sv-player-Anne")
+    assert "15" in probe.text_of(app.root, "sv-hand-left-Anne")
+    for i, player in enumerate(FIVE):
+        probe.tap(app.root, f"sv-card-{player}-{15 - i}")
+    assert probe.find(app.root, "sv-player-Anne") is tile           # picks change nothing it shows
+    probe.tap(app.root, "sv-confirm")
+    assert probe.find(app.root, "sv-player-Anne") is not tile
+    assert "15" not in probe.text_of(app.root, "sv-hand-left-Anne")
+    from models.i18n import Msg
+
+    assert probe.text_of(app.root, "sv-score-Anne") == Msg("app.sv.score", {"score": "5"}).render("fr")
+
+
+def test_on_a_phone_a_player_whose_card_is_entered_folds_to_one_line_and_can_change_it():
+    """On a phone the next player's cards come up where the last player's were: a round is entered
+    without scrolling. The folded line says the card and unfolds on « Changer »."""
+    table = ScreenDriver(screen, state_of([reveal(5)]), "fr", sep=" | ", compact=True)
+    table.tap("sv-card-Anne-12")
+    assert not table.has("sv-card-Anne-1") and table.has("sv-card-Bruno-1")
+    assert table.text("sv-picked-Anne") == "pose le 12" and "pose le 12" in table.text("sv-change-Anne")
+    assert table.find("sv-change-Anne").label == "Changer la carte d'Anne (12)"
+    assert not table.has("sv-deck-left") and not table.has("sv-missing")  # the round and the rows say it
+    table.tap("sv-change-Anne")                 # unfolded, nothing picked for Anne
+    assert table.has("sv-card-Anne-12") and table.text("sv-picked-Anne") == "à saisir"
+    for player, card in (("Anne", 4), ("Bruno", 9), ("Chloé", 2)):
+        table.tap(f"sv-card-{player}-{card}")
+    table.tap("sv-confirm")
+    assert table.submitted[-1] == play(Anne=4, Bruno=9, Chloé=2)
+    wide = Table(state_of([reveal(5)]))         # a tablet keeps every row open
+    wide.tap("sv-card-Anne-12")
+    assert wide.has("sv-card-Anne-1") and not wide.has("sv-change-Anne")
+    assert wide.has("sv-deck-left") and wide.has("sv-missing")
+
+
+def test_hand_cards_are_kept_from_one_round_to_the_next_and_still_pick(tmp_path):
+    service, app, sid = _app_table(tmp_path)
+    probe.tap(app.root, "sv-reveal-5")
+    before = {p: probe.find(app.root, f"sv-card-{p}-1") for p in FIVE}
+    for i, player in enumerate(FIVE):
+        probe.tap(app.root, f"sv-card-{player}-{15 - i}")
+    probe.tap(app.root, "sv-confirm")
+    probe.tap(app.root, "sv-reveal-3")           # a new round: the same cards, neither built nor compared
+    assert all(probe.find(app.root, f"sv-card-{p}-1") is before[p] for p in FIVE)
+    for player in FIVE:
+        probe.tap(app.root, f"sv-card-{player}-1")
+    probe.tap(app.root, "sv-confirm")
+    assert service.open(sid).log[-1].action == {"type": "play", "cards": {p: 1 for p in FIVE}}

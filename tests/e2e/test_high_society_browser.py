@@ -5,6 +5,10 @@ table screen (one bid is refused and the rule's text shows; one entry is undone)
 screen is checked; the game is found in the history and replayed step by step; then the app is
 restarted on the same database and the game is still there.
 
+Every turn in view: at every player count, on a 10-inch tablet in landscape (1280×800) and on a
+phone (390×844), the controls of a reveal, a bid and a discard are wholly in view with the page at
+its top.
+
 With SCREENSHOTS=1 the table and results screens are written to docs/screenshots/.
 """
 
@@ -166,3 +170,100 @@ def test_a_high_society_game_from_set_up_to_history(tablet, companion_app):
     s.click("home-history")
     s.wait_for("history-1")
     s.wait_text(D, "history-1")
+
+
+# -- every turn in view --------------------------------------------------------------------------
+
+NAMES = ("Anne", "Bruno", "Chloé", "David", "Emma")
+RECTS = """(ids) => ids.map(id => {
+  const e = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+  if (!e) return [id, null];
+  const r = e.getBoundingClientRect();
+  return [id, [r.left, r.top, r.right, r.bottom]];
+})"""
+REVEALS = "() => Array.from(document.querySelectorAll('[flt-semantics-identifier^=\"reveal-\"]'))" \
+          ".map(e => e.getAttribute('flt-semantics-identifier'))"
+
+
+def _turns(service, game: str, n: int) -> dict[str, int]:
+    """Three games at ``n`` players: a card to reveal, a bid to enter, a possession to discard."""
+    players = list(NAMES[:n])
+    reveal = service.start(game, players, first_player="Anne").session_id
+    bid = service.start(game, players, first_player="Anne").session_id
+    for action in ({"type": "reveal", "card": "p7"}, {"type": "bid", "player": "Anne", "add": [3]}):
+        service.submit(bid, action)
+    discard = service.start(game, players, first_player="Anne").session_id
+    service.submit(discard, {"type": "reveal", "card": "p7"})
+    service.submit(discard, {"type": "bid", "player": "Anne", "add": [1]})
+    for player in players[1:]:
+        service.submit(discard, {"type": "pass", "player": player})   # Anne takes the 7, then reveals
+    service.submit(discard, {"type": "reveal", "card": "theft"})
+    service.submit(discard, {"type": "pass", "player": "Anne"})      # and takes the theft: she discards
+    return {"reveal": reveal, "bid": bid, "discard": discard}
+
+
+@pytest.fixture(scope="module")
+def turns(tmp_path_factory):
+    from companion.service import SessionService
+    from companion.store import Store
+    from models.record import PLAYER_COUNTS
+    from tests.e2e.harness import AppProcess
+
+    folder = tmp_path_factory.mktemp("hs-layout")
+    store = Store(folder / "companion.db")
+    service = SessionService(store)
+    games = {(game, n): _turns(service, game, n) for game in ("high-society", "animalement-votre")
+             for n in range(PLAYER_COUNTS[game][0], PLAYER_COUNTS[game][1] + 1)}
+    store.close()
+    server = AppProcess(folder / "companion.db", folder / "app.log").start()
+    try:
+        yield server, games
+    finally:
+        server.stop()
+
+
+def _out_of_view(screen, idents: list[str]) -> list[str]:
+    size = screen.page.viewport_size
+    return [f"{ident} {rect and [round(v) for v in rect]}" for ident, rect in screen.page.evaluate(RECTS, idents)
+            if rect is None or rect[0] < -0.5 or rect[1] < -0.5 or rect[2] > size["width"] + 0.5
+            or rect[3] > size["height"] + 0.5]
+
+
+def test_every_turns_controls_are_in_view_on_a_tablet_and_a_phone(chromium, turns):
+    """With the page at its top, every control a turn needs is wholly in view, at every player
+    count, on a 10-inch tablet in landscape (1280×800) and on a phone (390×844): the cards to reveal;
+    the eleven money cards, the confirm, the clear and the pass; the possessions to discard."""
+    from models.games.high_society import HS_MONEY
+    from tests.e2e.conftest import _offline
+    from tests.e2e.harness import Screen
+
+    server, games = turns
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", _offline)
+    s = Screen(page)
+    s.open(server.url)
+    needs = {"bid": [f"money-{v}" for v in HS_MONEY] + ["bid-confirm", "bid-clear", "pass"],
+             "discard": ["discard-p7"]}
+    try:
+        for (game, n), sids in games.items():
+            for turn, sid in sids.items():
+                if s.exists("nav-home"):
+                    s.click("nav-home")
+                s.wait_for(f"resume-{sid}")
+                s.click(f"resume-{sid}")
+                s.wait_for("hs-reveal" if turn == "reveal" else "hs-bid" if turn == "bid" else "hs-discard")
+                idents = needs.get(turn) or page.evaluate(REVEALS)
+                assert len(idents) > 5 or turn == "discard", idents
+                for width, height in ((1280, 800), (390, 844)):
+                    page.set_viewport_size({"width": width, "height": height})
+                    s.frames(3)
+                    s.scroll_top()
+                    what = f"{game}, {n} players, {turn} at {width}x{height}"
+                    try:
+                        s.until(lambda: _out_of_view(s, idents) == [], what, timeout=10)
+                    except AssertionError:
+                        raise AssertionError(f"{what}: not wholly in view: {_out_of_view(s, idents)[:8]}") from None
+                page.set_viewport_size({"width": 1280, "height": 800})
+    finally:
+        context.close()

@@ -1,6 +1,11 @@
 """Stupide Vautour in a real browser: new game, two rounds entered by taps, a card already used is
 refused with its rule, the corrected round is accepted, undo brings the round back.
 
+Every turn in view, at every player count: on a 10-inch tablet in landscape (1280×800) the point
+cards to reveal, then every player's fifteen hand cards and « Valider », are wholly in view with the
+page at its top; on a phone (390×844) a whole round is entered without scrolling (a player whose
+card is entered folds to one line, so the next player's cards come up where the eye is).
+
 With SCREENSHOTS=1 the table is saved to docs/screenshots/stupide-vautour-table.png (light theme)
 and stupide-vautour-table-dark.png.
 """
@@ -9,11 +14,17 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 import pytest
 
+from companion.service import SessionService
+from companion.store import Store
+from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
-from tests.e2e.harness import ROOT, Screen
+from models.record import PLAYER_COUNTS
+from tests.e2e.conftest import _offline
+from tests.e2e.harness import ROOT, AppProcess, Screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -88,3 +99,99 @@ def test_stupide_vautour_table(tablet: Screen, companion_app):
         screen.click("theme-switch")
         screen.frames(4)
         screen.screenshot(SHOTS / "stupide-vautour-table-dark.png")
+
+
+# -- every turn in view --------------------------------------------------------------------------
+
+NAMES = ("Anne", "Bruno", "Chloé", "David", "Emma")
+COUNTS = list(range(PLAYER_COUNTS["stupide-vautour"][0], PLAYER_COUNTS["stupide-vautour"][1] + 1))
+RECTS = """(ids) => ids.map(id => {
+  const e = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+  if (!e) return [id, null];
+  const r = e.getBoundingClientRect();
+  return [id, [r.left, r.top, r.right, r.bottom]];
+})"""
+
+
+def out_of_view(screen: Screen, idents: list[str]) -> list[str]:
+    """The controls among ``idents`` not wholly inside the window (or not on the screen at all)."""
+    size = screen.page.viewport_size
+    return [f"{ident} {rect and [round(v) for v in rect]}" for ident, rect in screen.page.evaluate(RECTS, idents)
+            if rect is None or rect[0] < -0.5 or rect[1] < -0.5 or rect[2] > size["width"] + 0.5
+            or rect[3] > size["height"] + 0.5]
+
+
+def assert_in_view(screen: Screen, idents: list[str], what: str) -> None:
+    try:
+        screen.until(lambda: out_of_view(screen, idents) == [], what, timeout=10)
+    except AssertionError:
+        raise AssertionError(f"{what}: not wholly in view: {out_of_view(screen, idents)[:8]}") from None
+
+
+@pytest.fixture(scope="module")
+def rounds(tmp_path_factory) -> Any:
+    """One game per player count, its first point card turned over, and one still to reveal."""
+    folder = tmp_path_factory.mktemp("sv-layout")
+    store = Store(folder / "companion.db")
+    service = SessionService(store)
+    games = {}
+    for n in COUNTS:
+        reveal = service.start("stupide-vautour", list(NAMES[:n])).session_id
+        play = service.start("stupide-vautour", list(NAMES[:n])).session_id
+        service.submit(play, {"type": "reveal", "card": 8})
+        games[n] = (reveal, play)
+    store.close()
+    server = AppProcess(folder / "companion.db", folder / "app.log").start()
+    try:
+        yield server, games
+    finally:
+        server.stop()
+
+
+def _open(screen: Screen, sid: int) -> None:
+    if screen.exists("nav-home"):
+        screen.click("nav-home")
+    screen.wait_for(f"resume-{sid}")
+    screen.click(f"resume-{sid}")
+    screen.wait_for("prompt")
+
+
+def test_every_turn_is_in_view_on_a_tablet_and_a_round_needs_no_scroll_on_a_phone(chromium, rounds):
+    server, games = rounds
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", _offline)
+    screen = Screen(page)
+    screen.open(server.url)
+    try:
+        for n in COUNTS:
+            reveal_sid, play_sid = games[n]
+            players = NAMES[:n]
+            reveal = [f"sv-reveal-{c}" for c in SV_POINT_CARDS]
+            cards = [f"sv-card-{p}-{c}" for p in players for c in SV_HAND]
+            for width, height in ((1280, 800), (390, 844)):
+                page.set_viewport_size({"width": width, "height": height})
+                _open(screen, reveal_sid)
+                screen.scroll_top()
+                assert_in_view(screen, reveal, f"{n} players at {width}x{height}: the point cards to reveal")
+                _open(screen, play_sid)
+                screen.wait_for("sv-play")
+                screen.scroll_top()
+                if width > 1000:  # a tablet: every row, and the confirm, at once
+                    assert_in_view(screen, cards + ["sv-confirm", "sv-clear"],
+                                   f"{n} players at {width}x{height}: every hand card and the confirm")
+                    continue
+                # a phone: each player's cards come up in view in turn, the confirm stays in view
+                for i, player in enumerate(players):
+                    assert_in_view(screen, [f"sv-card-{player}-{c}" for c in SV_HAND] + ["sv-confirm"],
+                                   f"{n} players at {width}x{height}: {player}'s cards")
+                    screen.click(f"sv-card-{player}-{i + 1}")
+                    screen.wait_for(f"sv-change-{player}")
+                assert_in_view(screen, ["sv-confirm"] + [f"sv-change-{p}" for p in players],
+                               f"{n} players at {width}x{height}: the round entered, the confirm")
+                screen.wait_enabled("sv-confirm")
+                for player in players:  # leave the draft empty for the next size
+                    screen.click(f"sv-change-{player}")
+                    screen.wait_for(f"sv-card-{player}-1")
+    finally:
+        context.close()

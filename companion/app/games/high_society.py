@@ -14,6 +14,7 @@ Everything shown comes from the engine's documented public state (scoring/high_s
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import flet as ft
@@ -44,17 +45,24 @@ def settled(state: State) -> tuple[Any, ...]:
 def build(state: State, ctx: TableContext) -> ft.Control:
     # What the table must enter comes right under the card on auction; the players' public
     # state (open bids, passes, cards won) follows. An auction that just ended is said first.
+    # Each part is kept between renders while what it shows is unchanged (companion.app.memo): a
+    # money card's tap builds that card and the bid's figures and buttons, nothing else.
     parts: list[ft.Control] = []
     result = settled(state) if not ctx.readonly else ()
     if result:
-        parts.append(_result_block(ctx, result))
-    parts.append(_auction_block(state, ctx))
+        said = tuple(ctx.say(m) for m in result)
+        parts.append(ctx.keep("hs-result", said, lambda: _result_block(ctx, said)))
+    parts.append(ctx.keep("hs-auction", _auction_inputs(state), lambda: _auction_block(state, ctx)))
     if not ctx.readonly and state.outcome is None:
         types = tuple(state.expected.types)
+        engine = state.engine
         if "discard" in types:
-            parts.append(_discard_block(state, ctx))
+            owned = tuple(engine.collections[engine.discard_required or ""])
+            parts.append(ctx.keep("hs-discard", (engine.discard_required, owned),
+                                  lambda: _discard_block(state, ctx)))
         elif "reveal" in types:
-            parts.append(_reveal_block(state, ctx))
+            parts.append(ctx.keep("hs-reveal", (engine.starter, tuple(engine.deck_left.items())),
+                                  lambda: _reveal_block(state, ctx)))
         elif "bid" in types or "pass" in types:
             parts.append(_bid_block(state, ctx))
     if not ctx.side_panel:
@@ -63,17 +71,35 @@ def build(state: State, ctx: TableContext) -> ft.Control:
 
 
 def build_side(state: State, ctx: TableContext) -> ft.Control:
-    """The players, one compact row each, for the table frame's side column."""
-    return ft.Column([_player_row(state, ctx, p) for p in state.players], spacing=6)
+    """The players, one compact row each, for the table frame's side column (each kept while what
+    it shows is)."""
+    return ft.Column([ctx.keep(f"hs-side-{p}", _player_inputs(state, p), partial(_player_row, state, ctx, p))
+                      for p in state.players], spacing=6)
 
 
-def _result_block(ctx: TableContext, sentences: tuple[Any, ...]) -> ft.Control:
+def _player_inputs(state: State, player: str) -> tuple[Any, ...]:
+    """Everything a player's tile or side row shows (and nothing it does not: the money held is
+    private unless the table aid is on)."""
+    engine = state.engine
+    return (engine.turn == player, engine.discard_required == player, player in engine.passed,
+            engine.starter == player and engine.card is None and state.outcome is None, engine.card is not None,
+            tuple(engine.bids[player]), tuple(engine.collections[player]), engine.theft_pending == player,
+            engine.money_left[player] if state.assist else None)
+
+
+def _auction_inputs(state: State) -> tuple[Any, ...]:
+    engine = state.engine
+    return (engine.card, engine.ending_card, engine.round, engine.reds_revealed, sum(engine.deck_left.values()),
+            state.outcome is None)
+
+
+def _result_block(ctx: TableContext, sentences: tuple[str, ...]) -> ft.Control:
     lines: list[ft.Control] = [
         ft.Row([ft.Icon(ft.Icons.GAVEL, size=30, color=ft.Colors.ON_TERTIARY_CONTAINER),
                 ft.Text(ctx.t("app.hs.result"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
                         color=ft.Colors.ON_TERTIARY_CONTAINER)], spacing=10),
-        *[ft.Text(ctx.say(m), size=ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600,
-                  color=ft.Colors.ON_TERTIARY_CONTAINER) for m in sentences],
+        *[ft.Text(said, size=ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600,
+                  color=ft.Colors.ON_TERTIARY_CONTAINER) for said in sentences],
     ]
     return ui.panel(ft.Column(lines, spacing=6), bgcolor=ft.Colors.TERTIARY_CONTAINER, ident=ctx.ident("hs-result"),
                     padding=10 if ctx.compact else 14)
@@ -181,46 +207,48 @@ def _auction_block(state: State, ctx: TableContext) -> ft.Control:
 
 
 def _players_block(state: State, ctx: TableContext) -> ft.Control:
+    return ft.Row([ctx.keep(f"hs-player-{p}", _player_inputs(state, p), partial(_player_tile, state, ctx, p))
+                   for p in state.players], wrap=True, spacing=12, run_spacing=12)
+
+
+def _player_tile(state: State, ctx: TableContext, player: str) -> ft.Control:
     engine = state.engine
-    tiles: list[ft.Control] = []
-    for player in state.players:
-        is_turn = engine.turn == player or engine.discard_required == player
-        out = player in engine.passed
-        head: list[ft.Control] = []
-        if is_turn:
-            head.append(ft.Icon(ft.Icons.PLAY_ARROW, color=ft.Colors.PRIMARY, size=30))
-        head.append(ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True,
-                            color=ft.Colors.ON_SURFACE_VARIANT if out else None))
-        if engine.starter == player and engine.card is None and state.outcome is None:
-            head.append(ft.Icon(ft.Icons.STYLE, size=24, tooltip=ctx.t("app.hs.reveals_next")))
-        lines: list[ft.Control] = [ft.Row(head, spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
-        bid = engine.bids[player]
-        if engine.card is not None:
-            if out:
-                lines.append(ui.muted(ctx.t("app.hs.passed")))
-            elif bid:
-                lines.append(ft.Row([ui.text(ctx.t("app.hs.open_bid", total=sum(bid)), ui.FONT_BODY,
-                                             weight=ft.FontWeight.W_600)]
-                                    + [_money_chip(v, 15) for v in bid], wrap=True, spacing=4))
-            else:
-                lines.append(ui.muted(ctx.t("app.hs.no_bid")))
-        owned = engine.collections[player]
-        if owned:
-            lines.append(ft.Row([_small_card(state, ctx, c) for c in owned], wrap=True, spacing=4, run_spacing=4))
-        if engine.theft_pending == player:
-            lines.append(ui.muted(ctx.t("app.hs.theft_waits")))
-        if state.assist:
-            lines.append(ui.text(ctx.t("app.hs.money_left", amount=engine.money_left[player]), ui.FONT_BODY,
-                                 color=ft.Colors.PRIMARY, weight=ft.FontWeight.W_600,
-                                 ident=ctx.ident(f"hs-money-left-{player}")))
-        box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=196,
-                           border_radius=ui.RADIUS,
-                           bgcolor=ft.Colors.PRIMARY_CONTAINER if is_turn else ft.Colors.SURFACE_CONTAINER_HIGH,
-                           border=ft.Border.all(3 if is_turn else 1,
-                                                ft.Colors.PRIMARY if is_turn else ft.Colors.OUTLINE_VARIANT),
-                           opacity=0.6 if out else 1.0)
-        tiles.append(ui.tid(ctx.ident(f"hs-player-{player}"), box))
-    return ft.Row(tiles, wrap=True, spacing=12, run_spacing=12)
+    is_turn = engine.turn == player or engine.discard_required == player
+    out = player in engine.passed
+    head: list[ft.Control] = []
+    if is_turn:
+        head.append(ft.Icon(ft.Icons.PLAY_ARROW, color=ft.Colors.PRIMARY, size=30))
+    head.append(ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True,
+                        color=ft.Colors.ON_SURFACE_VARIANT if out else None))
+    if engine.starter == player and engine.card is None and state.outcome is None:
+        head.append(ft.Icon(ft.Icons.STYLE, size=24, tooltip=ctx.t("app.hs.reveals_next")))
+    lines: list[ft.Control] = [ft.Row(head, spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    bid = engine.bids[player]
+    if engine.card is not None:
+        if out:
+            lines.append(ui.muted(ctx.t("app.hs.passed")))
+        elif bid:
+            lines.append(ft.Row([ui.text(ctx.t("app.hs.open_bid", total=sum(bid)), ui.FONT_BODY,
+                                         weight=ft.FontWeight.W_600)]
+                                + [_money_chip(v, 15) for v in bid], wrap=True, spacing=4))
+        else:
+            lines.append(ui.muted(ctx.t("app.hs.no_bid")))
+    owned = engine.collections[player]
+    if owned:
+        lines.append(ft.Row([_small_card(state, ctx, c) for c in owned], wrap=True, spacing=4, run_spacing=4))
+    if engine.theft_pending == player:
+        lines.append(ui.muted(ctx.t("app.hs.theft_waits")))
+    if state.assist:
+        lines.append(ui.text(ctx.t("app.hs.money_left", amount=engine.money_left[player]), ui.FONT_BODY,
+                             color=ft.Colors.PRIMARY, weight=ft.FontWeight.W_600,
+                             ident=ctx.ident(f"hs-money-left-{player}")))
+    box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=196,
+                       border_radius=ui.RADIUS,
+                       bgcolor=ft.Colors.PRIMARY_CONTAINER if is_turn else ft.Colors.SURFACE_CONTAINER_HIGH,
+                       border=ft.Border.all(3 if is_turn else 1,
+                                            ft.Colors.PRIMARY if is_turn else ft.Colors.OUTLINE_VARIANT),
+                       opacity=0.6 if out else 1.0)
+    return ui.tid(ctx.ident(f"hs-player-{player}"), box)
 
 
 def _player_row(state: State, ctx: TableContext, player: str) -> ft.Control:
@@ -298,7 +326,16 @@ def _bid_block(state: State, ctx: TableContext) -> ft.Control:
     holds = set(engine.hands[player]) if state.assist else None
 
     def toggle(value: int) -> ui.Handler:
-        return ctx.toggler(chosen, value)
+        # a kept money card's tap finds the cards laid in the table's draft when it runs (the same
+        # dict for the screen's life; the list is a new one after each entry): kept across turns
+        def handler(_: Any) -> None:
+            laid: list[int] = ctx.draft.setdefault("add", [])
+            if value in laid:
+                laid.remove(value)
+            else:
+                laid.append(value)
+            ctx.refresh()
+        return handler
 
     clear = ctx.clearer(chosen)
 
@@ -309,14 +346,20 @@ def _bid_block(state: State, ctx: TableContext) -> ft.Control:
         ctx.submit({"type": "pass", "player": player})
 
     small = ctx.compact  # a phone: smaller money cards and figures, the buttons before the figures
-    money = []
-    for value in MONEY:
-        unavailable = holds is not None and value not in holds
-        money.append(ui.tile(
+
+    def money_card(value: int, selected: bool, unavailable: bool) -> ft.Control:
+        return ui.tile(
             ft.Text(str(value), size=24 if small else 28, weight=ft.FontWeight.BOLD), toggle(value),
-            ident=ctx.ident(f"money-{value}"), selected=value in chosen, disabled=unavailable,
+            ident=ctx.ident(f"money-{value}"), selected=selected, disabled=unavailable,
             width=56 if small else 60, height=56 if small else 72, padding=2,
-            label=ctx.t("app.hs.money_card", value=value)))
+            label=ctx.t("app.hs.money_card", value=value))
+
+    money = []
+    for value in MONEY:  # a card is kept while it looks the same, turn after turn
+        unavailable = holds is not None and value not in holds
+        selected = value in chosen
+        money.append(ctx.keep(f"hs-money-{value}", (selected, unavailable),
+                              partial(money_card, value, selected, unavailable)))
 
     summary = ft.Row([
         _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open"), small=small),
@@ -337,10 +380,10 @@ def _bid_block(state: State, ctx: TableContext) -> ft.Control:
                   kind="tonal", height=tall, size=size),
     ], wrap=True, spacing=8 if small else ui.GAP, run_spacing=8 if small else ui.GAP)
 
-    hint = ctx.t("app.hs.lays_assist" if state.assist else "app.hs.lays", player=player)
+    hint_key = "app.hs.lays_assist" if state.assist else "app.hs.lays"
+    hint = ctx.keep("hs-lays", (hint_key, player), lambda: ui.muted(ctx.t(hint_key, player=player)))
     pad = ft.Row(money, wrap=True, spacing=6, run_spacing=6)
-    lines: list[ft.Control] = ([ui.muted(hint), pad, buttons, summary] if small
-                               else [ui.muted(hint), pad, summary, buttons])
+    lines: list[ft.Control] = ([hint, pad, buttons, summary] if small else [hint, pad, summary, buttons])
     return ui.panel(ft.Column(lines, spacing=8 if small else 10), ident=ctx.ident("hs-bid"),
                     padding=10 if small else 14)
 

@@ -10,7 +10,7 @@ Table-fair: at the table only each player's last played card can be seen; rememb
 the game's skill, so nothing here greys out or lists what a player already played, and the taken
 point cards (face down at the table) are not totted up. The log (``table_log``) says the same: only
 the latest round's cards and who took what then; an earlier round is one line without its cards. The engine refuses a card its owner
-already used and says in which round. With the assist setting (chosen when the game is set up)
+already used (it is no longer in the hand: not when it went). With the assist setting (chosen when the game is set up)
 every player's remaining hand, taken cards and score are shown, and used cards are greyed out.
 
 Everything shown comes from the engine's documented public state (scoring/stupide_vautour.py).
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 import flet as ft
 
@@ -39,14 +39,17 @@ HAND_H = 52
 
 
 def build(state: State, ctx: TableContext) -> ft.Control:
+    # Each part is kept between renders while what it shows is unchanged (companion.app.memo): a
+    # hand card's tap builds that player's row and the confirm line, nothing else.
     engine = state.engine
-    parts: list[ft.Control] = [_pot_block(state, ctx)]
+    parts: list[ft.Control] = [ctx.keep("sv-pot", _pot_inputs(state), lambda: _pot_block(state, ctx))]
     if engine.rounds_played and not engine.round_open and engine.last_award:
-        parts.append(_award_block(state, ctx))
+        said = tuple(ctx.say(m) for m in engine.last_award)
+        parts.append(ctx.keep("sv-award", (engine.rounds_played, said), lambda: _award_block(state, ctx)))
     if not ctx.readonly and state.outcome is None:
         types = tuple(state.expected.types)
         if "reveal" in types:
-            parts.append(_reveal_block(state, ctx))
+            parts.append(ctx.keep("sv-reveal", frozenset(engine.revealed), lambda: _reveal_block(state, ctx)))
         elif "play" in types:
             parts.append(_play_block(state, ctx))
     parts.append(_players_block(state, ctx))
@@ -114,6 +117,12 @@ def _hand_face(ctx: TableContext, card: int | None, *, size: float = 30) -> ft.C
 # -- the pot ---------------------------------------------------------------------------------------
 
 
+def _pot_inputs(state: State) -> tuple[Any, ...]:
+    engine = state.engine
+    return (tuple(engine.pending), engine.pending_mode, engine.pending_sum, engine.round, engine.deck_left,
+            engine.round_open, state.outcome is None, tuple(engine.lost))
+
+
 def _pot_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     pending = tuple(engine.pending)
@@ -130,7 +139,8 @@ def _pot_block(state: State, ctx: TableContext) -> ft.Control:
         ui.text(ctx.t("app.sv.round", n=engine.round, of=ROUNDS), ui.FONT_LABEL if ctx.compact else ui.FONT_TITLE,
                 weight=ft.FontWeight.BOLD,
                 ident=ctx.ident("sv-round")),
-        ui.muted(ctx.t("app.sv.deck_left", n=engine.deck_left), ident=ctx.ident("sv-deck-left")),
+        *([] if ctx.compact else  # a phone: « Manche 3 sur 15 » says as much
+          [ui.muted(ctx.t("app.sv.deck_left", n=engine.deck_left), ident=ctx.ident("sv-deck-left"))]),
     ], wrap=True, spacing=18, run_spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if pending:
         vulture = engine.pending_mode == "vulture"
@@ -179,29 +189,10 @@ def _players_block(state: State, ctx: TableContext) -> ft.Control:
     taken = engine.taken if state.assist else {}
     hands = engine.hands if state.assist else {}
     tiles: list[ft.Control] = []
-    for player in state.players:
+    for player in state.players:  # a tile is kept while what it shows is (its last card; with the aid, more)
         card = last.get(player)
-        head = ft.Row([
-            _hand_face(ctx, card, size=26),
-            ft.Column([
-                ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
-                ui.muted(ctx.t("app.sv.last_card") if card is not None else ctx.t("app.sv.not_played")),
-            ], spacing=0, tight=True, expand=True),
-        ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-        lines: list[ft.Control] = [head]
-        if state.assist:
-            lines.append(ui.text(ctx.t("app.sv.score", score=number(ctx, scores[player])), ui.FONT_LABEL,
-                                 weight=ft.FontWeight.BOLD, ident=ctx.ident(f"sv-score-{player}")))
-            if taken[player]:
-                lines.append(ft.Row([_small_point(ctx, c) for c in taken[player]], wrap=True, spacing=4,
-                                    run_spacing=4))
-            else:
-                lines.append(ui.muted(ctx.t("app.sv.taken_none")))
-            lines.append(ui.muted(ctx.t("app.sv.hand_left", count=len(hands[player]), cards=tuple(hands[player])) if hands[player]
-                                  else ctx.t("app.sv.hand_empty"), ident=ctx.ident(f"sv-hand-left-{player}")))
-        box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=250, border_radius=ui.RADIUS,
-                           bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
-        tiles.append(ui.tid(ctx.ident(f"sv-player-{player}"), box))
+        seen = (card, scores[player], tuple(taken[player]), tuple(hands[player])) if state.assist else (card,)
+        tiles.append(ctx.keep(f"sv-player-{player}", seen, partial(_player_tile, state, ctx, player, card)))
     parts: list[ft.Control] = [ft.Row(tiles, wrap=True, spacing=12, run_spacing=12,
                                       vertical_alignment=ft.CrossAxisAlignment.START)]
     if not state.assist and state.outcome is None:
@@ -210,6 +201,34 @@ def _players_block(state: State, ctx: TableContext) -> ft.Control:
         parts.append(ui.muted(ctx.t("app.sv.aid_on"), ident=ctx.ident("sv-aid-on")))
     parts.append(ui.muted(ctx.t(f"variant.stupide-vautour.ties.{engine.ties}"), ident=ctx.ident("sv-ties")))
     return ft.Column(parts, spacing=8)
+
+
+def _player_tile(state: State, ctx: TableContext, player: str, card: int | None) -> ft.Control:
+    engine = state.engine
+    scores = engine.scores if state.assist else {}
+    taken = engine.taken if state.assist else {}
+    hands = engine.hands if state.assist else {}
+    head = ft.Row([
+        _hand_face(ctx, card, size=26),
+        ft.Column([
+            ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
+            ui.muted(ctx.t("app.sv.last_card") if card is not None else ctx.t("app.sv.not_played")),
+        ], spacing=0, tight=True, expand=True),
+    ], spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    lines: list[ft.Control] = [head]
+    if state.assist:
+        lines.append(ui.text(ctx.t("app.sv.score", score=number(ctx, scores[player])), ui.FONT_LABEL,
+                             weight=ft.FontWeight.BOLD, ident=ctx.ident(f"sv-score-{player}")))
+        if taken[player]:
+            lines.append(ft.Row([_small_point(ctx, c) for c in taken[player]], wrap=True, spacing=4,
+                                run_spacing=4))
+        else:
+            lines.append(ui.muted(ctx.t("app.sv.taken_none")))
+        lines.append(ui.muted(ctx.t("app.sv.hand_left", count=len(hands[player]), cards=tuple(hands[player])) if hands[player]
+                              else ctx.t("app.sv.hand_empty"), ident=ctx.ident(f"sv-hand-left-{player}")))
+    box = ft.Container(ft.Column(lines, spacing=6), padding=12, width=250, border_radius=ui.RADIUS,
+                       bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
+    return ui.tid(ctx.ident(f"sv-player-{player}"), box)
 
 
 # -- entries ---------------------------------------------------------------------------------------
@@ -282,12 +301,16 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
         ctx.draft["round"] = engine.round
     hands = engine.hands if state.assist else None
 
+    # The taps of kept cards and chips find the picks in the table's draft when they run (the draft
+    # is the same dict for the screen's life; the picks are a new dict after each entry), so a card
+    # is kept across rounds while it looks the same.
     def pick(player: str, card: int) -> ui.Handler:
         def handler(_: Any) -> None:
-            if chosen.get(player) == card:
-                del chosen[player]
+            picks: dict[str, int] = ctx.draft.setdefault("cards", {})
+            if picks.get(player) == card:
+                del picks[player]
             else:
-                chosen[player] = card
+                picks[player] = card
             ctx.refresh()
         return handler
 
@@ -296,40 +319,81 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
     def confirm(_: Any) -> None:
         ctx.submit({"type": "play", "cards": {p: chosen[p] for p in players if p in chosen}})
 
+    per_row, tile_w, beside = hand_layout(ctx.width)
+
+    def tile(player: str, card: int, selected: bool, used: bool) -> ft.Control:
+        box = ft.Container(
+            ft.Text(number(ctx, card), size=24, weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.ON_PRIMARY if selected else None),
+            on_click=None if used else pick(player, card), height=HAND_H, alignment=ft.Alignment.CENTER,
+            border_radius=10, ink=not used, opacity=0.3 if used else 1.0, width=tile_w,
+            bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+            border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
+        return ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, button=not used, selected=selected,
+                      label=ctx.t("app.sv.hand_card", player=player, card=card),
+                      **({"expand": 1} if tile_w is None else {}))
+
+    def unpick(player: str) -> ui.Handler:
+        def handler(_: Any) -> None:
+            ctx.draft.setdefault("cards", {}).pop(player, None)
+            ctx.refresh()
+        return handler
+
+    def folded(player: str, mine: int) -> ft.Control:
+        """On a phone, a player whose card is entered folds to a chip beside the others entered (the
+        next player's cards come up where the eye is: a round is entered without scrolling); a tap
+        on the chip unfolds it to change the card."""
+        chip = ui.tile(ft.Row([
+            ft.Text(player, size=ui.FONT_BODY, weight=ft.FontWeight.BOLD, max_lines=1),
+            ui.text(ctx.t("app.sv.picked", card=number(ctx, mine)), ui.FONT_BODY, weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.PRIMARY, ident=ctx.ident(f"sv-picked-{player}")),
+            ft.Icon(ft.Icons.EDIT, size=18, color=ft.Colors.ON_SURFACE_VARIANT),
+        ], spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER), unpick(player),
+            ident=ctx.ident(f"sv-change-{player}"), height=ui.TOUCH_MIN,
+            padding=ft.Padding.symmetric(horizontal=10, vertical=4),
+            label=ctx.t("app.sv.change", player=player, card=mine))
+        chip.key = f"fold-{player}"  # chips and rows come and go as players fold: matched by key, not place
+        return chip
+
     def row(player: str, mine: int | None, holds: frozenset[int] | None) -> ft.Control:
-        tiles: list[ft.Semantics] = []
-        for card in SV_HAND:
+        tiles: list[ft.Control] = []
+        for card in SV_HAND:  # a card is kept while it looks the same
             used = holds is not None and card not in holds
             selected = mine == card
-            box = ft.Container(
-                ft.Text(number(ctx, card), size=24, weight=ft.FontWeight.BOLD,
-                        color=ft.Colors.ON_PRIMARY if selected else None),
-                on_click=None if used else pick(player, card), height=HAND_H, alignment=ft.Alignment.CENTER,
-                border_radius=10, ink=not used, opacity=0.3 if used else 1.0,
-                bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
-            tiles.append(ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, button=not used,
-                                selected=selected, label=ctx.t("app.sv.hand_card", player=player, card=card)))
+            tiles.append(ctx.keep(f"sv-card-{player}-{card}", (selected, used, tile_w),
+                                  partial(tile, player, card, selected, used)))
         status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None else ctx.t("app.sv.to_pick"))
-        head = ft.Column([
+        said: list[ft.Control] = [
             ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, max_lines=1),
             ui.text(status, ui.FONT_BODY, weight=ft.FontWeight.BOLD if mine is not None else None,
                     color=ft.Colors.PRIMARY if mine is not None else ft.Colors.ON_SURFACE_VARIANT,
                     ident=ctx.ident(f"sv-picked-{player}")),
-        ], spacing=0, tight=True)
-        return ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, ctx.width))
+        ]
+        head: ft.Control = (ft.Row(said, spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER) if ctx.compact
+                            else ft.Column(said, spacing=0, tight=True))
+        shown = ui.tid(ctx.ident(f"sv-row-{player}"), _hand_rows(head, tiles, per_row, beside))
+        shown.key = f"row-{player}"
+        return shown
 
     rows: list[ft.Control] = []
-    for player in players:  # a row is kept while its pick and hand are (its taps write into ``chosen``)
+    chips: list[ft.Control] = []
+    for player in players:  # a row is kept while its pick and hand are
         mine = chosen.get(player)
+        if ctx.compact and mine is not None:
+            chips.append(ctx.keep(f"sv-fold-{player}", mine, partial(folded, player, mine)))
+            continue
         holds = frozenset(hands[player]) if hands is not None else None
-        rows.append(ctx.keep(f"sv-row-{player}", (id(chosen), mine, holds), partial(row, player, mine, holds)))
+        rows.append(ctx.keep(f"sv-row-{player}", (mine, holds), partial(row, player, mine, holds)))
 
     missing = [p for p in players if p not in chosen]
     # Confirm first, above the rows: in view without scrolling, whatever the number of players.
+    # On a phone the two share a line (the clear as an icon) and the rows say who is missing.
     actions: list[ft.Control] = [
         ui.button(ctx.t("app.sv.confirm", n=engine.round), confirm, ident=ctx.ident("sv-confirm"),
-                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), size=ui.FONT_BODY),
+                  icon=ft.Icons.CHECK, kind="primary", disabled=bool(missing), size=ui.FONT_BODY,
+                  expand=True if ctx.compact else None),
+        ui.icon_button(ft.Icons.BACKSPACE, clear, ident=ctx.ident("sv-clear"), tooltip=ctx.t("app.sv.clear"),
+                       disabled=not chosen) if ctx.compact else
         ui.button(ctx.t("app.sv.clear"), clear, ident=ctx.ident("sv-clear"), icon=ft.Icons.BACKSPACE,
                   kind="outlined", disabled=not chosen, size=ui.FONT_BODY),
     ]
@@ -342,28 +406,24 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
             ctx.t("app.sv.last_cards", cards=tuple(ctx.t("app.sv.player_card", player=p, card=c)
                                                    for p, c in last.items())),
             play_last, ident=ctx.ident("sv-last-cards"), icon=ft.Icons.DONE_ALL, kind="primary", size=ui.FONT_BODY))
-    if missing:
+    if missing and not ctx.compact:
         actions.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
     lines: list[ft.Control] = [
-        ft.Row(actions, wrap=True, spacing=10, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        *rows,
+        ft.Row(actions, wrap=not ctx.compact, spacing=10, run_spacing=8,
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
     ]
+    if chips:
+        lines.append(ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
+    lines += rows
     if not state.assist:
         lines.append(ui.muted(ctx.t("app.sv.fair_hint"), ident=ctx.ident("sv-fair-hint")))
     return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("sv-play"), padding=PLAY_PADDING)
 
 
-def _hand_rows(head: ft.Control, tiles: list[ft.Semantics], width: float | None) -> ft.Control:
-    per_row, tile_w, beside = hand_layout(width)
+def _hand_rows(head: ft.Control, tiles: list[ft.Control], per_row: int, beside: bool) -> ft.Control:
     lines: list[ft.Control] = []
     for start in range(0, len(tiles), per_row):
-        chunk = tiles[start:start + per_row]
-        for tile in chunk:
-            if tile_w is None:
-                tile.expand = 1
-            else:
-                cast(ft.Container, tile.content).width = tile_w  # each tile wraps its card's Container
-        lines.append(ft.Row(list[ft.Control](chunk), spacing=TILE_GAP))
+        lines.append(ft.Row(tiles[start:start + per_row], spacing=TILE_GAP))
     cards = ft.Column(lines, spacing=TILE_GAP, tight=True)
     if beside:
         return ft.Row([ft.Container(head, width=NAME_W), cards], spacing=8,
