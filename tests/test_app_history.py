@@ -92,6 +92,7 @@ def test_history_lists_every_game_with_its_result(app, played):
 def test_history_filters_by_game_player_and_date(app, played, service):
     done, going = played
     probe.tap(app.root, "home-history")
+    probe.tap(app.root, "history-filters-toggle")  # the list first, the filters folded
     choose(app, "filter-player", "David")
     assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
     choose(app, "filter-player", "")
@@ -247,6 +248,7 @@ def test_the_history_shows_a_page_then_more(app, service):
 def test_the_history_filters_by_status_and_by_a_name_search(app, played, service):
     done, going = played
     app.go("history")
+    probe.tap(app.root, "history-filters-toggle")
     probe.tap(app.root, "filter-status-finished")
     assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
     probe.tap(app.root, "filter-status-abandoned")
@@ -395,3 +397,57 @@ def test_counts_and_names_agree_in_both_languages():
     assert en("app.stats.h2h_summary", a=A, b=B, games=en("app.stats.games_n", count=2), a_wins=1, b_wins=1,
               a_ahead=1, b_ahead=1, level=0) == \
         "2 games together: Anne won 1, Bruno 1; Anne finished ahead 1 time, Bruno 1 time, level 0 times."
+
+
+# -- the list first, a tap builds what it changes -----------------------------------------------
+
+
+def _many(service, n: int) -> list[int]:
+    record = json.loads((EXAMPLES / "high-society-in-progress.json").read_text(encoding="utf-8"))
+    return service.import_records(json.dumps([record] * n))
+
+
+def test_the_list_comes_first_and_the_filters_fold_under_one_button(app, played):
+    done, going = played
+    app.go("history")
+    assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, "filter-status-finished")
+    assert probe.text_of(app.root, "history-filters-toggle") == fr("app.history.filters")
+    probe.tap(app.root, "history-filters-toggle")
+    probe.tap(app.root, "filter-status-finished")
+    choose(app, "filter-player", D)
+    assert probe.text_of(app.root, "history-filters-toggle") == fr("app.history.filters_active", count=2)
+    probe.tap(app.root, "history-filters-toggle")  # folded again, the filters still hold
+    assert not probe.has(app.root, "filter-player") and not probe.has(app.root, f"history-{going}")
+    app.drafts["history"].since_text = "31/02/2025"  # a wrong date unfolds them, to be put right
+    app.render()
+    assert probe.has(app.root, "bad-date") and probe.has(app.root, "filter-since")
+
+
+def test_more_builds_only_the_rows_it_adds_and_kept_rows_still_open_their_game(app, service):
+    from companion.app.screens.history import PAGE
+
+    ids = _many(service, PAGE + 3)
+    app.go("history")
+    first = {i: probe.find(app.root, f"history-{i}") for i in ids[3:]}
+    built = app.memo.built
+    probe.tap(app.root, "history-more")
+    assert app.memo.built - built == 3  # the three rows added, nothing else
+    assert all(probe.find(app.root, f"history-{i}") is row for i, row in first.items())
+    service.set_abandoned(ids[-1])  # a game changed: its row alone is built again
+    built = app.memo.built
+    app.render()
+    assert app.memo.built - built == 1 and probe.find(app.root, f"history-{ids[-1]}") is not first[ids[-1]]
+    assert fr("app.history.abandoned") in probe.text_of(app.root, f"history-{ids[-1]}")
+    probe.tap(app.root, f"history-{ids[5]}")  # a row kept since the first page opens its own game
+    assert app.here.screen == "past" and app.here.params["session_id"] == ids[5]
+
+
+def test_a_game_shorter_than_a_minute_says_so(app):
+    from companion.app.screens.history import duration
+
+    assert [duration(app, s) for s in (0, 12, 59)] == [fr("app.history.under_minute")] * 3
+    assert fr("app.history.under_minute") == "moins d'une minute"
+    assert Msg("app.history.under_minute", {}).render("en") == "under a minute"
+    assert duration(app, 60) == fr("app.history.minutes", count=1) == "1 minute"
+    assert fr("app.history.length", entries=fr("app.history.entries_n", count=11),
+              duration=duration(app, 20)) == "11 saisies en moins d'une minute"

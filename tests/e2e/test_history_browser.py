@@ -67,7 +67,9 @@ def test_history_import_filter_and_replay(tablet: Screen, companion_app, tmp_pat
     screen.wait_for("history-2")
     screen.wait_text(fr("app.history.count", count=2), "history-count")
 
-    # filters: finished games only, then a search on a player's name (accents and case ignored)
+    # filters (folded under one button, the list first): finished games only, then a search on a
+    # player's name (accents and case ignored)
+    screen.click("history-filters-toggle")
     screen.click("filter-status-finished")
     screen.wait_gone("history-2")
     assert screen.exists("history-1")

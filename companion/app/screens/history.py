@@ -40,6 +40,7 @@ class Filters:
     until_text: str = ""
     shown: int = PAGE  # how many games the list shows (grows by a page with "more")
     table: str | None = None  # a club's table (companion.club.NO_TABLE: games of tablets with no name)
+    open: bool = False  # the filters unfolded (the list comes first; they fold under one button)
 
 
 def _filters(app: App) -> Filters:
@@ -173,12 +174,63 @@ def export_to(app: App, session_id: int | None) -> None:
     offer_download(app, records_bytes(payload), path.name)
 
 
-def build(app: App, **_: Any) -> tuple[str, ft.Control]:
-    from scoring.registry import refereed_games
+def active_filters(f: Filters) -> int:
+    """How many filters narrow the list (the folded filters' button says so)."""
+    return sum((f.game is not None, f.player is not None, f.status != "all", bool(f.search.strip()),
+                f.period != "all" or bool(f.since_text.strip() or f.until_text.strip()), f.table is not None))
 
+
+def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     f = _filters(app)
     since, until, problem = bounds(f, date.today())
-    parts: list[ft.Control] = []
+    page = None if problem else app.guard(lambda: app.service.history_page(
+        game=f.game, player=f.player, search=f.search, since=since, until=until,
+        status=None if f.status == "all" else f.status, table=f.table, offset=0, limit=max(PAGE, f.shown)))
+    items = page.items if page is not None else ()
+    total = page.total if page is not None else 0
+
+    # The list first; the filters folded under one button (open while a date is wrong).
+    def fold(_: Any) -> None:
+        f.open = not f.open
+        app.render()
+
+    unfold = f.open or problem is not None
+    active = active_filters(f)
+    label = app.t("app.history.filters_active", count=active) if active else app.t("app.history.filters")
+    parts: list[ft.Control] = [ft.Row([
+        ui.subtitle(app.t("app.history.count", count=total), ident="history-count"),
+        ui.button(label, fold, ident="history-filters-toggle", kind="outlined",
+                  icon=ft.Icons.EXPAND_LESS if unfold else ft.Icons.FILTER_LIST),
+    ], wrap=True, spacing=ui.GAP, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    if unfold:
+        parts.append(_filter_panel(app, f))
+    if problem is not None:
+        parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
+                               ident="bad-date"))
+
+    # Each game's row is kept while its summary is the same: "more" builds only the rows it adds
+    # (the rows' taps read nothing but their summary's id).
+    rows: list[ft.Control] = [app.memo.keep(f"history-row-{s.session_id}", s, lambda s=s: _row(app, s))
+                              for s in items]
+    if not rows and not problem:
+        rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
+    parts.append(ft.Column(rows, spacing=10))
+    if page is not None and page.has_more:
+        shown = len(items)
+
+        def more(_: Any) -> None:
+            f.shown = shown + PAGE
+            app.render()
+
+        parts.append(ui.button(app.t("app.history.more", count=min(PAGE, total - shown), shown=shown,
+                                     total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
+    parts.append(app.memo.keep("history-tools", (str(app.export_dir or Path.home()),), lambda: _tools(app)))
+    return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
+
+
+def _filter_panel(app: App, f: Filters) -> ft.Control:
+    """The filters, unfolded: game, table, status, period, player, name search and dates."""
+    from scoring.registry import refereed_games
 
     def choose(attr: str, value: Any) -> ui.Handler:
         def handler(_: Any) -> None:
@@ -240,18 +292,14 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         app.render()
 
     tables = table_chips(app, f.table, pick_table, "filter-table")
-    parts.append(ui.panel(ft.Column([
+    return ui.panel(ft.Column([
         chip_row(app, game_chips), *([tables] if tables is not None else []), chip_row(app, status_chips),
         chip_row(app, period_chips), dates,
-    ], spacing=8 if small else 12), ident="history-filters", padding=12 if small else 18))
-    if problem is not None:
-        parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
-                               ident="bad-date"))
+    ], spacing=8 if small else 12), ident="history-filters", padding=12 if small else 18)
 
-    page = None if problem else app.guard(lambda: app.service.history_page(
-        game=f.game, player=f.player, search=f.search, since=since, until=until,
-        status=None if f.status == "all" else f.status, table=f.table, offset=0, limit=max(PAGE, f.shown)))
 
+def _tools(app: App) -> ft.Control:
+    """Export every game, import files (in a browser, an upload)."""
     def export_all(_: Any) -> None:
         export_to(app, None)
         app.render()
@@ -267,28 +315,13 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=ui.RADIUS),
                                  padding=ft.Padding.symmetric(horizontal=22, vertical=10)))),
     ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    parts.append(ui.panel(ft.Column([ui.muted(app.t("app.history.export_where",
-                                                    path=str(app.export_dir or Path.home()))), tools],
-                                    spacing=10), ident="history-tools"))
-
-    items = page.items if page is not None else ()
-    total = page.total if page is not None else 0
-    parts.append(ui.subtitle(app.t("app.history.count", count=total), ident="history-count"))
-    rows: list[ft.Control] = [_row(app, s) for s in items]
-    if not rows and not problem:
-        rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
-    parts.append(ft.Column(rows, spacing=10))
-    if page is not None and page.has_more:
-        def more(_: Any) -> None:
-            f.shown = len(items) + PAGE
-            app.render()
-
-        parts.append(ui.button(app.t("app.history.more", count=min(PAGE, total - len(items)), shown=len(items),
-                                     total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
-    return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
+    return ui.panel(ft.Column([ui.muted(app.t("app.history.export_where", path=str(app.export_dir or Path.home()))),
+                               tools], spacing=10), ident="history-tools")
 
 
 def duration(app: App, seconds: float) -> str:
+    if seconds < 60:  # « 11 saisies en moins d'une minute », never « en 0 minute »
+        return app.t("app.history.under_minute")
     minutes = round(seconds / 60)
     if minutes >= 60:
         return app.t("app.history.hours", hours=minutes // 60, minutes=f"{minutes % 60:02d}")
