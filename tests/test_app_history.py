@@ -451,3 +451,34 @@ def test_a_game_shorter_than_a_minute_says_so(app):
     assert duration(app, 60) == fr("app.history.minutes", count=1) == "1 minute"
     assert fr("app.history.length", entries=fr("app.history.entries_n", count=11),
               duration=duration(app, 20)) == "11 saisies en moins d'une minute"
+
+
+def test_statistics_average_scores_game_by_game_only(app, service):
+    from tests.test_club import play
+    from tests.test_store_games import hs_designed, sv_game
+
+    play(service, hs_designed([A, B, C], A))
+    play(service, sv_game([A, B]))
+    app.go("stats")
+    choose(app, "stats-pick-player", A)
+    place = probe.text_of(app.root, "stats-player-place")
+    assert "score" not in place.lower()  # no score averaged over games of different scales
+    chart = probe.find(app.root, "chart-scores").content
+    from companion.app.ui import walk
+
+    lines = [c for c in walk(chart) if type(c).__name__ == "LineChart"][0].data_series
+    assert len(lines) == 2  # a line per game played, never one line mixing them
+
+
+def test_a_pick_in_the_statistics_builds_again_only_what_it_changes(app, played, service):
+    probe.tap(app.root, "home-stats")
+    kept = {i: probe.find(app.root, i) for i in ("stats-game-high-society", "chart-games", "chart-players")}
+    choose(app, "stats-pick-player", "David")
+    assert all(probe.find(app.root, i) is part for i, part in kept.items())
+    assert fr("app.stats.player_summary", name=D, games=fr("app.stats.games_n", count=1),
+              wins=fr("app.stats.wins_n", count=1), rate=fr("app.format.percent", value=100)) in \
+        probe.text_of(app.root, "stats-player-line")
+    choose(app, "stats-pick-player", "Anne")  # the kept menu still picks
+    assert probe.text_of(app.root, "stats-player-line").startswith(f"{A} :")
+    probe.tap(app.root, "stats-period-year")  # same figures over this year: the cards are kept
+    assert probe.find(app.root, "stats-game-high-society") is kept["stats-game-high-society"]

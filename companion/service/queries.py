@@ -162,12 +162,16 @@ class Queries(ServiceCore):
         return _player_stats(profiles, figures)
 
     def scores_over_time(self, player_id: int, since: datetime | None = None,
-                         until: datetime | None = None, table: str | None = None) -> list[MonthScores]:
-        """A player's average score and wins month by month (UTC months), all games together."""
+                         until: datetime | None = None, table: str | None = None,
+                         game: str | None = None) -> list[MonthScores]:
+        """A player's average score and wins month by month (UTC months), at one ``game`` (every
+        game together when None: the wins add up, the scores of different games do not)."""
         with self._read() as db:
             rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
         months: dict[str, list[float]] = {}
         for row in rows:
+            if game is not None and row.game != game:
+                continue
             total = months.setdefault(row.month or "", [0, 0, 0.0])
             total[0] += row.games
             total[1] += row.wins
@@ -185,7 +189,8 @@ class Queries(ServiceCore):
                     names: dict[int | None, str]) -> list[GameStats]:
         """Each game's figures; ``winners``: the players' figures over the same games (who won most)."""
         figures = self.store.game_figures(db, period, table=table)
-        holders = {f.game: self.store.record_holders(db, f.game, f.top_max, period, table=table)
+        # a player cast out of a game (High Society's poorest) holds no record with its score
+        records = {f.game: self.store.record(db, f.game, f.top_max, period, table=table)
                    for f in figures if f.top_max is not None}
         top: dict[str, tuple[int, list[str]]] = {}
         for row in sorted(winners, key=lambda r: (r.game, -r.wins, names.get(r.player_id, ""))):
@@ -196,13 +201,14 @@ class Queries(ServiceCore):
                 leaders.append(names.get(row.player_id, ""))
         out = []
         for f in figures:
+            best, holders = records.get(f.game, (None, []))
             by: list[str] = []
-            for holder in holders.get(f.game, []):
+            for holder in holders:
                 if holder.name not in by:
                     by.append(holder.name)
             most, leaders = top.get(f.game, (0, []))
             out.append(GameStats(f.game, f.games, _mean(f.win_score_sum, f.win_score_n),
-                                 None if f.top_max is None else _num(f.top_max), tuple(by), top_winners=tuple(leaders),
+                                 None if best is None else _num(best), tuple(by), top_winners=tuple(leaders),
                                  top_wins=most, average_spread=_mean(f.spread_sum, f.spread_n),
                                  average_entries=_mean(f.actions_sum, f.games),
                                  average_duration_s=_mean(f.duration_sum, f.duration_n)))
