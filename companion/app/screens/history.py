@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -210,7 +211,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
 
     # Each game's row is kept while its summary is the same: "more" builds only the rows it adds
     # (the rows' taps read nothing but their summary's id).
-    rows: list[ft.Control] = [app.memo.keep(f"history-row-{s.session_id}", s, lambda s=s: _row(app, s))
+    rows: list[ft.Control] = [app.memo.keep(f"history-row-{s.session_id}", s, partial(_row, app, s))
                               for s in items]
     if not rows and not problem:
         rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))

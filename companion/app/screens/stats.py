@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import date, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -186,10 +187,10 @@ def _player_panel(app: App, me: Any, since: datetime | None, until: datetime | N
         rows.append(_chart(app, [(app.t(f"game.{pg.game}.name"),
                                   [(round(pg.win_rate * 100), percent(app, pg.win_rate))]) for pg in me.by_game],
                            "chart-win-rate", legend=[app.t("app.stats.legend_rate")], percent_axis=True))
-    series = [(app.t(f"game.{pg.game}.name"),
-               app.guard(lambda pg=pg: app.service.scores_over_time(me.id, since, until, table=table,
-                                                                   game=pg.game)) or [])
-              for pg in me.by_game]
+    def months(game: str) -> list[Any]:
+        return app.guard(lambda: app.service.scores_over_time(me.id, since, until, table=table, game=game)) or []
+
+    series = [(app.t(f"game.{pg.game}.name"), months(pg.game)) for pg in me.by_game]
     series = [(name, points) for name, points in series if points]
     if series:
         rows.append(_line_chart(app, series, "chart-scores"))
@@ -239,7 +240,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     # A filter's tap builds again only the parts whose figures it changed: each part is kept while
     # the figures it shows are the same (companion.app.memo); a kept menu's pick writes into
     # ``state``, the screen's draft (the same dict for the screen's life: in the inputs by identity).
-    game_cards = [app.memo.keep(f"stats-game-{g.game}", g, lambda g=g: game_card(g)) for g in games]
+    game_cards = [app.memo.keep(f"stats-game-{g.game}", g, partial(game_card, g)) for g in games]
     parts.append(ui.subtitle(app.t("app.stats.per_game")))
     parts.append(ui.wrap(game_cards, spacing=ui.GAP))
     if games:
