@@ -482,3 +482,40 @@ def test_a_pick_in_the_statistics_builds_again_only_what_it_changes(app, played,
     assert probe.text_of(app.root, "stats-player-line").startswith(f"{A} :")
     probe.tap(app.root, "stats-period-year")  # same figures over this year: the cards are kept
     assert probe.find(app.root, "stats-game-high-society") is kept["stats-game-high-society"]
+
+
+def test_an_export_goes_where_the_device_at_the_table_gets_it():
+    from types import SimpleNamespace
+
+    from companion.app.screens.history import export_route
+
+    phone = SimpleNamespace(web=False, platform=SimpleNamespace(is_mobile=lambda: True))
+    desktop = SimpleNamespace(web=False, platform=SimpleNamespace(is_mobile=lambda: False))
+    assert [export_route(p) for p in (None, SimpleNamespace(web=True), phone, desktop)] == \
+        ["file", "download", "share", "file"]
+
+
+def test_in_a_browser_an_export_is_a_download_and_nothing_is_written_on_the_server(app, played, service, tmp_path):
+    import asyncio
+    from types import SimpleNamespace
+
+    from companion.app.screens.history import PICKER
+
+    tasks: list = []
+    app.page = SimpleNamespace(web=True, run_task=tasks.append, controls=[], update=lambda: None, width=1280,
+                               overlay=[], dialog=None)  # a browser's page, as far as the history reads it
+    app.go("history")
+    assert probe.text_of(app.root, "history-tools").startswith(fr("app.history.export_download"))
+    saved: list = []
+
+    async def save_file(file_name: str, src_bytes: bytes) -> None:
+        saved.append((file_name, src_bytes))
+
+    app.drafts[PICKER].save_file = save_file
+    probe.tap(app.root, "export-all")
+    assert not (tmp_path / "exports").exists() or not list((tmp_path / "exports").glob("*.json"))
+    assert len(tasks) == 1
+    asyncio.run(tasks[0]())
+    (name, data), = saved
+    assert name.startswith("table-companion-all-") and json.loads(data) == service.export()
+    assert fr("app.history.downloaded", count=2, file=name) in probe.text_of(app.root, "notice")

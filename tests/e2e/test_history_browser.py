@@ -105,3 +105,31 @@ def test_history_import_filter_and_replay(tablet: Screen, companion_app, tmp_pat
     screen.click("step-last")
     screen.wait_text(fr("app.past.step", k=total, n=total), "step-label")
     assert screen.page.locator(sel("step-next")).count() == 1
+
+
+def test_export_in_a_browser_is_a_download_on_this_device(tablet: Screen, companion_app, tmp_path):
+    """In web mode the file is handed to the browser (the device at the table), not only written
+    on the machine serving the app."""
+    screen = tablet
+    screen.open(companion_app.url)
+    screen.click("home-history")
+    screen.wait_for("history-empty")
+    upload = tmp_path / "two.json"
+    upload.write_text(json.dumps([DONE, GOING], ensure_ascii=False), encoding="utf-8")
+    pick_file(screen, "import-file", upload)
+    screen.wait_for("history-2")
+    with screen.page.expect_download(timeout=30_000) as got:
+        screen.click("export-all")
+    download = got.value
+    assert download.suggested_filename.startswith("table-companion-all") and \
+        download.suggested_filename.endswith(".json")
+    records = json.loads(open(download.path(), encoding="utf-8").read())
+    assert len(records) == 2 and {r["game"] for r in records} == {"high-society"}
+    screen.wait_text(fr("app.history.downloaded", count=2, file=download.suggested_filename), "notice")
+    # one game, from its page
+    screen.click("history-1")
+    screen.wait_for("export-one")
+    with screen.page.expect_download(timeout=30_000) as got:
+        screen.click("export-one")
+    one = json.loads(open(got.value.path(), encoding="utf-8").read())
+    assert one["players"] == DONE["players"]

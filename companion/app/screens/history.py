@@ -7,6 +7,7 @@ tablet's games, a filter by table, and each game says the table it was played at
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import partial
@@ -28,6 +29,8 @@ PERIODS = ("all", "week", "month", "year", "last_year")
 STATUSES = ("all", "finished", "in_progress", "abandoned")
 PAGE = 25
 PICKER = "file-picker"  # app.drafts key of the tab's FilePicker
+SHARE = "share-sheet"  # app.drafts key of the tab's Share service (the packaged app on a phone or tablet)
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -144,8 +147,22 @@ def import_picked(app: App, files: list[Any]) -> None:
     app.render()
 
 
+def export_route(page: Any) -> str:
+    """Where an export goes: ``download`` in a browser (the device at the table gets the file; the
+    machine serving the app keeps nothing), ``share`` in the packaged app on a phone or tablet (the
+    platform's share sheet, beside the file in the app's exports folder), ``file`` on a desktop or
+    without a page (the exports folder, and the save dialog where there is a page)."""
+    if page is None:
+        return "file"
+    if getattr(page, "web", False):
+        return "download"
+    platform = getattr(page, "platform", None)
+    is_mobile = getattr(platform, "is_mobile", None)
+    return "share" if callable(is_mobile) and is_mobile() else "file"
+
+
 def offer_download(app: App, data: bytes, file_name: str) -> None:
-    """In a browser, hand the file to it as a download (the picker's save dialog)."""
+    """Hand the file to the device: a download in a browser, the save dialog on a desktop."""
     if app.page is None:
         return
     chooser = picker(app)
@@ -153,26 +170,50 @@ def offer_download(app: App, data: bytes, file_name: str) -> None:
     async def save() -> None:
         try:
             await chooser.save_file(file_name=file_name, src_bytes=data)
-        except Exception:  # no download on this platform: the file in the exports folder stays
-            pass
+        except Exception:  # no dialog on this platform: the file in the exports folder stays
+            log.warning("cannot offer %s to the device", file_name, exc_info=True)
 
     app.page.run_task(save)
 
 
+def offer_share(app: App, data: bytes, file_name: str) -> None:
+    """The packaged app on a phone or tablet: the platform's share sheet with the file."""
+    if app.page is None:
+        return
+    sheet = app.drafts.get(SHARE)
+    if sheet is None:
+        sheet = app.drafts[SHARE] = ft.Share()
+
+    async def share() -> None:
+        try:
+            await sheet.share_files([ft.ShareFile.from_bytes(data, mime_type="application/json", name=file_name)])
+        except Exception:  # no share sheet: the file in the exports folder stays
+            log.warning("cannot share %s", file_name, exc_info=True)
+
+    app.page.run_task(share)
+
+
 def export_to(app: App, session_id: int | None) -> None:
-    """Export one game (or all): written to the exports folder and offered as a download."""
+    """Export one game (or all): a download in a browser; elsewhere written to the exports folder,
+    and offered to the platform's share sheet (phone, tablet) or save dialog (desktop)."""
     records = app.guard(lambda: app.service.export(session_id))
     if records is None:
         return
     payload = records[0] if session_id is not None and records else records
     stem = "table-companion-all" if session_id is None else f"table-companion-{session_id}"
+    route = export_route(app.page)
+    if route == "download":
+        name = f"{stem}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+        offer_download(app, records_bytes(payload), name)
+        app.tell(app.t("app.history.downloaded", count=len(records), file=name), "ok")
+        return
     try:
         path = write_export(app, payload, stem)
     except OSError as err:
         app.tell(app.t("app.history.export_failed", detail=err.strerror or str(err)), "error")
         return
     app.tell(app.t("app.history.exported", count=len(records), path=str(path)), "ok")
-    offer_download(app, records_bytes(payload), path.name)
+    (offer_share if route == "share" else offer_download)(app, records_bytes(payload), path.name)
 
 
 def active_filters(f: Filters) -> int:
@@ -225,7 +266,8 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
 
         parts.append(ui.button(app.t("app.history.more", count=min(PAGE, total - shown), shown=shown,
                                      total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
-    parts.append(app.memo.keep("history-tools", (str(app.export_dir or Path.home()),), lambda: _tools(app)))
+    parts.append(app.memo.keep("history-tools", (str(app.export_dir or Path.home()), export_route(app.page)),
+                               lambda: _tools(app)))
     return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
 
 
@@ -316,8 +358,9 @@ def _tools(app: App) -> ft.Control:
             style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=ui.RADIUS),
                                  padding=ft.Padding.symmetric(horizontal=22, vertical=10)))),
     ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    return ui.panel(ft.Column([ui.muted(app.t("app.history.export_where", path=str(app.export_dir or Path.home()))),
-                               tools], spacing=10), ident="history-tools")
+    where = (app.t("app.history.export_download") if export_route(app.page) == "download"
+             else app.t("app.history.export_where", path=str(app.export_dir or Path.home())))
+    return ui.panel(ft.Column([ui.muted(where), tools], spacing=10), ident="history-tools")
 
 
 def duration(app: App, seconds: float) -> str:
