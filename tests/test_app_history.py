@@ -519,3 +519,26 @@ def test_in_a_browser_an_export_is_a_download_and_nothing_is_written_on_the_serv
     (name, data), = saved
     assert name.startswith("table-companion-all-") and json.loads(data) == service.export()
     assert fr("app.history.downloaded", count=2, file=name) in probe.text_of(app.root, "notice")
+
+
+def test_more_reads_only_the_next_page(app, service, monkeypatch):
+    from companion.app.screens.history import PAGE
+
+    ids = _many(service, 2 * PAGE + 5)
+    app.go("history")
+    asked: list[tuple[int, int]] = []
+    real = service.history_page
+
+    def history_page(**kwargs):
+        asked.append((kwargs["offset"], kwargs["limit"]))
+        return real(**kwargs)
+
+    monkeypatch.setattr(service, "history_page", history_page)
+    probe.tap(app.root, "history-more")
+    probe.tap(app.root, "history-more")
+    assert asked == [(PAGE, PAGE), (2 * PAGE, PAGE)]  # never the rows already shown again
+    shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
+    assert shown == [f"history-{i}" for i in reversed(ids)] and not probe.has(app.root, "history-more")
+    app.render()  # any other render reads the list again, as many rows as were shown
+    assert asked[-1] == (0, 3 * PAGE)
+    assert [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()] == shown

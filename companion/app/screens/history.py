@@ -22,7 +22,7 @@ from companion.app.format import names, number, when
 
 if TYPE_CHECKING:
     from companion.app.shell import App
-    from companion.service import SessionSummary
+    from companion.service import HistoryPage, SessionSummary
 
 
 PERIODS = ("all", "week", "month", "year", "last_year")
@@ -45,6 +45,9 @@ class Filters:
     shown: int = PAGE  # how many games the list shows (grows by a page with "more")
     table: str | None = None  # a club's table (companion.club.NO_TABLE: games of tablets with no name)
     open: bool = False  # the filters unfolded (the list comes first; they fold under one button)
+    # what "more" read for the render it asks for: (the query, the rows shown and the next page,
+    # the total); any other render reads the list again
+    appended: tuple[Any, ...] | None = None
 
 
 def _filters(app: App) -> Filters:
@@ -225,11 +228,25 @@ def active_filters(f: Filters) -> int:
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     f = _filters(app)
     since, until, problem = bounds(f, date.today())
-    page = None if problem else app.guard(lambda: app.service.history_page(
-        game=f.game, player=f.player, search=f.search, since=since, until=until,
-        status=None if f.status == "all" else f.status, table=f.table, offset=0, limit=max(PAGE, f.shown)))
-    items = page.items if page is not None else ()
-    total = page.total if page is not None else 0
+    status = None if f.status == "all" else f.status
+    asked = (f.game, f.player, f.search, since, until, status, f.table)
+
+    def read(offset: int, limit: int) -> HistoryPage | None:
+        return app.guard(lambda: app.service.history_page(
+            game=asked[0], player=asked[1], search=asked[2], since=since, until=until, status=status,
+            table=asked[6], offset=offset, limit=limit))
+
+    appended, f.appended = f.appended, None
+    items: tuple[SessionSummary, ...] = ()
+    total = 0
+    listed = problem is None
+    if appended is not None and appended[0] == asked:  # "more": the rows read so far and one more page
+        _, items, total = appended
+    elif listed:
+        page = read(0, max(PAGE, f.shown))
+        listed = page is not None
+        if page is not None:
+            items, total = page.items, page.total
 
     # The list first; the filters folded under one button (open while a date is wrong).
     def fold(_: Any) -> None:
@@ -257,11 +274,15 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     if not rows and not problem:
         rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
     parts.append(ft.Column(rows, spacing=10))
-    if page is not None and page.has_more:
+    if listed and len(items) < total:
         shown = len(items)
 
         def more(_: Any) -> None:
+            """Read the next page only, and append it: the rows shown stay (kept, not compared)."""
+            following = read(shown, PAGE)
             f.shown = shown + PAGE
+            if following is not None:
+                f.appended = (asked, items + following.items, following.total)
             app.render()
 
         parts.append(ui.button(app.t("app.history.more", count=min(PAGE, total - shown), shown=shown,
