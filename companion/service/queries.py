@@ -168,15 +168,18 @@ class Queries(ServiceCore):
         game together when None: the wins add up, the scores of different games do not)."""
         with self._read() as db:
             rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
-        months: dict[str, list[float]] = {}
+        return _months([row for row in rows if game is None or row.game == game])
+
+    def scores_by_game(self, player_id: int, since: datetime | None = None, until: datetime | None = None,
+                       table: str | None = None) -> dict[str, list[MonthScores]]:
+        """A player's average score and wins month by month, game by game (one read): the
+        statistics' chart draws a line per game, never one mixing their scales."""
+        with self._read() as db:
+            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
+        games: dict[str, list[Any]] = {}
         for row in rows:
-            if game is not None and row.game != game:
-                continue
-            total = months.setdefault(row.month or "", [0, 0, 0.0])
-            total[0] += row.games
-            total[1] += row.wins
-            total[2] += row.score_sum
-        return [MonthScores(month, int(g), s / g, int(w)) for month, (g, w, s) in sorted(months.items())]
+            games.setdefault(row.game, []).append(row)
+        return {game: _months(mine) for game, mine in games.items()}
 
     def game_stats(self, since: datetime | None = None, until: datetime | None = None,
                    table: str | None = None) -> list[GameStats]:
@@ -230,6 +233,16 @@ class Queries(ServiceCore):
         totals = {f: sum(getattr(g, f) for g in games)
                   for f in ("games", "a_wins", "b_wins", "a_ahead", "b_ahead", "level")}
         return HeadToHead(a, b, **totals, by_game=games)
+
+
+def _months(rows: list[Any]) -> list[MonthScores]:
+    months: dict[str, list[float]] = {}
+    for row in rows:
+        total = months.setdefault(row.month or "", [0, 0, 0.0])
+        total[0] += row.games
+        total[1] += row.wins
+        total[2] += row.score_sum
+    return [MonthScores(month, int(g), s / g, int(w)) for month, (g, w, s) in sorted(months.items())]
 
 
 def _mean(total: float | None, count: int) -> float | None:

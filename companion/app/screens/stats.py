@@ -187,10 +187,8 @@ def _player_panel(app: App, me: Any, since: datetime | None, until: datetime | N
         rows.append(_chart(app, [(app.t(f"game.{pg.game}.name"),
                                   [(round(pg.win_rate * 100), percent(app, pg.win_rate))]) for pg in me.by_game],
                            "chart-win-rate", legend=[app.t("app.stats.legend_rate")], percent_axis=True))
-    def months(game: str) -> list[Any]:
-        return app.guard(lambda: app.service.scores_over_time(me.id, since, until, table=table, game=game)) or []
-
-    series = [(app.t(f"game.{pg.game}.name"), months(pg.game)) for pg in me.by_game]
+    by_game = app.guard(lambda: app.service.scores_by_game(me.id, since, until, table=table)) or {}
+    series = [(app.t(f"game.{pg.game}.name"), by_game.get(pg.game, [])) for pg in me.by_game]
     series = [(name, points) for name, points in series if points]
     if series:
         rows.append(_line_chart(app, series, "chart-scores"))
