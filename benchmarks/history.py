@@ -239,6 +239,7 @@ def screens(target: Path | str, repeat: int, year: int,
         def show(screen: str, **params: Any) -> Callable[[], Any]:
             def run() -> None:
                 app.stack = [app.stack[0]]
+                app.memo.clear()  # a first visit: no part kept from the run before
                 app.go(screen, **params)  # the service's queries, the widgets, the frame
             return run
 

@@ -92,6 +92,7 @@ def test_history_lists_every_game_with_its_result(app, played):
 def test_history_filters_by_game_player_and_date(app, played, service):
     done, going = played
     probe.tap(app.root, "home-history")
+    probe.tap(app.root, "history-filters-toggle")  # the list first, the filters folded
     choose(app, "filter-player", "David")
     assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
     choose(app, "filter-player", "")
@@ -247,6 +248,7 @@ def test_the_history_shows_a_page_then_more(app, service):
 def test_the_history_filters_by_status_and_by_a_name_search(app, played, service):
     done, going = played
     app.go("history")
+    probe.tap(app.root, "history-filters-toggle")
     probe.tap(app.root, "filter-status-finished")
     assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
     probe.tap(app.root, "filter-status-abandoned")
@@ -395,3 +397,148 @@ def test_counts_and_names_agree_in_both_languages():
     assert en("app.stats.h2h_summary", a=A, b=B, games=en("app.stats.games_n", count=2), a_wins=1, b_wins=1,
               a_ahead=1, b_ahead=1, level=0) == \
         "2 games together: Anne won 1, Bruno 1; Anne finished ahead 1 time, Bruno 1 time, level 0 times."
+
+
+# -- the list first, a tap builds what it changes -----------------------------------------------
+
+
+def _many(service, n: int) -> list[int]:
+    record = json.loads((EXAMPLES / "high-society-in-progress.json").read_text(encoding="utf-8"))
+    return service.import_records(json.dumps([record] * n))
+
+
+def test_the_list_comes_first_and_the_filters_fold_under_one_button(app, played):
+    done, going = played
+    app.go("history")
+    assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, "filter-status-finished")
+    assert probe.text_of(app.root, "history-filters-toggle") == fr("app.history.filters")
+    probe.tap(app.root, "history-filters-toggle")
+    probe.tap(app.root, "filter-status-finished")
+    choose(app, "filter-player", D)
+    assert probe.text_of(app.root, "history-filters-toggle") == fr("app.history.filters_active", count=2)
+    probe.tap(app.root, "history-filters-toggle")  # folded again, the filters still hold
+    assert not probe.has(app.root, "filter-player") and not probe.has(app.root, f"history-{going}")
+    app.drafts["history"].since_text = "31/02/2025"  # a wrong date unfolds them, to be put right
+    app.render()
+    assert probe.has(app.root, "bad-date") and probe.has(app.root, "filter-since")
+
+
+def test_more_builds_only_the_rows_it_adds_and_kept_rows_still_open_their_game(app, service):
+    from companion.app.screens.history import PAGE
+
+    ids = _many(service, PAGE + 3)
+    app.go("history")
+    first = {i: probe.find(app.root, f"history-{i}") for i in ids[3:]}
+    built = app.memo.built
+    probe.tap(app.root, "history-more")
+    assert app.memo.built - built == 3  # the three rows added, nothing else
+    assert all(probe.find(app.root, f"history-{i}") is row for i, row in first.items())
+    service.set_abandoned(ids[-1])  # a game changed: its row alone is built again
+    built = app.memo.built
+    app.render()
+    assert app.memo.built - built == 1 and probe.find(app.root, f"history-{ids[-1]}") is not first[ids[-1]]
+    assert fr("app.history.abandoned") in probe.text_of(app.root, f"history-{ids[-1]}")
+    probe.tap(app.root, f"history-{ids[5]}")  # a row kept since the first page opens its own game
+    assert app.here.screen == "past" and app.here.params["session_id"] == ids[5]
+
+
+def test_a_game_shorter_than_a_minute_says_so(app):
+    from companion.app.screens.history import duration
+
+    assert [duration(app, s) for s in (0, 12, 59)] == [fr("app.history.under_minute")] * 3
+    assert fr("app.history.under_minute") == "moins d'une minute"
+    assert Msg("app.history.under_minute", {}).render("en") == "under a minute"
+    assert duration(app, 60) == fr("app.history.minutes", count=1) == "1 minute"
+    assert fr("app.history.length", entries=fr("app.history.entries_n", count=11),
+              duration=duration(app, 20)) == "11 saisies en moins d'une minute"
+
+
+def test_statistics_average_scores_game_by_game_only(app, service):
+    from tests.test_club import play
+    from tests.test_store_games import hs_designed, sv_game
+
+    play(service, hs_designed([A, B, C], A))
+    play(service, sv_game([A, B]))
+    app.go("stats")
+    choose(app, "stats-pick-player", A)
+    place = probe.text_of(app.root, "stats-player-place")
+    assert "score" not in place.lower()  # no score averaged over games of different scales
+    chart = probe.find(app.root, "chart-scores").content
+    from companion.app.ui import walk
+
+    lines = [c for c in walk(chart) if type(c).__name__ == "LineChart"][0].data_series
+    assert len(lines) == 2  # a line per game played, never one line mixing them
+
+
+def test_a_pick_in_the_statistics_builds_again_only_what_it_changes(app, played, service):
+    probe.tap(app.root, "home-stats")
+    kept = {i: probe.find(app.root, i) for i in ("stats-game-high-society", "chart-games", "chart-players")}
+    choose(app, "stats-pick-player", "David")
+    assert all(probe.find(app.root, i) is part for i, part in kept.items())
+    assert fr("app.stats.player_summary", name=D, games=fr("app.stats.games_n", count=1),
+              wins=fr("app.stats.wins_n", count=1), rate=fr("app.format.percent", value=100)) in \
+        probe.text_of(app.root, "stats-player-line")
+    choose(app, "stats-pick-player", "Anne")  # the kept menu still picks
+    assert probe.text_of(app.root, "stats-player-line").startswith(f"{A} :")
+    probe.tap(app.root, "stats-period-year")  # same figures over this year: the cards are kept
+    assert probe.find(app.root, "stats-game-high-society") is kept["stats-game-high-society"]
+
+
+def test_an_export_goes_where_the_device_at_the_table_gets_it():
+    from types import SimpleNamespace
+
+    from companion.app.screens.history import export_route
+
+    phone = SimpleNamespace(web=False, platform=SimpleNamespace(is_mobile=lambda: True))
+    desktop = SimpleNamespace(web=False, platform=SimpleNamespace(is_mobile=lambda: False))
+    assert [export_route(p) for p in (None, SimpleNamespace(web=True), phone, desktop)] == \
+        ["file", "download", "share", "file"]
+
+
+def test_in_a_browser_an_export_is_a_download_and_nothing_is_written_on_the_server(app, played, service, tmp_path):
+    import asyncio
+    from types import SimpleNamespace
+
+    from companion.app.screens.history import PICKER
+
+    tasks: list = []
+    app.page = SimpleNamespace(web=True, run_task=tasks.append, controls=[], update=lambda: None, width=1280,
+                               overlay=[], dialog=None)  # a browser's page, as far as the history reads it
+    app.go("history")
+    assert probe.text_of(app.root, "history-tools").startswith(fr("app.history.export_download"))
+    saved: list = []
+
+    async def save_file(file_name: str, src_bytes: bytes) -> None:
+        saved.append((file_name, src_bytes))
+
+    app.drafts[PICKER].save_file = save_file
+    probe.tap(app.root, "export-all")
+    assert not (tmp_path / "exports").exists() or not list((tmp_path / "exports").glob("*.json"))
+    assert len(tasks) == 1
+    asyncio.run(tasks[0]())
+    (name, data), = saved
+    assert name.startswith("table-companion-all-") and json.loads(data) == service.export()
+    assert fr("app.history.downloaded", count=2, file=name) in probe.text_of(app.root, "notice")
+
+
+def test_more_reads_only_the_next_page(app, service, monkeypatch):
+    from companion.app.screens.history import PAGE
+
+    ids = _many(service, 2 * PAGE + 5)
+    app.go("history")
+    asked: list[tuple[int, int]] = []
+    real = service.history_page
+
+    def history_page(**kwargs):
+        asked.append((kwargs["offset"], kwargs["limit"]))
+        return real(**kwargs)
+
+    monkeypatch.setattr(service, "history_page", history_page)
+    probe.tap(app.root, "history-more")
+    probe.tap(app.root, "history-more")
+    assert asked == [(PAGE, PAGE), (2 * PAGE, PAGE)]  # never the rows already shown again
+    shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
+    assert shown == [f"history-{i}" for i in reversed(ids)] and not probe.has(app.root, "history-more")
+    app.render()  # any other render reads the list again, as many rows as were shown
+    assert asked[-1] == (0, 3 * PAGE)
+    assert [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()] == shown

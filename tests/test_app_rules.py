@@ -181,3 +181,21 @@ def test_the_first_four_games_label_rules_rulings_and_house_variants_as_their_ru
         line = probe.text_of(app.root, f"rules-variant-{game}-{key}-{value}")
         assert Msg("app.rules.kind.house").render(lang) in line
         assert Msg("app.setup.variant_default").render(lang) not in line  # a house variant is never the default
+
+
+def test_a_search_that_finds_nothing_here_names_the_games_that_hold_the_word_one_tap_away(app):
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, "rules-game-high-society")
+    probe.type_into(app.root, "rules-search", "vautour")
+    assert shown(app) == [] and probe.has(app.root, "rules-none")
+    others = screen.elsewhere(app, "high-society", "vautour")
+    assert "stupide-vautour" in [g for g, _ in others] and "high-society" not in [g for g, _ in others]
+    assert fr("app.rules.elsewhere", query="vautour") in probe.text_of(app.root, "rules-elsewhere")
+    count = dict(others)["stupide-vautour"]
+    assert fr("app.rules.elsewhere_game", game=fr("game.stupide-vautour.name"), count=count) in \
+        probe.text_of(app.root, "rules-elsewhere-stupide-vautour")
+    probe.tap(app.root, "rules-elsewhere-stupide-vautour")  # one tap: that game's rules, the search kept
+    assert app.here.params["game"] == "stupide-vautour" and app.here.params["query"] == "vautour"
+    assert shown(app) and not probe.has(app.root, "rules-elsewhere")
+    probe.type_into(app.root, "rules-search", "zzzz qqqq")  # nowhere: nothing to offer
+    assert probe.has(app.root, "rules-none") and not probe.has(app.root, "rules-elsewhere")

@@ -258,6 +258,7 @@ class Truth:
     results: dict[int, tuple[float, int, bool]] | None  # profile id -> (score, place, winner)
     entries: int
     duration: float
+    out: frozenset[int] = frozenset()  # the profiles cast out of a finished game (High Society's poorest)
 
 
 def recount(h: History) -> dict[int, Truth]:
@@ -268,16 +269,18 @@ def recount(h: History) -> dict[int, Truth]:
         assert finished == (state.outcome is not None)
         status = "finished" if finished else "abandoned" if g.abandoned else "in_progress"
         results = None
+        cast: frozenset[int] = frozenset()
         if finished:
             o = state.outcome
             ranks = dict(o.ranking)
             results = {g.seats[n]: (float(o.scores[n]), int(ranks[n]), n in o.winners) for n in state.players}
+            cast = frozenset(g.seats[n] for n in o.eliminated)
         active = [e["created_at"] for e in h.service.entries_history(sid) if e["retracted_at"] is None]
         assert len(active) == len(state.log)
         last = max(active, default=state.started_at)
         duration = max(0.0, (to_ms(last) - to_ms(state.started_at)) / 1000)
         out[sid] = Truth(sid, g.game, status, state.started_at, g.table,
-                         [(g.seats[n], n) for n in state.players], results, len(state.log), duration)
+                         [(g.seats[n], n) for n in state.players], results, len(state.log), duration, cast)
     return out
 
 
@@ -351,10 +354,12 @@ def expected_games(games: list[Truth], names: dict[int, str]) -> list[tuple]:
     for game in sorted({t.game for t in games}):
         mine = [t for t in games if t.game == game]  # in time order
         won = [max(s for s, _, w in t.results.values() if w) for t in mine if any(w for _, _, w in t.results.values())]
-        best = max(max(s for s, _, _ in t.results.values()) for t in mine)
+        # the record: the best score of a player not cast out (a score that could not win holds none)
+        best = max((s for t in mine for p, (s, _, _) in t.results.items() if p not in t.out), default=None)
         holders: list[str] = []
-        for t in [t for t in mine if max(s for s, _, _ in t.results.values()) == best][:20]:
-            for who in sorted(names[p] for p, (s, _, _) in t.results.items() if s == best):
+        reached = [t for t in mine if any(s == best and p not in t.out for p, (s, _, _) in t.results.items())]
+        for t in reached[:20]:
+            for who in sorted(names[p] for p, (s, _, _) in t.results.items() if s == best and p not in t.out):
                 if who not in holders:
                     holders.append(who)
         wins: dict[int, int] = defaultdict(int)
@@ -365,7 +370,8 @@ def expected_games(games: list[Truth], names: dict[int, str]) -> list[tuple]:
         leaders = tuple(sorted(names[p] for p, w in wins.items() if w == most and w)) if most else ()
         spreads = [max(s for s, _, _ in t.results.values()) - min(s for s, _, _ in t.results.values()) for t in mine]
         durations = [t.duration for t in mine if t.duration]
-        out.append(approx((game, len(mine), sum(won) / len(won) if won else None, num(best), tuple(holders),
+        out.append(approx((game, len(mine), sum(won) / len(won) if won else None,
+                           None if best is None else num(best), tuple(holders),
                            leaders, most, sum(spreads) / len(spreads), sum(t.entries for t in mine) / len(mine),
                            ms(sum(durations) / len(durations)) if durations else None)))
     return out

@@ -45,9 +45,9 @@ def test_one_table_s_figures_are_the_month_figures_when_every_game_was_played_th
             assert figures and all(isinstance(r, GameFigures) for r in figures)
             assert store.game_figures(db, period, table="Table 1") == figures
             for row in figures:
-                holders = store.record_holders(db, row.game, row.top_max, period)
+                best, holders = store.record(db, row.game, row.top_max, period)
                 assert holders and all(isinstance(h, RecordHolder) for h in holders)
-                assert store.record_holders(db, row.game, row.top_max, period, table="Table 1") == holders
+                assert store.record(db, row.game, row.top_max, period, table="Table 1") == (best, holders)
             pair = store.head_to_head(db, ids[A], ids[C], period)
             assert all(isinstance(r, PairFigures) for r in pair)
             assert store.head_to_head(db, ids[A], ids[C], period, table="Table 1") == pair

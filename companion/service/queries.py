@@ -162,17 +162,24 @@ class Queries(ServiceCore):
         return _player_stats(profiles, figures)
 
     def scores_over_time(self, player_id: int, since: datetime | None = None,
-                         until: datetime | None = None, table: str | None = None) -> list[MonthScores]:
-        """A player's average score and wins month by month (UTC months), all games together."""
+                         until: datetime | None = None, table: str | None = None,
+                         game: str | None = None) -> list[MonthScores]:
+        """A player's average score and wins month by month (UTC months), at one ``game`` (every
+        game together when None: the wins add up, the scores of different games do not)."""
         with self._read() as db:
             rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
-        months: dict[str, list[float]] = {}
+        return _months([row for row in rows if game is None or row.game == game])
+
+    def scores_by_game(self, player_id: int, since: datetime | None = None, until: datetime | None = None,
+                       table: str | None = None) -> dict[str, list[MonthScores]]:
+        """A player's average score and wins month by month, game by game (one read): the
+        statistics' chart draws a line per game, never one mixing their scales."""
+        with self._read() as db:
+            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
+        games: dict[str, list[Any]] = {}
         for row in rows:
-            total = months.setdefault(row.month or "", [0, 0, 0.0])
-            total[0] += row.games
-            total[1] += row.wins
-            total[2] += row.score_sum
-        return [MonthScores(month, int(g), s / g, int(w)) for month, (g, w, s) in sorted(months.items())]
+            games.setdefault(row.game, []).append(row)
+        return {game: _months(mine) for game, mine in games.items()}
 
     def game_stats(self, since: datetime | None = None, until: datetime | None = None,
                    table: str | None = None) -> list[GameStats]:
@@ -185,7 +192,8 @@ class Queries(ServiceCore):
                     names: dict[int | None, str]) -> list[GameStats]:
         """Each game's figures; ``winners``: the players' figures over the same games (who won most)."""
         figures = self.store.game_figures(db, period, table=table)
-        holders = {f.game: self.store.record_holders(db, f.game, f.top_max, period, table=table)
+        # a player cast out of a game (High Society's poorest) holds no record with its score
+        records = {f.game: self.store.record(db, f.game, f.top_max, period, table=table)
                    for f in figures if f.top_max is not None}
         top: dict[str, tuple[int, list[str]]] = {}
         for row in sorted(winners, key=lambda r: (r.game, -r.wins, names.get(r.player_id, ""))):
@@ -196,13 +204,14 @@ class Queries(ServiceCore):
                 leaders.append(names.get(row.player_id, ""))
         out = []
         for f in figures:
+            best, holders = records.get(f.game, (None, []))
             by: list[str] = []
-            for holder in holders.get(f.game, []):
+            for holder in holders:
                 if holder.name not in by:
                     by.append(holder.name)
             most, leaders = top.get(f.game, (0, []))
             out.append(GameStats(f.game, f.games, _mean(f.win_score_sum, f.win_score_n),
-                                 None if f.top_max is None else _num(f.top_max), tuple(by), top_winners=tuple(leaders),
+                                 None if best is None else _num(best), tuple(by), top_winners=tuple(leaders),
                                  top_wins=most, average_spread=_mean(f.spread_sum, f.spread_n),
                                  average_entries=_mean(f.actions_sum, f.games),
                                  average_duration_s=_mean(f.duration_sum, f.duration_n)))
@@ -224,6 +233,16 @@ class Queries(ServiceCore):
         totals = {f: sum(getattr(g, f) for g in games)
                   for f in ("games", "a_wins", "b_wins", "a_ahead", "b_ahead", "level")}
         return HeadToHead(a, b, **totals, by_game=games)
+
+
+def _months(rows: list[Any]) -> list[MonthScores]:
+    months: dict[str, list[float]] = {}
+    for row in rows:
+        total = months.setdefault(row.month or "", [0, 0, 0.0])
+        total[0] += row.games
+        total[1] += row.wins
+        total[2] += row.score_sum
+    return [MonthScores(month, int(g), s / g, int(w)) for month, (g, w, s) in sorted(months.items())]
 
 
 def _mean(total: float | None, count: int) -> float | None:

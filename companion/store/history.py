@@ -202,20 +202,42 @@ class History(Summaries):
         return [GameFigures(*r) for r in _combine(rows, 1, maxima={4})]
 
     def record_holders(self, db: Session, game: str, score: float, period: Period = (None, None),
-                       limit: int = 20, table: str | None = None) -> list[RecordHolder]:
+                       limit: int = 20, table: str | None = None, top: bool = True) -> list[RecordHolder]:
         """The results of ``game`` equal to ``score``, the game's best, in the period (at
-        ``table``): those of its first ``limit`` games that reached it (oldest first)."""
+        ``table``): those of its first ``limit`` games that reached it (oldest first), a player
+        cast out of the game left out (that score could not win: it holds no record). ``top``:
+        ``score`` is the best of all in those games (their summaries' ``top_score``: indexed)."""
         where, params = _period(period, table=table)
         params.update(game=game, score=score)
         # the first games that reached it, in time order (index game, top_score, started_at): a
         # record reached in hundreds of games names its first holders, not every one
         sql = text("SELECT p.name, x.session_id FROM (SELECT g.session_id, g.started_at FROM game_summaries g "
-                   f"WHERE g.game = :game AND g.top_score = :score AND g.status = 'finished' {where} "
+                   f"WHERE g.game = :game {'AND g.top_score = :score ' if top else ''}AND g.status = 'finished' {where} "
+                   "AND EXISTS (SELECT 1 FROM results e WHERE e.session_id = g.session_id AND e.score = :score "
+                   "AND NOT e.eliminated) "
                    "ORDER BY g.started_at, g.session_id LIMIT :limit) x "
-                   "JOIN results r ON r.session_id = x.session_id AND r.score = :score "
+                   "JOIN results r ON r.session_id = x.session_id AND r.score = :score AND NOT r.eliminated "
                    "JOIN players p ON p.id = r.player_id ORDER BY x.started_at, x.session_id, p.name")
         params["limit"] = limit
         return [RecordHolder(name, int(sid)) for name, sid in db.execute(_typed(sql, params), params)]
+
+    def record(self, db: Session, game: str, top: float, period: Period = (None, None), limit: int = 20,
+               table: str | None = None) -> tuple[float | None, list[RecordHolder]]:
+        """The best score of ``game`` in the period by a player not cast out (High Society's
+        poorest: a score that could not win holds no record), and its first holders. ``top``: the
+        best score of all (the summaries'): most often reached by a player in the game, it is the
+        record at once; otherwise the results not cast out are read."""
+        holders = self.record_holders(db, game, top, period, limit, table=table)
+        if holders:
+            return top, holders
+        where, params = _period(period, table=table)
+        params["game"] = game
+        best = db.execute(_typed(text(
+            "SELECT MAX(r.score) FROM game_summaries g JOIN results r ON r.session_id = g.session_id "
+            f"WHERE g.game = :game AND g.status = 'finished' AND NOT r.eliminated {where}"), params), params).scalar()
+        if best is None:
+            return None, []
+        return float(best), self.record_holders(db, game, float(best), period, limit, table=table, top=False)
 
     def head_to_head(self, db: Session, a: int, b: int, period: Period = (None, None),
                      table: str | None = None) -> list[PairFigures]:

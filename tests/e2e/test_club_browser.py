@@ -184,6 +184,7 @@ def test_a_tablet_names_its_table_plays_and_reads_the_club_league(chromium, tmp_
         s.click("nav-home")
         s.click("home-history")
         s.wait_text(fr("app.history.count", count=5), "history-count")
+        s.click("history-filters-toggle")
         s.click(f"filter-table-{mine}")
         count = 1 if mine == "Table 3" else 2
         s.wait_text(fr("app.history.count", count=count), "history-count")

@@ -5,6 +5,8 @@ step's "why?"."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from tests.e2e.harness import Screen, sel
 from tests.test_store_games import hs_designed, hs_long
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 DONE = hs_designed(["Anne", "Bruno", "Chloé"], "Anne")
 GOING = hs_long(["Lou", "Marc", "Nina"], final=False)
@@ -66,8 +69,19 @@ def test_history_import_filter_and_replay(tablet: Screen, companion_app, tmp_pat
     screen.wait_for("history-1")
     screen.wait_for("history-2")
     screen.wait_text(fr("app.history.count", count=2), "history-count")
+    # the list first: at 1280×800 with the page at its top, both games are wholly in view, and no
+    # filter is shown before the button that unfolds them
+    screen.scroll_top()
+    for ident in ("history-filters-toggle", "history-1", "history-2"):
+        box = screen.box(ident)
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, (ident, box)
+    assert not screen.exists("filter-status-finished")
+    if os.environ.get("SCREENSHOTS"):
+        screen.screenshot(SHOTS / "history-tablet.png")
 
-    # filters: finished games only, then a search on a player's name (accents and case ignored)
+    # filters (folded under one button, the list first): finished games only, then a search on a
+    # player's name (accents and case ignored)
+    screen.click("history-filters-toggle")
     screen.click("filter-status-finished")
     screen.wait_gone("history-2")
     assert screen.exists("history-1")
@@ -103,3 +117,39 @@ def test_history_import_filter_and_replay(tablet: Screen, companion_app, tmp_pat
     screen.click("step-last")
     screen.wait_text(fr("app.past.step", k=total, n=total), "step-label")
     assert screen.page.locator(sel("step-next")).count() == 1
+    # a chapter in one tap: the second auction opens with the second card revealed
+    second = [i + 1 for i, a in enumerate(DONE["actions"]) if a["type"] == "reveal"][1]
+    screen.click("chapter-1")
+    screen.wait_text(fr("app.past.step", k=second, n=total), "step-label")
+    if os.environ.get("SCREENSHOTS"):
+        screen.page.mouse.move(640, 400)
+        screen.page.mouse.wheel(0, 2000)  # down to the replay: its steps and chapters
+        screen.screenshot(SHOTS / "past-game-chapters.png", top=False)
+
+
+def test_export_in_a_browser_is_a_download_on_this_device(tablet: Screen, companion_app, tmp_path):
+    """In web mode the file is handed to the browser (the device at the table), not only written
+    on the machine serving the app."""
+    screen = tablet
+    screen.open(companion_app.url)
+    screen.click("home-history")
+    screen.wait_for("history-empty")
+    upload = tmp_path / "two.json"
+    upload.write_text(json.dumps([DONE, GOING], ensure_ascii=False), encoding="utf-8")
+    pick_file(screen, "import-file", upload)
+    screen.wait_for("history-2")
+    with screen.page.expect_download(timeout=30_000) as got:
+        screen.click("export-all")
+    download = got.value
+    assert download.suggested_filename.startswith("table-companion-all") and \
+        download.suggested_filename.endswith(".json")
+    records = json.loads(open(download.path(), encoding="utf-8").read())
+    assert len(records) == 2 and {r["game"] for r in records} == {"high-society"}
+    screen.wait_text(fr("app.history.downloaded", count=2, file=download.suggested_filename), "notice")
+    # one game, from its page
+    screen.click("history-1")
+    screen.wait_for("export-one")
+    with screen.page.expect_download(timeout=30_000) as got:
+        screen.click("export-one")
+    one = json.loads(open(got.value.path(), encoding="utf-8").read())
+    assert one["players"] == DONE["players"]

@@ -58,5 +58,13 @@ def test_rules_search_filters_the_page_and_nothing_leaves_the_app(tablet: Screen
     screen.type_into("rules-search", "sv-play-used")
     screen.until(lambda: rules_on_page(screen) == {"SV-PLAY-USED"}, "only SV-PLAY-USED")
 
+    # a word this game's rules do not hold: the games whose rules do, one tap away
+    screen.click("rules-game-high-society")
+    screen.type_into("rules-search", "vautour")
+    screen.wait_for("rules-none")
+    screen.click("rules-elsewhere-stupide-vautour")
+    screen.wait_text(fr("game.stupide-vautour.name"), "screen-title")
+    screen.until(lambda: bool(rules_on_page(screen)), "Stupide Vautour's rules holding the word")
+
     outside = [url for url in asked if not url.startswith("http://127.0.0.1:")]
     assert asked and outside == []

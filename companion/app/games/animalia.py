@@ -581,3 +581,12 @@ def _tally_block(state: State, ctx: TableContext) -> ft.Control:
         lines.append(ui.button(ctx.t("app.ani.hide_tally"), hide, ident=ctx.ident("ani-hide-tally"),
                                icon=ft.Icons.VISIBILITY_OFF, kind="outlined"))
     return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("ani-tally"))
+
+
+def chapters(state: Any, entries: Any) -> Any:
+    """A past game's chapters (companion.app.chapters): the first season, then each one the engine
+    opens after a season's tally."""
+    from companion.app.chapters import chapters_of, event_keys
+
+    return chapters_of(entries, lambda e: "season" if "ani.event.season_start" in event_keys(e) else None,
+                       first="season")

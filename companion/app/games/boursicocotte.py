@@ -835,3 +835,12 @@ def _short_version(app: Any, draft: Any, species: Sequence[str]) -> ft.Control:
                 ident="deal-to"),
         ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
     ], spacing=12)
+
+
+def chapters(state: Any, entries: Any) -> Any:
+    """A past game's chapters (companion.app.chapters): an auction opens with each card drawn, a
+    trade with each challenge."""
+    from companion.app.chapters import chapters_of
+
+    kinds = {"draw": "auction", "challenge": "trade"}
+    return chapters_of(entries, lambda e: kinds.get(e.action.get("type", "")))

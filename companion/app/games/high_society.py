@@ -417,3 +417,10 @@ def _discard_block(state: State, ctx: TableContext) -> ft.Control:
         ui.subtitle(ctx.t("app.hs.discard_which", player=player)),
         ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
     ], spacing=12), ident=ctx.ident("hs-discard"))
+
+
+def chapters(state: Any, entries: Any) -> Any:
+    """A past game's chapters (companion.app.chapters): an auction opens with each card revealed."""
+    from companion.app.chapters import chapters_of
+
+    return chapters_of(entries, lambda e: "auction" if e.action.get("type") == "reveal" else None)

@@ -642,3 +642,11 @@ def _sheet_table(state: State, ctx: TableContext) -> ft.Control:
     else:
         parts.append(ui.muted(ctx.t("app.md.sheet_rule", deals=engine.deals), ident=ctx.ident("md-sheet-rule")))
     return ui.tid(ctx.ident("md-sheet"), ft.Column(parts, spacing=10))
+
+
+def chapters(state: Any, entries: Any) -> Any:
+    """A past game's chapters (companion.app.chapters): the first deal, then each one the engine
+    opens after a deal's points."""
+    from companion.app.chapters import chapters_of, event_keys
+
+    return chapters_of(entries, lambda e: "deal" if "md.event.next_deal" in event_keys(e) else None, first="deal")

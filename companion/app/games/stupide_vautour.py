@@ -429,3 +429,10 @@ def _hand_rows(head: ft.Control, tiles: list[ft.Control], per_row: int, beside: 
         return ft.Row([ft.Container(head, width=NAME_W), cards], spacing=8,
                       vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ft.Column([head, cards], spacing=4, tight=True)
+
+
+def chapters(state: Any, entries: Any) -> Any:
+    """A past game's chapters (companion.app.chapters): a round opens with each point card revealed."""
+    from companion.app.chapters import chapters_of
+
+    return chapters_of(entries, lambda e: "round" if e.action.get("type") == "reveal" else None)

@@ -7,8 +7,10 @@ tablet's games, a filter by table, and each game says the table it was played at
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,13 +22,15 @@ from companion.app.format import names, number, when
 
 if TYPE_CHECKING:
     from companion.app.shell import App
-    from companion.service import SessionSummary
+    from companion.service import HistoryPage, SessionSummary
 
 
 PERIODS = ("all", "week", "month", "year", "last_year")
 STATUSES = ("all", "finished", "in_progress", "abandoned")
 PAGE = 25
 PICKER = "file-picker"  # app.drafts key of the tab's FilePicker
+SHARE = "share-sheet"  # app.drafts key of the tab's Share service (the packaged app on a phone or tablet)
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -40,6 +44,10 @@ class Filters:
     until_text: str = ""
     shown: int = PAGE  # how many games the list shows (grows by a page with "more")
     table: str | None = None  # a club's table (companion.club.NO_TABLE: games of tablets with no name)
+    open: bool = False  # the filters unfolded (the list comes first; they fold under one button)
+    # what "more" read for the render it asks for: (the query, the rows shown and the next page,
+    # the total); any other render reads the list again
+    appended: tuple[Any, ...] | None = None
 
 
 def _filters(app: App) -> Filters:
@@ -142,8 +150,22 @@ def import_picked(app: App, files: list[Any]) -> None:
     app.render()
 
 
+def export_route(page: Any) -> str:
+    """Where an export goes: ``download`` in a browser (the device at the table gets the file; the
+    machine serving the app keeps nothing), ``share`` in the packaged app on a phone or tablet (the
+    platform's share sheet, beside the file in the app's exports folder), ``file`` on a desktop or
+    without a page (the exports folder, and the save dialog where there is a page)."""
+    if page is None:
+        return "file"
+    if getattr(page, "web", False):
+        return "download"
+    platform = getattr(page, "platform", None)
+    is_mobile = getattr(platform, "is_mobile", None)
+    return "share" if callable(is_mobile) and is_mobile() else "file"
+
+
 def offer_download(app: App, data: bytes, file_name: str) -> None:
-    """In a browser, hand the file to it as a download (the picker's save dialog)."""
+    """Hand the file to the device: a download in a browser, the save dialog on a desktop."""
     if app.page is None:
         return
     chooser = picker(app)
@@ -151,34 +173,128 @@ def offer_download(app: App, data: bytes, file_name: str) -> None:
     async def save() -> None:
         try:
             await chooser.save_file(file_name=file_name, src_bytes=data)
-        except Exception:  # no download on this platform: the file in the exports folder stays
-            pass
+        except Exception:  # no dialog on this platform: the file in the exports folder stays
+            log.warning("cannot offer %s to the device", file_name, exc_info=True)
 
     app.page.run_task(save)
 
 
+def offer_share(app: App, data: bytes, file_name: str) -> None:
+    """The packaged app on a phone or tablet: the platform's share sheet with the file."""
+    if app.page is None:
+        return
+    sheet = app.drafts.get(SHARE)
+    if sheet is None:
+        sheet = app.drafts[SHARE] = ft.Share()
+
+    async def share() -> None:
+        try:
+            await sheet.share_files([ft.ShareFile.from_bytes(data, mime_type="application/json", name=file_name)])
+        except Exception:  # no share sheet: the file in the exports folder stays
+            log.warning("cannot share %s", file_name, exc_info=True)
+
+    app.page.run_task(share)
+
+
 def export_to(app: App, session_id: int | None) -> None:
-    """Export one game (or all): written to the exports folder and offered as a download."""
+    """Export one game (or all): a download in a browser; elsewhere written to the exports folder,
+    and offered to the platform's share sheet (phone, tablet) or save dialog (desktop)."""
     records = app.guard(lambda: app.service.export(session_id))
     if records is None:
         return
     payload = records[0] if session_id is not None and records else records
     stem = "table-companion-all" if session_id is None else f"table-companion-{session_id}"
+    route = export_route(app.page)
+    if route == "download":
+        name = f"{stem}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
+        offer_download(app, records_bytes(payload), name)
+        app.tell(app.t("app.history.downloaded", count=len(records), file=name), "ok")
+        return
     try:
         path = write_export(app, payload, stem)
     except OSError as err:
         app.tell(app.t("app.history.export_failed", detail=err.strerror or str(err)), "error")
         return
     app.tell(app.t("app.history.exported", count=len(records), path=str(path)), "ok")
-    offer_download(app, records_bytes(payload), path.name)
+    (offer_share if route == "share" else offer_download)(app, records_bytes(payload), path.name)
+
+
+def active_filters(f: Filters) -> int:
+    """How many filters narrow the list (the folded filters' button says so)."""
+    return sum((f.game is not None, f.player is not None, f.status != "all", bool(f.search.strip()),
+                f.period != "all" or bool(f.since_text.strip() or f.until_text.strip()), f.table is not None))
 
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
-    from scoring.registry import refereed_games
-
     f = _filters(app)
     since, until, problem = bounds(f, date.today())
-    parts: list[ft.Control] = []
+    status = None if f.status == "all" else f.status
+    asked = (f.game, f.player, f.search, since, until, status, f.table)
+
+    def read(offset: int, limit: int) -> HistoryPage | None:
+        return app.guard(lambda: app.service.history_page(
+            game=asked[0], player=asked[1], search=asked[2], since=since, until=until, status=status,
+            table=asked[6], offset=offset, limit=limit))
+
+    appended, f.appended = f.appended, None
+    items: tuple[SessionSummary, ...] = ()
+    total = 0
+    listed = problem is None
+    if appended is not None and appended[0] == asked:  # "more": the rows read so far and one more page
+        _, items, total = appended
+    elif listed:
+        page = read(0, max(PAGE, f.shown))
+        listed = page is not None
+        if page is not None:
+            items, total = page.items, page.total
+
+    # The list first; the filters folded under one button (open while a date is wrong).
+    def fold(_: Any) -> None:
+        f.open = not f.open
+        app.render()
+
+    unfold = f.open or problem is not None
+    active = active_filters(f)
+    label = app.t("app.history.filters_active", count=active) if active else app.t("app.history.filters")
+    parts: list[ft.Control] = [ft.Row([
+        ui.subtitle(app.t("app.history.count", count=total), ident="history-count"),
+        ui.button(label, fold, ident="history-filters-toggle", kind="outlined",
+                  icon=ft.Icons.EXPAND_LESS if unfold else ft.Icons.FILTER_LIST),
+    ], wrap=True, spacing=ui.GAP, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    if unfold:
+        parts.append(_filter_panel(app, f))
+    if problem is not None:
+        parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
+                               ident="bad-date"))
+
+    # Each game's row is kept while its summary is the same: "more" builds only the rows it adds
+    # (the rows' taps read nothing but their summary's id).
+    rows: list[ft.Control] = [app.memo.keep(f"history-row-{s.session_id}", s, partial(_row, app, s))
+                              for s in items]
+    if not rows and not problem:
+        rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
+    parts.append(ft.Column(rows, spacing=10))
+    if listed and len(items) < total:
+        shown = len(items)
+
+        def more(_: Any) -> None:
+            """Read the next page only, and append it: the rows shown stay (kept, not compared)."""
+            following = read(shown, PAGE)
+            f.shown = shown + PAGE
+            if following is not None:
+                f.appended = (asked, items + following.items, following.total)
+            app.render()
+
+        parts.append(ui.button(app.t("app.history.more", count=min(PAGE, total - shown), shown=shown,
+                                     total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
+    parts.append(app.memo.keep("history-tools", (str(app.export_dir or Path.home()), export_route(app.page)),
+                               lambda: _tools(app)))
+    return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
+
+
+def _filter_panel(app: App, f: Filters) -> ft.Control:
+    """The filters, unfolded: game, table, status, period, player, name search and dates."""
+    from scoring.registry import refereed_games
 
     def choose(attr: str, value: Any) -> ui.Handler:
         def handler(_: Any) -> None:
@@ -240,18 +356,14 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         app.render()
 
     tables = table_chips(app, f.table, pick_table, "filter-table")
-    parts.append(ui.panel(ft.Column([
+    return ui.panel(ft.Column([
         chip_row(app, game_chips), *([tables] if tables is not None else []), chip_row(app, status_chips),
         chip_row(app, period_chips), dates,
-    ], spacing=8 if small else 12), ident="history-filters", padding=12 if small else 18))
-    if problem is not None:
-        parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
-                               ident="bad-date"))
+    ], spacing=8 if small else 12), ident="history-filters", padding=12 if small else 18)
 
-    page = None if problem else app.guard(lambda: app.service.history_page(
-        game=f.game, player=f.player, search=f.search, since=since, until=until,
-        status=None if f.status == "all" else f.status, table=f.table, offset=0, limit=max(PAGE, f.shown)))
 
+def _tools(app: App) -> ft.Control:
+    """Export every game, import files (in a browser, an upload)."""
     def export_all(_: Any) -> None:
         export_to(app, None)
         app.render()
@@ -267,28 +379,14 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=ui.RADIUS),
                                  padding=ft.Padding.symmetric(horizontal=22, vertical=10)))),
     ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    parts.append(ui.panel(ft.Column([ui.muted(app.t("app.history.export_where",
-                                                    path=str(app.export_dir or Path.home()))), tools],
-                                    spacing=10), ident="history-tools"))
-
-    items = page.items if page is not None else ()
-    total = page.total if page is not None else 0
-    parts.append(ui.subtitle(app.t("app.history.count", count=total), ident="history-count"))
-    rows: list[ft.Control] = [_row(app, s) for s in items]
-    if not rows and not problem:
-        rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
-    parts.append(ft.Column(rows, spacing=10))
-    if page is not None and page.has_more:
-        def more(_: Any) -> None:
-            f.shown = len(items) + PAGE
-            app.render()
-
-        parts.append(ui.button(app.t("app.history.more", count=min(PAGE, total - len(items)), shown=len(items),
-                                     total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
-    return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
+    where = (app.t("app.history.export_download") if export_route(app.page) == "download"
+             else app.t("app.history.export_where", path=str(app.export_dir or Path.home())))
+    return ui.panel(ft.Column([ui.muted(where), tools], spacing=10), ident="history-tools")
 
 
 def duration(app: App, seconds: float) -> str:
+    if seconds < 60:  # « 11 saisies en moins d'une minute », never « en 0 minute »
+        return app.t("app.history.under_minute")
     minutes = round(seconds / 60)
     if minutes >= 60:
         return app.t("app.history.hours", hours=minutes // 60, minutes=f"{minutes % 60:02d}")

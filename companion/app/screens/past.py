@@ -134,8 +134,19 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
         ui.button(app.t("app.results.why"), why, ident="step-why", icon=ft.Icons.HELP_OUTLINE, kind="outlined",
                   disabled=step == 0),
     ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
-    replay_parts: list[ft.Control] = [
-        ui.subtitle(app.t("app.past.replay")), controls,
+    replay_parts: list[ft.Control] = [ui.subtitle(app.t("app.past.replay")), controls]
+    # Chapters (a season, a deal, a round, an auction): one tap to where the table wants to look,
+    # from the game screen's optional ``chapters`` hook (companion.app.chapters)
+    hook = getattr(screen, "chapters", None)
+    marks = hook(state_from_session(session), session.log) if hook is not None else []
+    if marks:
+        here = max((i for i, (_, at) in enumerate(marks) if at <= step), default=-1)
+        replay_parts.append(ui.tid("past-chapters", ft.Row([
+            ui.muted(app.t("app.past.chapters"), ui.FONT_BODY),
+            *[ui.chip(app.say(name), go_step(at), ident=f"chapter-{i}", selected=i == here, compact=True)
+              for i, (name, at) in enumerate(marks)],
+        ], wrap=True, spacing=8, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER)))
+    replay_parts += [
         ui.text(happened, ui.FONT_BODY, weight=ft.FontWeight.W_600, ident="step-events"),
         ui.muted(app.say(state.expected.prompt), ui.FONT_BODY, ident="step-prompt"),
     ]

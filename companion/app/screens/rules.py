@@ -158,7 +158,20 @@ def _card(app: App, game: str, entry: Entry) -> ft.Control:
                                                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
 
 
-def results(app: App, game: str, query: str) -> list[ft.Control]:
+def found_in(app: App, game: str, query: str) -> int:
+    """How many of ``game``'s rules and variants hold ``query`` (in the game's own words)."""
+    with dialect(game):
+        rules = sum(1 for e in entries(game) if matches(app, e.id, query))
+        return rules + (1 if _variants(app, game, query) else 0)
+
+
+def elsewhere(app: App, game: str, query: str) -> list[tuple[str, int]]:
+    """The other games whose rules hold ``query``, with how many of their rules do: where a
+    search that finds nothing in this game sends the table, one tap away."""
+    return [(g, n) for g in GAMES if g != game for n in (found_in(app, g, query),) if n]
+
+
+def results(app: App, game: str, query: str, on_game: Any = None) -> list[ft.Control]:
     shown = tuple(e for e in entries(game) if matches(app, e.id, query))
     out: list[ft.Control] = [ui.muted(app.t("app.rules.found", count=len(shown)), ident="rules-count")]
     for section, items in sections(game, shown):
@@ -171,6 +184,14 @@ def results(app: App, game: str, query: str) -> list[ft.Control]:
         out.append(ui.panel(ft.Column(variants, spacing=10), ident="rules-variants"))
     if not shown and not variants:
         out.append(ui.text(app.t("app.rules.none", query=query), ui.FONT_BODY, ident="rules-none"))
+        others = elsewhere(app, game, query) if query.strip() else []
+        if others and on_game is not None:
+            out.append(ui.panel(ft.Column([
+                ui.text(app.t("app.rules.elsewhere", query=query), ui.FONT_BODY, ident="rules-elsewhere-text"),
+                ui.wrap([ui.chip(app.t("app.rules.elsewhere_game", game=app.t(f"game.{g}.name"), count=n),
+                                 on_game(g), ident=f"rules-elsewhere-{g}", icon=ft.Icons.ARROW_FORWARD)
+                         for g, n in others]),
+            ], spacing=10), ident="rules-elsewhere"))
     return out
 
 
@@ -205,4 +226,4 @@ def _build(app: App, game: str, query: str, offered: tuple[str, ...]) -> tuple[s
                                                 prefix_icon=ft.Icons.SEARCH, text_size=ui.FONT_BODY, expand=True,
                                                 hint_text=app.t("app.rules.search_hint")))
     return app.t("app.rules.title_game", game=app.t(f"game.{game}.name")), ft.Column([
-        choice, ft.Row([field]), ui.tid("rules-results", ft.Column(results(app, game, query), spacing=ui.GAP))], spacing=ui.GAP)
+        choice, ft.Row([field]), ui.tid("rules-results", ft.Column(results(app, game, query, pick), spacing=ui.GAP))], spacing=ui.GAP)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import date, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -65,28 +66,35 @@ def _chart(app: App, groups: list[tuple[str, list[tuple[float, str]]]], ident: s
                                    spacing=6))
 
 
-def _line_chart(app: App, months: list[Any], ident: str) -> ft.Control:
-    """A player's average score month by month (a point per month with a finished game)."""
-    values = [m.average_score for m in months]
+def _line_chart(app: App, series: list[tuple[str, list[Any]]], ident: str) -> ft.Control:
+    """A player's average score month by month, a line per game (the scores of different games are
+    on different scales: never averaged together), a point per month with a finished game."""
+    months = sorted({m.month for _, points in series for m in points})
+    at = {month: i for i, month in enumerate(months)}
+    values = [m.average_score for _, points in series for m in points]
     low, high = min(values + [0]), max(values + [1])
     step = max(1, math.ceil((high - low) / 5))
     chart = fch.LineChart(
         data_series=[fch.LineChartData(
-            points=[fch.LineChartDataPoint(x=i, y=round(m.average_score, 1),
-                                           tooltip=app.t("app.stats.month_point", month=m.month,
+            points=[fch.LineChartDataPoint(x=at[m.month], y=round(m.average_score, 1),
+                                           tooltip=app.t("app.stats.month_point", month=m.month, game=game,
                                                          score=number(app, round(m.average_score, 1)),
                                                          games=app.t("app.stats.games_n", count=m.games)))
-                    for i, m in enumerate(months)],
-            color=ft.Colors.TEAL_400, stroke_width=3, point=True)],
-        bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(m.month, size=ui.FONT_SMALL))
-                                          for i, m in enumerate(months)], label_size=36),
+                    for m in points],
+            color=BAR_COLOURS[j % len(BAR_COLOURS)], stroke_width=3, point=True)
+            for j, (game, points) in enumerate(series)],
+        bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(month, size=ui.FONT_SMALL))
+                                          for i, month in enumerate(months)], label_size=36),
         left_axis=fch.ChartAxis(label_size=48, label_spacing=step),
         horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step),
         min_y=step * math.floor(low / step), max_y=step * math.ceil(high / step), min_x=0,
         max_x=max(1, len(months) - 1), interactive=True, expand=True,
     )
+    keys = ft.Row([ft.Row([ft.Container(width=18, height=18, border_radius=4, bgcolor=BAR_COLOURS[j % len(BAR_COLOURS)]),
+                           ft.Text(game, size=ui.FONT_SMALL)], spacing=6, tight=True)
+                   for j, (game, _) in enumerate(series)], spacing=ui.GAP, wrap=True)
     width = min(1100, 200 + 90 * len(months))
-    return ui.tid(ident, ft.Column([ui.muted(app.t("app.stats.legend_scores")),
+    return ui.tid(ident, ft.Column([ui.muted(app.t("app.stats.legend_scores")), keys,
                                     ft.Container(chart, height=240, width=width,
                                                  padding=ft.Padding.only(top=12, right=24))], spacing=6))
 
@@ -158,11 +166,9 @@ def player_figures(app: App, me: Any) -> list[ft.Control]:
                                             wins=app.t("app.stats.wins_n", count=me.wins),
                                             rate=percent(app, me.win_rate)),
                                       ui.FONT_LABEL, weight=ft.FontWeight.BOLD, ident="stats-player-line")]
-    if me.games:
-        rows.append(ui.text(app.t("app.stats.scores_line", average=number(app, round(me.average_score or 0, 1)),
-                                  best=number(app, me.best_score),
-                                  place=number(app, round(me.average_place or 0, 1))),
-                            ui.FONT_BODY, ident="stats-player-scores"))
+    if me.games:  # scores only game by game (below): the scales of different games do not mix
+        rows.append(ui.text(app.t("app.stats.place_line", place=number(app, round(me.average_place or 0, 1))),
+                            ui.FONT_BODY, ident="stats-player-place"))
         rows.append(ui.text(places_text(app, me.places), ui.FONT_BODY, ident="stats-player-places"))
     for pg in me.by_game:
         rows.append(ui.text(app.t("app.stats.player_game_summary", game=app.t(f"game.{pg.game}.name"),
@@ -171,6 +177,22 @@ def player_figures(app: App, me: Any) -> list[ft.Control]:
                                   average=number(app, round(pg.average_score or 0, 1)),
                                   best=number(app, pg.best_score)), ui.FONT_BODY))
     return rows
+
+
+def _player_panel(app: App, me: Any, since: datetime | None, until: datetime | None,
+                  table: str | None) -> ft.Control:
+    """One player's figures, win rate per game and scores month by month, game by game."""
+    rows = player_figures(app, me)
+    if me.by_game:
+        rows.append(_chart(app, [(app.t(f"game.{pg.game}.name"),
+                                  [(round(pg.win_rate * 100), percent(app, pg.win_rate))]) for pg in me.by_game],
+                           "chart-win-rate", legend=[app.t("app.stats.legend_rate")], percent_axis=True))
+    by_game = app.guard(lambda: app.service.scores_by_game(me.id, since, until, table=table)) or {}
+    series = [(app.t(f"game.{pg.game}.name"), by_game.get(pg.game, [])) for pg in me.by_game]
+    series = [(name, points) for name, points in series if points]
+    if series:
+        rows.append(_line_chart(app, series, "chart-scores"))
+    return ui.panel(ft.Column(rows, spacing=6), ident="stats-player")
 
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
@@ -191,8 +213,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     parts += league_section(app, state, since, until, table, _chart)
 
     # -- per game --------------------------------------------------------------------------------
-    game_cards = []
-    for g in games:
+    def game_card(g: Any) -> ft.Control:
         lines = [ui.text(app.t(f"game.{g.game}.name"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
                  ui.text(app.t("app.stats.games_played", count=g.games), ui.FONT_BODY)]
         if g.top_winners:
@@ -212,40 +233,41 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             if g.average_duration_s:
                 length = app.t("app.history.length", entries=length, duration=duration(app, g.average_duration_s))
             lines.append(ui.text(length, ui.FONT_BODY))
-        game_cards.append(ui.panel(ft.Column(lines, spacing=4), ident=f"stats-game-{g.game}"))
+        return ui.panel(ft.Column(lines, spacing=4), ident=f"stats-game-{g.game}")
+
+    # A filter's tap builds again only the parts whose figures it changed: each part is kept while
+    # the figures it shows are the same (companion.app.memo); a kept menu's pick writes into
+    # ``state``, the screen's draft (the same dict for the screen's life: in the inputs by identity).
+    game_cards = [app.memo.keep(f"stats-game-{g.game}", g, partial(game_card, g)) for g in games]
     parts.append(ui.subtitle(app.t("app.stats.per_game")))
     parts.append(ui.wrap(game_cards, spacing=ui.GAP))
     if games:
-        parts.append(_chart(app, [(app.t(f"game.{g.game}.name"),
-                                   [(g.games, app.t("app.stats.games_played", count=g.games))]) for g in games],
-                            "chart-games", legend=[app.t("app.stats.legend_games")]))
+        counts = tuple((g.game, g.games) for g in games)
+        parts.append(app.memo.keep("chart-games", counts, lambda: _chart(
+            app, [(app.t(f"game.{game}.name"), [(n, app.t("app.stats.games_played", count=n))]) for game, n in counts],
+            "chart-games", legend=[app.t("app.stats.legend_games")])))
 
     # -- per player -------------------------------------------------------------------------------
     if players:
         parts.append(ui.subtitle(app.t("app.stats.per_player")))
-        charted = sorted(players, key=lambda p: (-p.wins, -p.games, p.name))[:CHART_PLAYERS]
-        parts.append(_chart(app, [(p.name, [(p.games, app.t("app.stats.games_of", count=p.games, name=p.name)),
-                                            (p.wins, app.t("app.stats.wins_n", count=p.wins))])
-                                  for p in charted], "chart-players",
-                            legend=[app.t("app.stats.legend_games"), app.t("app.stats.legend_wins")]))
+        charted = tuple((p.name, p.games, p.wins)
+                        for p in sorted(players, key=lambda p: (-p.wins, -p.games, p.name))[:CHART_PLAYERS])
+        parts.append(app.memo.keep("chart-players", charted, lambda: _chart(
+            app, [(name, [(n, app.t("app.stats.games_of", count=n, name=name)), (w, app.t("app.stats.wins_n", count=w))])
+                  for name, n, w in charted], "chart-players",
+            legend=[app.t("app.stats.legend_games"), app.t("app.stats.legend_wins")])))
         selected = state.get("player") if state.get("player") in {p.name for p in players} else players[0].name
 
         def pick(name: str) -> None:
             state["player"] = name
             app.render()
 
-        parts.append(_menu(app, "stats-pick-player", app.t("app.history.player"), selected,
-                           [p.name for p in players], pick))
+        named = tuple(p.name for p in players)
+        parts.append(app.memo.keep("stats-pick-player", (selected, named, id(state)), lambda: _menu(
+            app, "stats-pick-player", app.t("app.history.player"), selected, list(named), pick)))
         me = next(p for p in players if p.name == selected)
-        rows = player_figures(app, me)
-        if me.by_game:
-            rows.append(_chart(app, [(app.t(f"game.{pg.game}.name"),
-                                      [(round(pg.win_rate * 100), percent(app, pg.win_rate))]) for pg in me.by_game],
-                               "chart-win-rate", legend=[app.t("app.stats.legend_rate")], percent_axis=True))
-        months = app.guard(lambda: app.service.scores_over_time(me.id, since, until, table=table)) or []
-        if months:
-            rows.append(_line_chart(app, months, "chart-scores"))
-        parts.append(ui.panel(ft.Column(rows, spacing=6), ident="stats-player"))
+        parts.append(app.memo.keep("stats-player", (me, since, until, table),
+                                   lambda: _player_panel(app, me, since, until, table)))
 
         # head to head
         others = [p.name for p in players if p.name != selected]
