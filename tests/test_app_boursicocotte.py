@@ -816,3 +816,28 @@ def test_no_french_sentence_about_a_named_player_says_il_or_elle():
     texts = json.loads((ROOT / "assets" / "i18n" / "fr" / "boursicocotte.json").read_text(encoding="utf-8"))
     gendered = {key: text for key, text in texts.items() if named.search(text) and pronoun.search(text)}
     assert gendered == {}
+
+
+def test_the_frames_prompt_follows_the_challenge_being_chosen(tmp_path):
+    """The prompt at the top of the table (the frame's) says what the table does now: whom Bruno
+    challenges, then over which animal — not only whose turn it is."""
+    from companion.app.shell import App
+    from companion.service import SessionService
+    from companion.store import Store
+
+    service = SessionService(Store(tmp_path / "bc.db"))
+    sid = service.start("boursicocotte", list(TABLE)).session_id
+    for action in PIGS:
+        service.submit(sid, action)
+    app = App(service, None)
+    app.set_lang("en")
+    app.go("table", session_id=sid)
+    engine_said = service.open(sid).expected.prompt.render("en")
+    assert probe.text_of(app.root, "prompt") == engine_said
+    probe.tap(app.root, "bc-target-Anne")
+    assert probe.text_of(app.root, "prompt") == en("app.bc.step_animal", player="Bruno", target="Anne")
+    probe.tap(app.root, "bc-trade-animal-pig")
+    assert probe.text_of(app.root, "prompt") == en("app.bc.trade_on", challenger="Bruno", target="Anne",
+                                                   animal=animal("pig"))
+    probe.tap(app.root, "bc-trade-back")
+    assert probe.text_of(app.root, "prompt") == engine_said

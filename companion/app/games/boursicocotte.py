@@ -144,6 +144,20 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+def prompt(state: State, ctx: TableContext) -> str | None:
+    """The frame's prompt while the player whose turn it is chooses a challenge (the engine's says
+    only whose turn it is): whom, then over which animal (public: the animals lie face up)."""
+    view = state.engine.player_view()
+    if view["phase"] != "turn" or view["turn"] is None:
+        return None
+    target, chosen = _challenge_chosen(state, ctx, view)
+    if target is None:
+        return None
+    if chosen is None:
+        return ctx.t("app.bc.step_animal", player=view["turn"], target=target)
+    return ctx.t("app.bc.trade_on", challenger=view["turn"], target=target, animal=animal(chosen))
+
+
 def _challenge_chosen(state: State, ctx: TableContext, view: PlayerView) -> tuple[str | None, str | None]:
     """(target, animal) of the challenge chosen so far in the draft on this turn, each None until
     chosen; only a legal one counts (whom and over which animal is public: the animals lie face up)."""

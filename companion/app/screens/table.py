@@ -226,9 +226,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     # same: a tap on the game's own screen then costs only what that screen changes. Their handlers
     # read the table's draft (its identity is in their inputs) and the app, nothing of this render.
     memo = app.memo
-    if draft.correcting is None:
-        sentence = app.say(session.expected.prompt)
-        parts.append(memo.keep("frame-prompt", (sentence, app.narrow), lambda: _prompt(app, sentence, "prompt")))
+    prompt_at = len(parts) if draft.correcting is None else None  # filled in once the game's part is built
     if draft.refusal is not None:
         rule, refused, at = draft.refusal
 
@@ -260,6 +258,14 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
                            compact=app.narrow, width=game_width(app, share))
         game_part = (_finished(app, session) if session.outcome is not None
                      else paused(app, game_screen.build(state, ctx)))
+    if prompt_at is not None:
+        # what the engine expects, unless the game's screen says more precisely what its draft is
+        # waiting for (an optional ``prompt(state, ctx)``: Boursicocotte's challenge being chosen)
+        said = getattr(game_screen, "prompt", None)
+        sentence = (said(state, ctx) if said is not None and session.outcome is None else None) \
+            or app.say(session.expected.prompt)
+        parts.insert(prompt_at, memo.keep("frame-prompt", (sentence, app.narrow),
+                                          lambda: _prompt(app, sentence, "prompt")))
     top = paused(app, build_side(state, ctx)) if build_side is not None else None
 
     table_log = getattr(game_screen, "table_log", None)  # table-fair: what the log may say
