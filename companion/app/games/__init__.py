@@ -22,6 +22,14 @@ portrait), above undo and the log, and sets ``ctx.side_panel`` so that ``build``
 the side already shows (e.g. the players' open bids). Where there is no side column (a past game
 replayed) ``ctx.side_panel`` is false and ``build`` shows everything.
 
+Optionally ``prompt(state, ctx) -> str | None``: the sentence at the top of the table when the
+screen's draft knows more than the engine's expectation (Boursicocotte: whom the player challenges,
+over which animal); None keeps the engine's. Optionally ``chapters(state, entries)``: the jumps a
+past game's replay offers (see companion.app.chapters).
+
+Parts of a screen are kept between renders with ``ctx.keep(slot, inputs, build)`` (see
+companion.app.memo): a tap then builds only the parts whose inputs changed.
+
 The "why?" needs nothing from the screen: every sentence an engine reports is a
 ``scoring.base.Event`` naming the rule ids behind it, and the frame (``scoring.base.rules_of``)
 offers a "why?" on each log entry whose events name a rule, and the results a "why?" per player,
