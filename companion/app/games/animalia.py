@@ -60,6 +60,11 @@ def build(state: State, ctx: TableContext) -> ft.Control:
         if private is not None and PRIVATE.is_open(ctx, _token(state, private)):
             return _private_block(state, ctx, private)
     parts: list[ft.Control] = [_header(state, ctx)]
+    if live and _season_break(state, ctx):
+        # the season's end is a moment: its tally first, the next season on a tap
+        parts.append(_tally_block(state, ctx, moment=True))
+        parts.append(_collections_block(state, ctx))
+        return ft.Column(parts, spacing=ui.GAP)
     if live:
         phase = engine.phase
         if phase is Phase.DEAL:
@@ -72,8 +77,10 @@ def build(state: State, ctx: TableContext) -> ft.Control:
         elif phase is Phase.BONUS:
             parts.append(_prize_block(state, ctx))
             who = engine.owed[0]
-            parts.append(PRIVATE.cover(ctx, who, ctx.t("app.ani.pass_why.bonus", player=who), [
-                PRIVATE.show_me(ctx, who, _token(state, who), "ani-show-me", who=who)]))
+            token = _token(state, who)
+            parts.append(ctx.keep("ani-cover", (who, token), lambda: PRIVATE.cover(
+                ctx, who, ctx.t("app.ani.pass_why.bonus", player=who),
+                [PRIVATE.show_me(ctx, who, token, "ani-show-me", who=who)])))
         elif phase is Phase.MEDALS:
             parts.append(_prize_block(state, ctx))
             parts.append(_medals_waiting_block(state, ctx))
@@ -81,6 +88,14 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     if len(engine.tallies) > 1 or engine.phase in (Phase.OVER,) or state.outcome is not None:
         parts.append(_tally_block(state, ctx))
     return ft.Column(parts, spacing=ui.GAP)
+
+
+def _season_break(state: State, ctx: TableContext) -> bool:
+    """A season has just ended and the next one has not begun: no card turned over yet, and the
+    table has not tapped "start the season"."""
+    engine = state.engine
+    return (engine.phase is Phase.DEAL and engine.season > 1 and not engine.lot and engine.holder is None
+            and not any(engine.collections.values()) and ctx.draft.get("season_go") != engine.season)
 
 
 # -- small pieces ----------------------------------------------------------------------------------
@@ -131,6 +146,12 @@ def _submitter(ctx: TableContext, action: dict[str, Any]) -> Callable[[Any], Non
 
 def _header(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
+    return ctx.keep("ani-header", (engine.season, engine.phase, engine.dealer, len(engine.deck)),
+                    lambda: _header_part(state, ctx))
+
+
+def _header_part(state: State, ctx: TableContext) -> ft.Control:
+    engine = state.engine
     phase_key = {Phase.DEAL: "app.ani.phase.deal", Phase.POWERS: "app.ani.phase.deal",
                  Phase.BONUS: "app.ani.phase.bonus", Phase.MEDALS: "app.ani.phase.medals",
                  Phase.OVER: "app.ani.phase.over"}[engine.phase]
@@ -145,6 +166,14 @@ def _header(state: State, ctx: TableContext) -> ft.Control:
 
 
 def _lot_block(state: State, ctx: TableContext) -> ft.Control:
+    engine = state.engine
+    holder = engine.holder
+    fitting = engine.fitting_rows(holder, len(engine.lot)) if state.assist and holder is not None else engine.rows
+    inputs = (tuple(engine.lot), holder, engine.phase, engine.forced, engine.solo, fitting, ctx.readonly)
+    return ctx.keep("ani-lot-block", inputs, lambda: _lot_part(state, ctx))
+
+
+def _lot_part(state: State, ctx: TableContext) -> ft.Control:
     """The lot in play, big, and the player it is offered to with Take / Pass."""
     engine = state.engine
     lot = list(engine.lot)
@@ -184,39 +213,88 @@ def _publicly_away(engine: AnimaliaEngine) -> set[str]:
     return away | (set(ANI_CARDS) - set(engine.in_game))
 
 
+PICK_W, PICK_H = 96, 50  # a picker tile: seven of a family and the family's name fit a row of the table's width
+
+
+def _pick_face(ctx: TableContext, name: str) -> ft.Control:
+    """A card in the picker, small: the member's name (its family is the row's) and its stars."""
+    border, bg = FAMILY_COLOURS[_family(name)]
+    label = _cap(ctx.say(card(name))) if name == "owl" else _cap(ctx.t(f"app.ani.member.{name.split('-', 1)[1]}"))
+    lines: list[ft.Control] = [ft.Text(label, size=14, weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
+                                       text_align=ft.TextAlign.CENTER, max_lines=1, no_wrap=True)]
+    stars = stars_of(name)
+    if stars:
+        lines.append(ft.Text(ctx.say(count_msg("stars", stars)), size=12, color=border, weight=ft.FontWeight.W_600))
+    return ft.Container(ft.Column(lines, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                                  alignment=ft.MainAxisAlignment.CENTER, spacing=0, tight=True),
+                        width=PICK_W, height=PICK_H, bgcolor=bg, border=ft.Border.all(2, border), border_radius=10,
+                        alignment=ft.Alignment.CENTER, padding=2)
+
+
 def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], disabled: Callable[[str], bool],
-            selected: str | None = None, prefix: str = "ani-pick") -> ft.Control:
-    """5 families × 7 animals, and the owl."""
+            selected: str | None = None, prefix: str = "ani-pick", mode: Any = None) -> ft.Control:
+    """5 families × 7 animals, a family a row, and the owl. Each tile is kept between renders
+    while it looks and acts the same (``mode``: what its tap does besides naming the card)."""
+    def tile(name: str) -> ft.Control:
+        off, chosen = disabled(name), name == selected
+        return ctx.keep(f"{prefix}-{name}", (off, chosen, mode), lambda: ui.tile(
+            _pick_face(ctx, name), on_pick(name), ident=ctx.ident(f"{prefix}-{name}"), disabled=off,
+            selected=chosen, padding=1, label=ctx.say(card(name))))
+
     rows: list[ft.Control] = []
     for family in ANI_FAMILIES:
-        tiles = []
-        for member in ANI_MEMBERS:
-            name = f"{family}-{member}"
-            tiles.append(ui.tile(card_face(ctx, name), on_pick(name), ident=ctx.ident(f"{prefix}-{name}"),
-                                 disabled=disabled(name), selected=name == selected, padding=2,
-                                 label=ctx.say(card(name))))
-        rows.append(_row(tiles, spacing=6))
-    rows.append(_row([ui.tile(card_face(ctx, "owl"), on_pick("owl"), ident=ctx.ident(f"{prefix}-owl"),
-                              disabled=disabled("owl"), selected=selected == "owl", padding=2,
-                              label=ctx.say(card("owl")))], spacing=6))
-    return ft.Column(rows, spacing=6)
+        border, _ = FAMILY_COLOURS[family]
+        head = ft.Container(ft.Text(_cap(ctx.t(f"ani.families.{family}")), size=14, weight=ft.FontWeight.BOLD,
+                                    color=border), width=None if ctx.compact else 92)
+        rows.append(ft.Row([head, *[tile(f"{family}-{member}") for member in ANI_MEMBERS]], wrap=True, spacing=5,
+                           run_spacing=5, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    rows.append(ft.Row([ft.Container(width=None if ctx.compact else 92), tile("owl")], spacing=5))
+    return ft.Column(rows, spacing=5, tight=True)
 
 
 def _picker_block(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     away = _publicly_away(engine)
+    solo_row = _solo_row(state, ctx)
 
     def pick(name: str) -> Callable[[Any], None]:
-        return _submitter(ctx, {"type": "draw", "card": name})
+        draw = {"type": "draw", "card": name}
+        if solo_row is None:
+            return _submitter(ctx, draw)
+        take: dict[str, Any] = {"type": "take", "player": engine.dealer,
+                                **({"row": solo_row} if engine.two else {})}
+
+        def draw_and_take(_: Any) -> None:
+            # the last incomplete player takes every card turned over: one tap enters both
+            ctx.draft["ani-drawn"] = name
+            ctx.submit(draw)
+            if "ani-drawn" in ctx.draft:  # refused (an entry accepted empties the draft): no take
+                ctx.draft.pop("ani-drawn", None)
+                return
+            ctx.submit(take)
+        return draw_and_take
 
     def disabled(name: str) -> bool:
         return name in away or (state.assist and name not in engine.deck)
 
-    title = "app.ani.draw_more" if engine.lot else "app.ani.draw"
+    title = ("app.ani.draw_solo" if solo_row is not None else "app.ani.draw_more" if engine.lot
+             else "app.ani.draw")
+    mode = (engine.dealer, solo_row)
     return ui.panel(ft.Column([
         ui.subtitle(ctx.t(title, dealer=engine.dealer), ident=ctx.ident("ani-draw-title")),
-        _picker(ctx, pick, disabled),
-    ], spacing=12), ident=ctx.ident("ani-draw"))
+        _picker(ctx, pick, disabled, mode=mode),
+    ], spacing=8), ident=ctx.ident("ani-draw"), padding=12)
+
+
+def _solo_row(state: State, ctx: TableContext) -> int | None:
+    """The row a card drawn by the last incomplete player goes to, when there is no choice (one
+    row, or one row with room); ``None`` when a draw is a draw only. In a correction, which
+    replaces one entry with one entry, a tap draws only."""
+    engine = state.engine
+    if not engine.solo or engine.lot or ctx.id_prefix:
+        return None
+    fitting = engine.fitting_rows(engine.dealer, 1)
+    return fitting[0] if len(fitting) == 1 else None
 
 
 # -- powers ----------------------------------------------------------------------------------------
@@ -542,42 +620,63 @@ def _option_line(ctx: TableContext, engine: AnimaliaEngine, option: Any, handler
 # -- the season tally ---------------------------------------------------------------------------------
 
 
-def _tally_block(state: State, ctx: TableContext) -> ft.Control:
+def _tally_block(state: State, ctx: TableContext, *, moment: bool = False) -> ft.Control:
     """Medals of the last finished season per player and family, and the running total: hidden until
-    the players tap "reveal", shown once the game is over."""
+    the players tap "reveal", shown once the game is over. ``moment``: the season has just ended;
+    the tally comes first, with the tap that starts the next season."""
     engine = state.engine
     over = state.outcome is not None or engine.phase is Phase.OVER
     finished = [t for t in engine.tallies if len(t.medals) == len(engine.collections)]
     if not finished:
         return ft.Container()
+    shown = over or ctx.draft.get("reveal") == finished[-1].season
+    medals = tuple((t.season, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in t.medals.items())))
+                   for t in finished)
+    return ctx.keep("ani-tally", (medals, shown, over, moment, engine.season),
+                    lambda: _tally_part(state, ctx, finished, shown, over, moment))
+
+
+def _tally_part(state: State, ctx: TableContext, finished: list[Any], shown: bool, over: bool,
+                moment: bool) -> ft.Control:
     last = finished[-1]
-    shown = over or ctx.draft.get("reveal") == last.season
-    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.tally_title", season=last.season),
+    season = last.season
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.tally_title", season=season),
                                            ident=ctx.ident("ani-tally-title"))]
+    if moment:
+        nxt = state.engine.season
+
+        def go(_: Any) -> None:
+            ctx.draft["season_go"] = nxt
+            ctx.refresh()
+
+        lines.append(ui.text(ctx.t("app.ani.season_break", season=season, next=nxt), ui.FONT_BODY,
+                             ident=ctx.ident("ani-season-break")))
     if not shown:
         def reveal(_: Any) -> None:
-            ctx.draft["reveal"] = last.season
+            ctx.draft["reveal"] = season
             ctx.refresh()
 
         lines.append(ui.muted(ctx.t("app.ani.tally_hidden")))
         lines.append(ui.button(ctx.t("app.ani.reveal"), reveal, ident=ctx.ident("ani-reveal"),
                                icon=ft.Icons.VISIBILITY, kind="outlined"))
-        return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("ani-tally"))
-    for player in state.players:
-        season = last.of(player)
-        running: dict[str, int] = {}
-        for t in finished:
-            for f, n in t.of(player).items():
-                running[f] = running.get(f, 0) + n
-        lines.append(ui.text(ctx.t("app.ani.tally_line", player=player, season=medals_msg(season),
-                                   total=medals_msg(normalised(running)),
-                                   count=count_msg("medals", sum(running.values()))), ui.FONT_BODY,
-                             ident=ctx.ident(f"ani-tally-{player}")))
-    if not over:
-        def hide(_: Any) -> None:
-            ctx.draft.pop("reveal", None)
-            ctx.refresh()
+    else:
+        for player in state.players:
+            running: dict[str, int] = {}
+            for t in finished:
+                for f, n in t.of(player).items():
+                    running[f] = running.get(f, 0) + n
+            lines.append(ui.text(ctx.t("app.ani.tally_line", player=player, season=medals_msg(last.of(player)),
+                                       total=medals_msg(normalised(running)),
+                                       count=count_msg("medals", sum(running.values()))), ui.FONT_BODY,
+                                 ident=ctx.ident(f"ani-tally-{player}")))
+        if not over:
+            def hide(_: Any) -> None:
+                ctx.draft.pop("reveal", None)
+                ctx.refresh()
 
-        lines.append(ui.button(ctx.t("app.ani.hide_tally"), hide, ident=ctx.ident("ani-hide-tally"),
-                               icon=ft.Icons.VISIBILITY_OFF, kind="outlined"))
+            lines.append(ui.button(ctx.t("app.ani.hide_tally"), hide, ident=ctx.ident("ani-hide-tally"),
+                                   icon=ft.Icons.VISIBILITY_OFF, kind="outlined"))
+    if moment:
+        lines.append(ui.button(ctx.t("app.ani.season_go", next=nxt), go, ident=ctx.ident("ani-season-go"),
+                               icon=ft.Icons.PLAY_ARROW, kind="primary", height=72))
     return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("ani-tally"))
