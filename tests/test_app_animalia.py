@@ -436,3 +436,95 @@ def test_in_a_correction_the_private_view_sends_one_entry():
     table.tap("fix-ani-cover-card-owl")
     table.tap("fix-ani-medals-confirm")
     assert table.submitted == [{"type": "cover", "player": A, "bonus": "cat-thief", "card": "owl"}]
+
+
+# -- the flow: no forced taps, the season's end a moment, the confirm in view ------------------------
+
+
+def _solo() -> AnimaliaEngine:
+    """Anne and Bruno complete; Chloé, the last incomplete player, deals herself card by card."""
+    eng = engine(3)
+    for i in range(5):
+        for player in (A, B):
+            give(eng, SEASON[player][i], player)
+    give(eng, SEASON[C][0], C)
+    assert eng.solo and eng.dealer == C
+    return eng
+
+
+def test_the_last_incomplete_player_enters_each_card_with_one_tap():
+    eng = _solo()
+    table = Table(eng, live=True)
+    assert table.text("ani-draw-title") == en("app.ani.draw_solo", dealer=C)
+    for name in SEASON[C][1:]:
+        table.tap(f"ani-pick-{name}")  # one tap: drawn and taken, no "take" to tap after it
+        assert table.submitted[-2:] == [{"type": "draw", "card": name}, {"type": "take", "player": C}]
+        assert eng.collections[(C, 0)][-1] == name
+    assert eng.phase is Phase.BONUS and table.refusals == []
+
+
+def test_a_refused_one_tap_draw_takes_nothing_and_a_correction_draws_only():
+    eng = _solo()
+    # a card out of the deck unseen by the table (as a bonus card held from an earlier season is):
+    # its tile stays tappable, the engine refuses the draw, and no take follows
+    eng.deck.discard(SEASON[C][1])
+    table = Table(eng, live=True)
+    table.tap(f"ani-pick-{SEASON[C][1]}")
+    assert table.submitted == [{"type": "draw", "card": SEASON[C][1]}] and table.refusals
+    assert "ani-drawn" not in table.ctx.draft and eng.lot == []
+    table.tap(f"ani-pick-{SEASON[C][2]}")  # the next tap enters both
+    assert table.submitted[-2:] == [{"type": "draw", "card": SEASON[C][2]}, {"type": "take", "player": C}]
+    fix = Table(_solo(), prefix="fix-")  # a correction replaces one entry with one entry
+    fix.tap(f"fix-ani-pick-{SEASON[C][1]}")
+    assert fix.submitted == [{"type": "draw", "card": SEASON[C][1]}]
+
+
+def test_two_players_the_last_row_with_room_takes_in_one_tap_and_two_rows_still_choose():
+    eng = engine(2)
+    # Anne fills both rows, Bruno his first: Bruno alone is incomplete, with one row left
+    for i in range(5):
+        give(eng, SEASON[A][i], A, row=0)
+        give(eng, SEASON[B][i], B, row=0)
+    for i in range(5):
+        give(eng, SEASON[C][i], A, row=1)
+    assert eng.solo and eng.dealer == B and eng.fitting_rows(B, 1) == (1,)
+    table = Table(eng, live=True)
+    table.tap("ani-pick-dog-thief")
+    assert table.submitted == [{"type": "draw", "card": "dog-thief"}, {"type": "take", "player": B, "row": 1}]
+
+
+def test_the_season_s_end_shows_its_tally_first_and_the_next_season_starts_on_a_tap():
+    eng = _season_over()
+    table = Table(eng, "fr")
+    assert eng.season == 2 and not table.has("ani-draw") and table.has("ani-tally")
+    assert table.text("ani-season-break") == Msg("app.ani.season_break", {"season": 1, "next": 2}).render("fr")
+    table.tap("ani-reveal")  # the tally may be revealed first
+    assert table.has("ani-tally-Anne") and table.has("ani-season-go")
+    table.tap("ani-season-go")
+    assert table.has("ani-draw") and not table.has("ani-season-go")
+    assert table.has("ani-tally-Anne")  # still revealed, below the picker now
+
+
+def test_the_bonus_confirm_comes_before_the_picker():
+    eng = engine(3)
+    phase1(eng, SEASON)
+    table = Table(eng)
+    table.tap("ani-show-me")
+    order = [i for i in probe.idents(table.root) if i in ("ani-bonus-confirm", "ani-bonus-pick-owl")]
+    assert order == ["ani-bonus-confirm", "ani-bonus-pick-owl"]
+    assert table.text("ani-bonus-intro") == Msg("app.ani.bonus_intro", {"cards": Msg("ani.n.bonus.many", {"n": 2})}
+                                                ).render("en")
+
+
+def test_the_adviser_says_why_a_way_spending_more_bonus_cards_for_as_much_comes_after():
+    eng = at_phase3()
+    # Anne: 2 cats, 2 dogs and the owl; her bonus cat and dog: the owl covered by one gives 5 medals,
+    # as the owl counted as a cat or a dog does without covering anything
+    table = Table(eng, live=True)
+    table.tap("ani-show-Anne")
+    advice = screen.advise(eng.collections[(A, 0)], eng.bonus[A], eng.medals[A], eng.per)
+    assert advice.best.used == 0 and advice.note is not None
+    assert table.text("ani-advice-note") == en("ani.advice.why.cheaper", used=en("ani.n.bonus.zero", n=0))
+    dearer = [i for i, n in enumerate(advice.dearer[:screen.ADVICE_SHOWN + 1]) if n]
+    assert dearer and all(table.has(f"ani-advice-{i}-dearer") for i in dearer)
+    assert not table.has("ani-advice-0-dearer")

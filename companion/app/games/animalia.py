@@ -21,6 +21,7 @@ attributes (scoring/animalia.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import flet as ft
@@ -30,7 +31,7 @@ from companion.app.games import TableContext, TableState
 from companion.app.private_view import PrivateView
 from models.games.animalia import ANI_CARDS, ANI_FAMILIES, ANI_MEMBERS
 from models.i18n import Msg
-from scoring.animalia import AnimaliaEngine, Phase, card, count_msg, medals_msg, stars_of
+from scoring.animalia import SEASONS, AnimaliaEngine, Phase, card, count_msg, medals_msg, stars_of
 from scoring.animalia_medals import advise, medal_choices, normalised
 
 State = TableState[AnimaliaEngine]  # what this screen reads: the table, with this game's engine
@@ -68,7 +69,8 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     if live:
         phase = engine.phase
         if phase is Phase.DEAL:
-            parts.append(_lot_block(state, ctx))
+            if engine.lot or engine.holder is not None:  # no lot yet: the picker says what to do
+                parts.append(_lot_block(state, ctx))
             if engine.holder is None:
                 parts.append(_picker_block(state, ctx))
         elif phase is Phase.POWERS:
@@ -179,7 +181,9 @@ def _lot_part(state: State, ctx: TableContext) -> ft.Control:
     lot = list(engine.lot)
     lines: list[ft.Control] = []
     if lot:
-        lines.append(ui.tid(ctx.ident("ani-lot"), _row([card_face(ctx, c, big=True) for c in lot])))
+        # big while it is offered; small beside the picker when the dealer draws one more card
+        big = engine.holder is not None or engine.phase is Phase.POWERS
+        lines.append(ui.tid(ctx.ident("ani-lot"), _row([card_face(ctx, c, big=big) for c in lot])))
     else:
         lines.append(ui.text(ctx.t("app.ani.no_lot"), ui.FONT_TITLE, ident=ctx.ident("ani-lot")))
     holder = engine.holder
@@ -279,7 +283,7 @@ def _picker_block(state: State, ctx: TableContext) -> ft.Control:
 
     title = ("app.ani.draw_solo" if solo_row is not None else "app.ani.draw_more" if engine.lot
              else "app.ani.draw")
-    mode = (engine.dealer, solo_row)
+    mode = None if solo_row is None else (engine.dealer, solo_row)  # what a tile's tap uses beside its card
     return ui.panel(ft.Column([
         ui.subtitle(ctx.t(title, dealer=engine.dealer), ident=ctx.ident("ani-draw-title")),
         _picker(ctx, pick, disabled, mode=mode),
@@ -365,38 +369,55 @@ def _powers_block(state: State, ctx: TableContext) -> ft.Control:
 
 
 def _collections_block(state: State, ctx: TableContext) -> ft.Control:
+    """Every collection, each kept between renders while its cards, its player's bonus count and
+    whether it is that player's turn stay the same: a take rebuilds the collection it changes."""
     engine = state.engine
     tiles: list[ft.Control] = []
     for (player, row), cards in engine.collections.items():
-        stars = sum(stars_of(c) for c in cards)
         active = player in state.expected.players
-        head = ft.Row([
-            ft.Icon(ft.Icons.PLAY_ARROW if active else ft.Icons.PERSON, size=26,
-                    color=ft.Colors.PRIMARY if active else ft.Colors.ON_SURFACE_VARIANT),
-            ft.Text(_who(ctx, engine, player, row), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True),
-        ], spacing=6)
-        facts = [ui.text(ctx.t("app.ani.count", n=len(cards)), ui.FONT_BODY, weight=ft.FontWeight.W_600,
-                         ident=ctx.ident(f"ani-count-{player}-{row}")),
-                 ui.text(ctx.say(count_msg("stars", stars)), ui.FONT_BODY, color=ft.Colors.PRIMARY,
-                         ident=ctx.ident(f"ani-stars-{player}-{row}"))]
-        if row == 0:
-            facts.append(ui.muted(ctx.t("app.ani.bonus_held", cards=count_msg("bonus", len(engine.bonus[player]))),
-                                  ident=ctx.ident(f"ani-bonus-count-{player}")))
-        body = [head, _row(facts, spacing=12),
-                ui.tid(ctx.ident(f"ani-collection-{player}-{row}"),
-                       _row([card_face(ctx, c) for c in cards], spacing=4) if cards
-                       else ui.muted(ctx.t("app.ani.empty")))]
-        tiles.append(ft.Container(ft.Column(body, spacing=6), width=620, padding=10, border_radius=ui.RADIUS,
-                                  border=ft.Border.all(3 if active else 1,
-                                                       ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT)))
+        held = len(engine.bonus[player]) if row == 0 else None
+        tiles.append(ctx.keep(f"ani-collection-box-{player}-{row}", (tuple(cards), active, held),
+                              partial(_collection_part, state, ctx, player, row, tuple(cards), active, held)))
     return ui.panel(ft.Column([ui.subtitle(ctx.t("app.ani.collections")), _row(tiles, spacing=12)], spacing=8),
                     ident=ctx.ident("ani-collections"))
+
+
+def _collection_part(state: State, ctx: TableContext, player: str, row: int, cards: tuple[str, ...], active: bool,
+                     held: int | None) -> ft.Control:
+    engine = state.engine
+    head = ft.Row([
+        ft.Icon(ft.Icons.PLAY_ARROW if active else ft.Icons.PERSON, size=26,
+                color=ft.Colors.PRIMARY if active else ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(_who(ctx, engine, player, row), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True),
+    ], spacing=6)
+    facts = [ui.text(ctx.t("app.ani.count", n=len(cards)), ui.FONT_BODY, weight=ft.FontWeight.W_600,
+                     ident=ctx.ident(f"ani-count-{player}-{row}")),
+             ui.text(ctx.say(count_msg("stars", sum(stars_of(c) for c in cards))), ui.FONT_BODY,
+                     color=ft.Colors.PRIMARY, ident=ctx.ident(f"ani-stars-{player}-{row}"))]
+    if held is not None:
+        facts.append(ui.muted(ctx.t("app.ani.bonus_held", cards=count_msg("bonus", held)),
+                              ident=ctx.ident(f"ani-bonus-count-{player}")))
+    body = [head, _row(facts, spacing=12),
+            ui.tid(ctx.ident(f"ani-collection-{player}-{row}"),
+                   _row([card_face(ctx, c) for c in cards], spacing=4) if cards
+                   else ui.muted(ctx.t("app.ani.empty")))]
+    return ft.Container(ft.Column(body, spacing=6), width=620, padding=10, border_radius=ui.RADIUS,
+                        border=ft.Border.all(3 if active else 1,
+                                             ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT))
 
 
 # -- phase 2 ----------------------------------------------------------------------------------------
 
 
 def _prize_block(state: State, ctx: TableContext) -> ft.Control:
+    engine = state.engine
+    in_order = engine.phase is Phase.BONUS and bool(engine.owed) and engine.bonus_in_order()
+    prizes = tuple((z.player, z.row, z.stars, z.place, z.cards) for z in engine.prizes)
+    return ctx.keep("ani-prize", (prizes, engine.phase, tuple(engine.owed), in_order),
+                    lambda: _prize_part(state, ctx))
+
+
+def _prize_part(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.prize_title"))]
     for z in sorted(engine.prizes, key=lambda z: -z.stars):
@@ -433,6 +454,12 @@ def _token(state: State, player: str) -> str:
 
 
 def _medals_waiting_block(state: State, ctx: TableContext) -> ft.Control:
+    waiting = tuple(state.expected.players)
+    return ctx.keep("ani-medals-waiting", (waiting, tuple(_token(state, p) for p in waiting)),
+                    lambda: _medals_waiting_part(state, ctx))
+
+
+def _medals_waiting_part(state: State, ctx: TableContext) -> ft.Control:
     waiting = list(state.expected.players)
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.medals_waiting", players=waiting))]
     lines.append(ui.muted(ctx.t("app.ani.pass_why.medals")))
@@ -472,18 +499,20 @@ def _bonus_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contro
         return name in away or (state.assist and name not in engine.deck)
 
     owed = sum(1 for p in engine.owed if p == player)
-    parts: list[ft.Control] = [
-        ui.text(ctx.t("app.ani.bonus_intro", cards=count_msg("bonus", owed)), ui.FONT_BODY,
-                ident=ctx.ident("ani-bonus-intro")),
-        _held_line(ctx, engine.bonus[player]),
-        _picker(ctx, pick, disabled, selected=picked, prefix="ani-bonus-pick"),
-    ]
     confirm = ui.button(ctx.t("app.ani.bonus_confirm", card=card(picked)) if picked else ctx.t("app.ani.bonus_tap"),
                         _submitter(ctx, {"type": "bonus", "player": player, "card": picked}) if picked else None,
                         ident=ctx.ident("ani-bonus-confirm"), icon=ft.Icons.LOCK, kind="primary",
                         disabled=picked is None, height=72)
-    parts.append(confirm)
-    return parts
+    # the confirm above the picker, beside what to do: in view with the card it confirms
+    head = ft.Column([ui.text(ctx.t("app.ani.bonus_intro", cards=count_msg("bonus", owed)), ui.FONT_BODY,
+                              ident=ctx.ident("ani-bonus-intro")),
+                      _held_line(ctx, engine.bonus[player])], spacing=6, tight=True,
+                     col={"xs": 12, "md": 7})
+    return [
+        ft.ResponsiveRow([head, ft.Container(confirm, col={"xs": 12, "md": 5}, alignment=ft.Alignment.CENTER_RIGHT)],
+                         spacing=ui.GAP, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        _picker(ctx, pick, disabled, selected=picked, prefix="ani-bonus-pick"),
+    ]
 
 
 def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Control]:
@@ -504,7 +533,9 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
     if choice not in range(len(choices)):
         choice = 0 if len(choices) == 1 else None
     totals = dict(engine.medals[player])
-    advice = advise(cards, held, totals, engine.per)
+    # a bonus card kept can still serve: a later season, or this player's other row this season
+    later = engine.season < SEASONS or len(engine.medals_due(player)) > 1
+    advice = advise(cards, held, totals, engine.per, later=later)
 
     def follow(option: Any) -> Callable[[Any], None]:
         def handler(_: Any) -> None:
@@ -556,21 +587,14 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
         for entry in entries:
             ctx.submit(entry)
 
+    advice_inputs = (player, row, tuple(cards), tuple(held), tuple(sorted(totals.items())), engine.per, later,
+                     every)
     parts: list[ft.Control] = [
         ui.text(ctx.t("app.ani.medals_intro", who=_who(ctx, engine, player, row if engine.two else None)),
                 ui.FONT_LABEL, weight=ft.FontWeight.W_600),
         _held_line(ctx, held),
-        # the adviser
-        ui.panel(ft.Column([
-            ui.subtitle(ctx.t("app.ani.advice_title")),
-            ui.text(ctx.say(advice.reason), ui.FONT_BODY, ident=ctx.ident("ani-advice-why")),
-            *[_option_line(ctx, engine, o, follow(o), f"ani-advice-{i}", i == 0)
-              for i, o in enumerate(advice.options if every else advice.options[:ADVICE_SHOWN + 1])],
-            _row([ui.muted(ctx.t("app.ani.advice_count", n=len(advice.options))),
-                  *([ui.button(ctx.t("app.ani.advice_fewer" if every else "app.ani.advice_all", n=len(advice.options)), show_all,
-                               ident=ctx.ident("ani-advice-all"), kind="text", size=ui.FONT_BODY)]
-                    if len(advice.options) > ADVICE_SHOWN + 1 else [])], spacing=8),
-        ], spacing=8), ident=ctx.ident("ani-advice"), bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=12),
+        ctx.keep("ani-advice", advice_inputs, lambda: _advice_part(ctx, engine, advice, every, follow, show_all,
+                                                                    later)),
     ]
     # covers by hand
     if held:
@@ -605,15 +629,41 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
     return parts
 
 
+def _advice_part(ctx: TableContext, engine: AnimaliaEngine, advice: Any, every: bool,
+                 follow: Callable[[Any], Callable[[Any], None]], show_all: Callable[[Any], None],
+                 later: bool) -> ft.Control:
+    """The adviser: why the best is proposed, the options best first (one worth as much as an
+    option above it but spending more bonus cards says so), and all of them on request."""
+    shown = advice.options if every else advice.options[:ADVICE_SHOWN + 1]
+    why: list[ft.Control] = [ui.text(ctx.say(advice.reason), ui.FONT_BODY, ident=ctx.ident("ani-advice-why"))]
+    if advice.note is not None:
+        why.append(ui.text(ctx.say(advice.note), ui.FONT_BODY, ident=ctx.ident("ani-advice-note")))
+    return ui.panel(ft.Column([
+        ui.subtitle(ctx.t("app.ani.advice_title")),
+        *why,
+        *[_option_line(ctx, engine, o, follow(o), f"ani-advice-{i}", i == 0,
+                       advice.dearer[i] if i < len(advice.dearer) else 0, later)
+          for i, o in enumerate(shown)],
+        _row([ui.muted(ctx.t("app.ani.advice_count", n=len(advice.options))),
+              *([ui.button(ctx.t("app.ani.advice_fewer" if every else "app.ani.advice_all", n=len(advice.options)),
+                           show_all, ident=ctx.ident("ani-advice-all"), kind="text", size=ui.FONT_BODY)]
+                if len(advice.options) > ADVICE_SHOWN + 1 else [])], spacing=8),
+    ], spacing=8), ident=ctx.ident("ani-advice"), bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=12)
+
+
 def _option_line(ctx: TableContext, engine: AnimaliaEngine, option: Any, handler: Callable[[Any], None], ident: str,
-                 best: bool) -> ft.Control:
+                 best: bool, dearer: int = 0, later: bool = True) -> ft.Control:
     covers = ([Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in option.covers]
               if option.covers else Msg("app.ani.no_cover"))
     owl = Msg(f"ani.family.{option.owl_as}") if option.owl_as else None
     line = ctx.t("app.ani.option_owl" if owl else "app.ani.option", medals=medals_msg(option.medals), covers=covers,
                  owl=owl or "", now=count_msg("medals", option.now), end=option.end)
+    said: list[ft.Control] = [ft.Text(line, size=ui.FONT_BODY)]
+    if dearer:
+        said.append(ui.text(ctx.t("app.ani.dearer" if later else "app.ani.dearer_last", n=dearer), ui.FONT_SMALL,
+                            color=ft.Colors.ON_SURFACE_VARIANT, ident=ctx.ident(f"{ident}-dearer")))
     return ui.tile(ft.Row([ft.Icon(ft.Icons.STAR if best else ft.Icons.CHEVRON_RIGHT, size=24),
-                           ft.Text(line, size=ui.FONT_BODY, expand=True)], spacing=8),
+                           ft.Column(said, spacing=2, tight=True, expand=True)], spacing=8),
                    handler, ident=ctx.ident(ident), selected=best, padding=10)
 
 
