@@ -32,7 +32,7 @@ from companion.app.private_view import PrivateView
 from models.games.animalia import ANI_CARDS, ANI_FAMILIES, ANI_MEMBERS
 from models.i18n import Msg
 from scoring.animalia import SEASONS, AnimaliaEngine, Phase, card, count_msg, medals_msg, stars_of
-from scoring.animalia_medals import advise, medal_choices, normalised
+from scoring.animalia_medals import OWL, advise, medal_choices, normalised
 
 State = TableState[AnimaliaEngine]  # what this screen reads: the table, with this game's engine
 
@@ -252,7 +252,7 @@ def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], 
                                     color=border), width=None if ctx.compact else 92)
         rows.append(ft.Row([head, *[tile(f"{family}-{member}") for member in ANI_MEMBERS]], wrap=True, spacing=5,
                            run_spacing=5, vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    rows.append(ft.Row([ft.Container(width=None if ctx.compact else 92), tile("owl")], spacing=5))
+    rows.append(ft.Row([ft.Container(width=None if ctx.compact else 92), tile(OWL)], spacing=5))
     return ft.Column(rows, spacing=5, tight=True)
 
 
