@@ -69,7 +69,7 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     if live:
         phase = engine.phase
         if phase is Phase.DEAL:
-            if engine.lot or engine.holder is not None:  # no lot yet: the picker says what to do
+            if engine.holder is not None:  # a lot to draw to is shown beside the picker's title
                 parts.append(_lot_block(state, ctx))
             if engine.holder is None:
                 parts.append(_picker_block(state, ctx))
@@ -158,13 +158,14 @@ def _header_part(state: State, ctx: TableContext) -> ft.Control:
                  Phase.BONUS: "app.ani.phase.bonus", Phase.MEDALS: "app.ani.phase.medals",
                  Phase.OVER: "app.ani.phase.over"}[engine.phase]
     facts = [
-        ui.text(ctx.t("app.ani.season", season=engine.season), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+        ui.text(ctx.t("app.ani.season", season=engine.season), ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
                 ident=ctx.ident("ani-season")),
-        ui.text(ctx.t(phase_key), ui.FONT_LABEL, ident=ctx.ident("ani-phase")),
+        ui.text(ctx.t(phase_key), ui.FONT_BODY, ident=ctx.ident("ani-phase")),
         ui.text(ctx.t("app.ani.dealer", player=engine.dealer), ui.FONT_BODY, ident=ctx.ident("ani-dealer")),
         ui.muted(ctx.t("app.ani.deck", cards=count_msg("cards", len(engine.deck))), ident=ctx.ident("ani-deck")),
     ]
-    return ui.panel(_row(facts), ident=ctx.ident("ani-header"), padding=12)
+    return ui.panel(ft.Row(facts, wrap=True, spacing=16, run_spacing=4,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("ani-header"), padding=10)
 
 
 def _lot_block(state: State, ctx: TableContext) -> ft.Control:
@@ -181,9 +182,7 @@ def _lot_part(state: State, ctx: TableContext) -> ft.Control:
     lot = list(engine.lot)
     lines: list[ft.Control] = []
     if lot:
-        # big while it is offered; small beside the picker when the dealer draws one more card
-        big = engine.holder is not None or engine.phase is Phase.POWERS
-        lines.append(ui.tid(ctx.ident("ani-lot"), _row([card_face(ctx, c, big=big) for c in lot])))
+        lines.append(ui.tid(ctx.ident("ani-lot"), _row([card_face(ctx, c, big=True) for c in lot])))
     else:
         lines.append(ui.text(ctx.t("app.ani.no_lot"), ui.FONT_TITLE, ident=ctx.ident("ani-lot")))
     holder = engine.holder
@@ -217,22 +216,24 @@ def _publicly_away(engine: AnimaliaEngine) -> set[str]:
     return away | (set(ANI_CARDS) - set(engine.in_game))
 
 
-PICK_W, PICK_H = 96, 50  # a picker tile: seven of a family and the family's name fit a row of the table's width
+PICK_W, PICK_H, PICK_HEAD = 84, 46, 78  # a picker tile: seven of a family and its name fit the table's width
+PICK_W_PHONE = 72  # on a phone: four a row
 
 
 def _pick_face(ctx: TableContext, name: str) -> ft.Control:
     """A card in the picker, small: the member's name (its family is the row's) and its stars."""
     border, bg = FAMILY_COLOURS[_family(name)]
     label = _cap(ctx.say(card(name))) if name == "owl" else _cap(ctx.t(f"app.ani.member.{name.split('-', 1)[1]}"))
-    lines: list[ft.Control] = [ft.Text(label, size=14, weight=ft.FontWeight.BOLD, color=ft.Colors.BLACK,
-                                       text_align=ft.TextAlign.CENTER, max_lines=1, no_wrap=True)]
+    lines: list[ft.Control] = [ft.Text(label, size=12 if ctx.compact else 13, weight=ft.FontWeight.BOLD,
+                                       color=ft.Colors.BLACK, text_align=ft.TextAlign.CENTER, max_lines=1,
+                                       no_wrap=True)]
     stars = stars_of(name)
     if stars:
         lines.append(ft.Text(ctx.say(count_msg("stars", stars)), size=12, color=border, weight=ft.FontWeight.W_600))
     return ft.Container(ft.Column(lines, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                                   alignment=ft.MainAxisAlignment.CENTER, spacing=0, tight=True),
-                        width=PICK_W, height=PICK_H, bgcolor=bg, border=ft.Border.all(2, border), border_radius=10,
-                        alignment=ft.Alignment.CENTER, padding=2)
+                        width=PICK_W_PHONE if ctx.compact else PICK_W, height=PICK_H, bgcolor=bg,
+                        border=ft.Border.all(2, border), border_radius=10, alignment=ft.Alignment.CENTER, padding=2)
 
 
 def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], disabled: Callable[[str], bool],
@@ -249,10 +250,10 @@ def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], 
     for family in ANI_FAMILIES:
         border, _ = FAMILY_COLOURS[family]
         head = ft.Container(ft.Text(_cap(ctx.t(f"ani.families.{family}")), size=14, weight=ft.FontWeight.BOLD,
-                                    color=border), width=None if ctx.compact else 92)
+                                    color=border), width=None if ctx.compact else PICK_HEAD)
         rows.append(ft.Row([head, *[tile(f"{family}-{member}") for member in ANI_MEMBERS]], wrap=True, spacing=5,
                            run_spacing=5, vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    rows.append(ft.Row([ft.Container(width=None if ctx.compact else 92), tile(OWL)], spacing=5))
+    rows.append(ft.Row([ft.Container(width=None if ctx.compact else PICK_HEAD), tile(OWL)], spacing=5))
     return ft.Column(rows, spacing=5, tight=True)
 
 
@@ -284,8 +285,13 @@ def _picker_block(state: State, ctx: TableContext) -> ft.Control:
     title = ("app.ani.draw_solo" if solo_row is not None else "app.ani.draw_more" if engine.lot
              else "app.ani.draw")
     mode = None if solo_row is None else (engine.dealer, solo_row)  # what a tile's tap uses beside its card
+    head: list[ft.Control] = [ui.subtitle(ctx.t(title, dealer=engine.dealer), ident=ctx.ident("ani-draw-title"))]
+    if engine.lot:  # the lot back at the dealer, small: the card drawn now joins it
+        lot = tuple(engine.lot)
+        head.append(ctx.keep("ani-lot", lot, lambda: ui.tid(ctx.ident("ani-lot"), _row(
+            [card_face(ctx, c) for c in lot], spacing=4))))
     return ui.panel(ft.Column([
-        ui.subtitle(ctx.t(title, dealer=engine.dealer), ident=ctx.ident("ani-draw-title")),
+        _row(head, spacing=12),
         _picker(ctx, pick, disabled, mode=mode),
     ], spacing=8), ident=ctx.ident("ani-draw"), padding=12)
 
@@ -589,13 +595,37 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
 
     advice_inputs = (player, row, tuple(cards), tuple(held), tuple(sorted(totals.items())), engine.per, later,
                      every)
+    # the decision first (what to take, confirm: in view at once), then the covers planned, the
+    # adviser whose options fill the decision in, and the covers by hand
     parts: list[ft.Control] = [
-        ui.text(ctx.t("app.ani.medals_intro", who=_who(ctx, engine, player, row if engine.two else None)),
-                ui.FONT_LABEL, weight=ft.FontWeight.W_600),
-        _held_line(ctx, held),
-        ctx.keep("ani-advice", advice_inputs, lambda: _advice_part(ctx, engine, advice, every, follow, show_all,
-                                                                    later)),
+        _row([ui.text(ctx.t("app.ani.medals_intro", who=_who(ctx, engine, player, row if engine.two else None)),
+                      ui.FONT_LABEL, weight=ft.FontWeight.W_600), _held_line(ctx, held)], spacing=ui.GAP),
+        ft.ResponsiveRow([
+            ft.Container(ui.text(ctx.t("app.ani.choose_medals"), ui.FONT_BODY, weight=ft.FontWeight.W_600),
+                         col={"xs": 12, "md": 6}),
+            ft.Container(ui.button(ctx.t("app.ani.medals_confirm"), confirm if choice is not None else None,
+                                   ident=ctx.ident("ani-medals-confirm"), icon=ft.Icons.MILITARY_TECH, kind="primary",
+                                   disabled=choice is None, height=72),
+                         col={"xs": 12, "md": 6}, alignment=ft.Alignment.CENTER_RIGHT),
+        ], spacing=ui.GAP, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        _row([ui.chip(ctx.say(Msg("ani.choice", {"medals": medals_msg(m)})), choose(i),
+                      ident=ctx.ident(f"ani-choice-{i}"), selected=i == choice)
+              for i, m in enumerate(choices)], spacing=8),
     ]
+    if covers:
+        parts.append(ui.text(ctx.t("app.ani.covers_planned", covers=[
+            Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in covers]), ui.FONT_BODY,
+            ident=ctx.ident("ani-covers-planned")))
+
+        def clear(_: Any) -> None:
+            covers.clear()
+            ctx.draft.pop("choice", None)
+            ctx.refresh()
+
+        parts.append(ui.button(ctx.t("app.ani.covers_clear"), clear, ident=ctx.ident("ani-covers-clear"),
+                               kind="text", icon=ft.Icons.BACKSPACE))
+    parts.append(ctx.keep("ani-advice", advice_inputs, lambda: _advice_part(ctx, engine, advice, every, follow,
+                                                                             show_all, later)))
     # covers by hand
     if held:
         pick = ctx.draft.get("pick")
@@ -607,25 +637,6 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
     parts.append(ui.tid(ctx.ident("ani-private-collection"), _row([
         ui.tile(card_face(ctx, c), cover_card(c), ident=ctx.ident(f"ani-cover-card-{c}"),
                 selected=c in covered, padding=2, label=ctx.say(card(c))) for c in cards], spacing=6)))
-    if covers:
-        parts.append(ui.text(ctx.t("app.ani.covers_planned", covers=[
-            Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in covers]), ui.FONT_BODY,
-            ident=ctx.ident("ani-covers-planned")))
-        def clear(_: Any) -> None:
-            covers.clear()
-            ctx.draft.pop("choice", None)
-            ctx.refresh()
-
-        parts.append(ui.button(ctx.t("app.ani.covers_clear"), clear, ident=ctx.ident("ani-covers-clear"),
-                               kind="text", icon=ft.Icons.BACKSPACE))
-    # the medal choice
-    parts.append(ui.text(ctx.t("app.ani.choose_medals"), ui.FONT_BODY, weight=ft.FontWeight.W_600))
-    parts.append(_row([ui.chip(ctx.say(Msg("ani.choice", {"medals": medals_msg(m)})), choose(i),
-                               ident=ctx.ident(f"ani-choice-{i}"), selected=i == choice)
-                       for i, m in enumerate(choices)], spacing=8))
-    parts.append(ui.button(ctx.t("app.ani.medals_confirm"), confirm if choice is not None else None,
-                           ident=ctx.ident("ani-medals-confirm"), icon=ft.Icons.MILITARY_TECH, kind="primary",
-                           disabled=choice is None, height=72))
     return parts
 
 
