@@ -12,6 +12,7 @@ from companion.app import probe
 from companion.app.shell import App
 from companion.service import SessionService
 from companion.store import Store
+from tests.test_app_animalia import shown
 
 PLAYERS = ("Anne", "Bruno", "Chloé", "David")
 A, B, C, D = PLAYERS
@@ -40,7 +41,7 @@ def test_a_draw_and_a_take_build_again_only_what_they_change(table):
     boxes = {p: _find(app, f"ani-collection-{p}-0") for p in PLAYERS}
     header = _find(app, "ani-header")
     probe.tap(app.root, "ani-pick-dog-thief")  # Anne turns a card over: the lot is offered to her
-    assert not probe.has(app.root, "ani-draw")
+    assert not shown(app.root, "ani-draw") and probe.has(app.root, "ani-pick-owl")  # hidden, kept on the page
     assert all(_find(app, f"ani-collection-{p}-0") is boxes[p] for p in (B, C, D))
     probe.tap(app.root, "ani-pass")
     probe.tap(app.root, "ani-take")  # Bruno takes it

@@ -69,10 +69,12 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     if live:
         phase = engine.phase
         if phase is Phase.DEAL:
-            if engine.holder is not None:  # a lot to draw to is shown beside the picker's title
-                parts.append(_lot_block(state, ctx))
-            if engine.holder is None:
-                parts.append(_picker_block(state, ctx))
+            # a lot to draw to is shown beside the picker's title; an empty place keeps the parts
+            # where they were, so the browser's update pairs each with itself
+            parts.append(_lot_block(state, ctx) if engine.holder is not None else ft.Container(visible=False))
+            # the picker stays on the page, hidden while a lot is offered: its tiles, kept, are not
+            # sent to the browser again when it comes back (only the one card gone changes)
+            parts.append(_picker_block(state, ctx, shown=engine.holder is None))
         elif phase is Phase.POWERS:
             parts.append(_lot_block(state, ctx))
             parts.append(_powers_block(state, ctx))
@@ -257,7 +259,7 @@ def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], 
     return ft.Column(rows, spacing=5, tight=True)
 
 
-def _picker_block(state: State, ctx: TableContext) -> ft.Control:
+def _picker_block(state: State, ctx: TableContext, *, shown: bool = True) -> ft.Control:
     engine = state.engine
     away = _publicly_away(engine)
     solo_row = _solo_row(state, ctx)
@@ -286,14 +288,16 @@ def _picker_block(state: State, ctx: TableContext) -> ft.Control:
              else "app.ani.draw")
     mode = None if solo_row is None else (engine.dealer, solo_row)  # what a tile's tap uses beside its card
     head: list[ft.Control] = [ui.subtitle(ctx.t(title, dealer=engine.dealer), ident=ctx.ident("ani-draw-title"))]
-    if engine.lot:  # the lot back at the dealer, small: the card drawn now joins it
+    if engine.lot and shown:  # the lot back at the dealer, small: the card drawn now joins it
         lot = tuple(engine.lot)
         head.append(ctx.keep("ani-lot", lot, lambda: ui.tid(ctx.ident("ani-lot"), _row(
             [card_face(ctx, c) for c in lot], spacing=4))))
-    return ui.panel(ft.Column([
+    block = ui.panel(ft.Column([
         _row(head, spacing=12),
         _picker(ctx, pick, disabled, mode=mode),
     ], spacing=8), ident=ctx.ident("ani-draw"), padding=12)
+    block.visible = shown
+    return block
 
 
 def _solo_row(state: State, ctx: TableContext) -> int | None:
