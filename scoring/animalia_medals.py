@@ -104,6 +104,11 @@ class Advice:
     options: tuple[Option, ...]  # best first
     best: Option
     reason: Msg
+    # per option: the bonus cards it spends beyond an option listed before it that is worth as much
+    # (0: none listed before is worth as much for fewer); such an option never comes first
+    dearer: tuple[int, ...] = ()
+    # why an option worth as much as the best but spending more bonus cards comes after it
+    note: Msg | None = None
 
 
 def _cover_sets(cards: Sequence[str], bonus: Sequence[str]) -> Iterable[tuple[tuple[str, str], ...]]:
@@ -142,12 +147,31 @@ def options(cards: Sequence[str], bonus: Sequence[str], totals: Mapping[str, int
     return out
 
 
+def _dearer(found: Sequence[Option]) -> tuple[int, ...]:
+    """For each option, how many more bonus cards it spends than the cheapest option before it
+    worth as much at the end (options come best first, so those worth as much come together)."""
+    cheapest: dict[int, int] = {}
+    out: list[int] = []
+    for o in found:
+        least = cheapest.setdefault(o.end, o.used)
+        out.append(o.used - least)
+    return tuple(out)
+
+
 def advise(cards: Sequence[str], bonus: Sequence[str], totals: Mapping[str, int] | None = None,
-           per: int = 5) -> Advice:
+           per: int = 5, *, later: bool = True) -> Advice:
     """The options, best first, and why the first is proposed (rules ANI-MEDALS, ANI-OWL,
-    ANI-COVER, ANI-EXCELLENCE)."""
+    ANI-COVER, ANI-EXCELLENCE). Of options worth as much, the one spending fewer bonus cards comes
+    first: a bonus card not laid stays in hand. ``later``: such a card can still serve (another
+    season, or the player's other row this season); at the last collection of the game it cannot,
+    and the note says the dearer options merely spend more for nothing more."""
     found = options(cards, bonus, totals, per)
     best = found[0]
+    dearer = _dearer(found)
+    note = None
+    if any(o.end == best.end and o.used > best.used for o in found):
+        note = Msg("ani.advice.why.cheaper" if later else "ani.advice.why.cheaper_last",
+                   {"used": count_msg("bonus", best.used)})
     plain = next(o for o in found if not o.covers)  # keeping every bonus card
     if best.excellence:
         reason = Msg("ani.advice.why.excellence", {"end": best.end, "now": count_msg("medals", best.now),
@@ -160,4 +184,4 @@ def advise(cards: Sequence[str], bonus: Sequence[str], totals: Mapping[str, int]
         reason = Msg("ani.advice.why.keep", {"now": count_msg("medals", best.now)})
     else:
         reason = Msg("ani.advice.why.most", {"now": count_msg("medals", best.now)})
-    return Advice(tuple(found), best, reason)
+    return Advice(tuple(found), best, reason, dearer, note)

@@ -80,3 +80,21 @@ def test_the_rulebook_final_tallies_with_excellence():
     assert 10 + 5 * excellence({"cat": 5, "dog": 3, "horse": 2}, 5) == 15  # Luana
     assert 13 + 5 * excellence({"rabbit": 6, "horse": 7}, 5) == 23  # Fanny
     assert 15 + 5 * excellence({"dog": 11, "cat": 4}, 5) == 25  # Salomé
+
+
+def test_a_way_spending_more_bonus_cards_for_as_much_comes_after_and_says_so():
+    # one bonus cat on the horse gives 3 cats and 2 dogs; laying the other cat on a cat too gives
+    # the same 5 medals and spends one bonus card more, which a later season could use
+    cards = ["cat-champion", "cat-dandy", "dog-spy", "dog-thief", "horse-scruffy"]
+    bonus = ["cat-spy", "cat-thief"]
+    advice = advise(cards, bonus)
+    assert advice.best.used == 1 and advice.best.medals == {"cat": 3, "dog": 2}
+    same = [i for i, o in enumerate(advice.options) if o.medals == advice.best.medals]
+    assert [advice.options[i].used for i in same] == sorted(advice.options[i].used for i in same)
+    assert {advice.dearer[i] for i in same if advice.options[i].used == 2} == {1}
+    assert all(advice.dearer[i] == 0 for i in same if advice.options[i].used == 1)
+    assert render(advice.note, "en") == ("The other ways to get as much spend more bonus cards than this one "
+                                         "(1 bonus card): the bonus cards you keep will serve later.")
+    last = advise(cards, bonus, later=False)  # the game's last collection: a card kept is worth nothing
+    assert "later" not in render(last.note, "en") and "plus tard" not in render(last.note, "fr")
+    assert advise(cards, []).note is None  # nothing to spend, nothing to say

@@ -52,6 +52,22 @@ def texts(root: Any) -> list[str]:
     return probe.texts(root)
 
 
+def shown(root: Any, ident: str) -> bool:
+    """``ident`` is on screen: present, and no control around it hidden (the picker stays on the
+    page, hidden, while a lot is offered)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None or getattr(node, "visible", True) is False:
+            continue
+        if isinstance(node, ft.Semantics) and node.identifier == ident:
+            return True
+        for name in ("content", "controls"):
+            value = getattr(node, name, None)
+            stack.extend(value if isinstance(value, list) else [value])
+    return False
+
+
 class Table(ScreenDriver):
     """The screen of ``eng`` plus what a frame does; with ``live`` the submissions go to the engine."""
 
@@ -104,7 +120,7 @@ def test_the_lot_is_big_in_the_middle_with_take_and_pass_for_the_player_it_is_of
     table = Table(eng, live=True)
     assert en("ani.card.cat-champion").capitalize() in table.text("ani-lot")
     assert en("app.ani.offered", player=B) == table.text("ani-holder")
-    assert not table.has("ani-draw")  # no picker while the lot is offered
+    assert not shown(table.root, "ani-draw") and shown(table.root, "ani-lot")  # no picker while the lot is offered
     table.tap("ani-pass")
     assert table.submitted[-1] == {"type": "pass", "player": B}
     assert en("app.ani.offered", player=C) == table.text("ani-holder")
@@ -224,8 +240,11 @@ def test_bonus_cards_held_stay_tappable_in_the_picker_unless_assist():
     for p, medals in ((A, {"cat": 2, "dog": 3}), (B, {"horse": 2}), (C, {"rabbit": 2})):
         eng.apply(act(eng, {"type": "medals", "player": p, "medals": medals}))
     assert eng.season == 2 and "dog-spy" in eng.bonus[A]
-    assert Table(eng).enabled("ani-pick-dog-spy")  # greying it would tell the table Anne holds it
-    assert not Table(eng, assist=True).enabled("ani-pick-dog-spy")
+    table, assisted = Table(eng), Table(eng, assist=True)
+    for t in (table, assisted):
+        t.tap("ani-season-go")  # the season's tally first, then the picker
+    assert table.enabled("ani-pick-dog-spy")  # greying it would tell the table Anne holds it
+    assert not assisted.enabled("ani-pick-dog-spy")
 
 
 # -- phase 3: covers, the adviser, medals in private; the tally ----------------------------------------
@@ -348,16 +367,20 @@ def _frame_has(app: Any, ident: str) -> bool:
 
 def test_through_the_table_frame_a_whole_season(tmp_path):
     app, service, sid = _app(tmp_path)
+    solo_taps = 0
     for i in range(5):
         for player in (A, B, C):
             name = SEASON[player][i]
             _frame_tap(app, f"ani-pick-{name}")
             engine_now = service.open(sid).engine
+            if name in engine_now.collections[(player, 0)]:  # the last incomplete player: one tap a card
+                solo_taps += 1
+                continue
             while engine_now.holder != player:
                 _frame_tap(app, "ani-pass")
                 engine_now = service.open(sid).engine
             _frame_tap(app, "ani-take")
-    assert service.open(sid).engine.phase is Phase.BONUS
+    assert service.open(sid).engine.phase is Phase.BONUS and solo_taps > 0
     for name in ("cat-thief", "dog-spy"):
         _frame_tap(app, "ani-show-me")
         _frame_tap(app, f"ani-bonus-pick-{name}")
@@ -371,6 +394,8 @@ def test_through_the_table_frame_a_whole_season(tmp_path):
         _frame_tap(app, "ani-medals-confirm")
     state = service.open(sid)
     assert state.engine.season == 2 and state.engine.phase is Phase.DEAL
+    assert _frame_has(app, "ani-tally") and not _frame_has(app, "ani-draw")  # the season's end first
+    _frame_tap(app, "ani-season-go")
     assert _frame_has(app, "ani-tally") and _frame_has(app, "ani-draw")
     # the adviser: covering the owl with the cat gives 5 medals too, so Anne keeps both bonus cards
     assert state.engine.medals[A] == {"cat": 2, "dog": 3} and len(state.engine.bonus[A]) == 2
@@ -427,3 +452,95 @@ def test_in_a_correction_the_private_view_sends_one_entry():
     table.tap("fix-ani-cover-card-owl")
     table.tap("fix-ani-medals-confirm")
     assert table.submitted == [{"type": "cover", "player": A, "bonus": "cat-thief", "card": "owl"}]
+
+
+# -- the flow: no forced taps, the season's end a moment, the confirm in view ------------------------
+
+
+def _solo() -> AnimaliaEngine:
+    """Anne and Bruno complete; Chloé, the last incomplete player, deals herself card by card."""
+    eng = engine(3)
+    for i in range(5):
+        for player in (A, B):
+            give(eng, SEASON[player][i], player)
+    give(eng, SEASON[C][0], C)
+    assert eng.solo and eng.dealer == C
+    return eng
+
+
+def test_the_last_incomplete_player_enters_each_card_with_one_tap():
+    eng = _solo()
+    table = Table(eng, live=True)
+    assert table.text("ani-draw-title") == en("app.ani.draw_solo", dealer=C)
+    for name in SEASON[C][1:]:
+        table.tap(f"ani-pick-{name}")  # one tap: drawn and taken, no "take" to tap after it
+        assert table.submitted[-2:] == [{"type": "draw", "card": name}, {"type": "take", "player": C}]
+        assert eng.collections[(C, 0)][-1] == name
+    assert eng.phase is Phase.BONUS and table.refusals == []
+
+
+def test_a_refused_one_tap_draw_takes_nothing_and_a_correction_draws_only():
+    eng = _solo()
+    # a card out of the deck unseen by the table (as a bonus card held from an earlier season is):
+    # its tile stays tappable, the engine refuses the draw, and no take follows
+    eng.deck.discard(SEASON[C][1])
+    table = Table(eng, live=True)
+    table.tap(f"ani-pick-{SEASON[C][1]}")
+    assert table.submitted == [{"type": "draw", "card": SEASON[C][1]}] and table.refusals
+    assert "ani-drawn" not in table.ctx.draft and eng.lot == []
+    table.tap(f"ani-pick-{SEASON[C][2]}")  # the next tap enters both
+    assert table.submitted[-2:] == [{"type": "draw", "card": SEASON[C][2]}, {"type": "take", "player": C}]
+    fix = Table(_solo(), prefix="fix-")  # a correction replaces one entry with one entry
+    fix.tap(f"fix-ani-pick-{SEASON[C][1]}")
+    assert fix.submitted == [{"type": "draw", "card": SEASON[C][1]}]
+
+
+def test_two_players_the_last_row_with_room_takes_in_one_tap_and_two_rows_still_choose():
+    eng = engine(2)
+    # Anne fills both rows, Bruno his first: Bruno alone is incomplete, with one row left
+    for i in range(5):
+        give(eng, SEASON[A][i], A, row=0)
+        give(eng, SEASON[B][i], B, row=0)
+    for i in range(5):
+        give(eng, SEASON[C][i], A, row=1)
+    assert eng.solo and eng.dealer == B and eng.fitting_rows(B, 1) == (1,)
+    table = Table(eng, live=True)
+    table.tap("ani-pick-dog-thief")
+    assert table.submitted == [{"type": "draw", "card": "dog-thief"}, {"type": "take", "player": B, "row": 1}]
+
+
+def test_the_season_s_end_shows_its_tally_first_and_the_next_season_starts_on_a_tap():
+    eng = _season_over()
+    table = Table(eng, "fr")
+    assert eng.season == 2 and not table.has("ani-draw") and table.has("ani-tally")
+    assert table.text("ani-season-break") == Msg("app.ani.season_break", {"season": 1, "next": 2}).render("fr")
+    table.tap("ani-reveal")  # the tally may be revealed first
+    assert table.has("ani-tally-Anne") and table.has("ani-season-go")
+    table.tap("ani-season-go")
+    assert shown(table.root, "ani-draw") and not table.has("ani-season-go")
+    assert table.has("ani-tally-Anne")  # still revealed, below the picker now
+
+
+def test_the_bonus_confirm_comes_before_the_picker():
+    eng = engine(3)
+    phase1(eng, SEASON)
+    table = Table(eng)
+    table.tap("ani-show-me")
+    order = [i for i in probe.idents(table.root) if i in ("ani-bonus-confirm", "ani-bonus-pick-owl")]
+    assert order == ["ani-bonus-confirm", "ani-bonus-pick-owl"]
+    assert table.text("ani-bonus-intro") == Msg("app.ani.bonus_intro", {"cards": Msg("ani.n.bonus.many", {"n": 2})}
+                                                ).render("en")
+
+
+def test_the_adviser_says_why_a_way_spending_more_bonus_cards_for_as_much_comes_after():
+    eng = at_phase3()
+    # Anne: 2 cats, 2 dogs and the owl; her bonus cat and dog: the owl covered by one gives 5 medals,
+    # as the owl counted as a cat or a dog does without covering anything
+    table = Table(eng, live=True)
+    table.tap("ani-show-Anne")
+    advice = screen.advise(eng.collections[(A, 0)], eng.bonus[A], eng.medals[A], eng.per)
+    assert advice.best.used == 0 and advice.note is not None
+    assert table.text("ani-advice-note") == en("ani.advice.why.cheaper", used=en("ani.n.bonus.zero", n=0))
+    dearer = [i for i, n in enumerate(advice.dearer[:screen.ADVICE_SHOWN + 1]) if n]
+    assert dearer and all(table.has(f"ani-advice-{i}-dearer") for i in dearer)
+    assert not table.has("ani-advice-0-dearer")

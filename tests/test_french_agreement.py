@@ -70,10 +70,10 @@ def test_a_list_of_skipped_or_excluded_players_agrees_with_one_and_with_several(
     # Boursicocotte: two bidders out of a re-auction did not each "n'a pas pu payer" together
     excluded = render(Msg("app.bc.excluded", {"players": two}), "fr")
     assert "n'a pas pu" not in excluded, excluded
-    # Animalia: a single 2nd place is not told "chacun"
+    # Animalia: a single 2nd place is not told "par personne" (nor "chacun", which assumes a gender)
     second_one = render(Msg("ani.event.prize_second", {"who": one, "n": 1}), "fr")
     second_two = render(Msg("ani.event.prize_second", {"who": two, "n": 2}), "fr")
-    assert "chacun" not in second_one and "chacun" in second_two, (second_one, second_two)
+    assert "par personne" not in second_one and "par personne" in second_two, (second_one, second_two)
     assert "each" not in render(Msg("ani.event.prize_second", {"who": one, "n": 1}), "en")
 
 

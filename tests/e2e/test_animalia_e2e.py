@@ -3,7 +3,11 @@
 A new game; phase 1 by taps (each card turned over in the picker, passes, takes, the lot back at
 the dealer growing); phase 2 with the bonus cards entered behind the "hand the tablet to …" screen
 (the shared screen then says how many, never which); phase 3 with each player's private view (the
-adviser's best option, confirmed); season 2 starts with the tally hidden until "reveal".
+adviser's best option, confirmed); the season's end shows its tally, hidden until "reveal", and
+season 2 starts on a tap. The last incomplete player enters each card with one tap.
+
+Every turn's controls in view: games prepared at each kind of turn for 2 to 6 players, measured
+at 1280×800 (wholly in view at the page's top) and 390×844 (within one scroll).
 
 With SCREENSHOTS=1 the lot on offer is saved to docs/screenshots/animalia-table.png and the medal
 adviser to animalia-medals.png.
@@ -12,6 +16,7 @@ adviser to animalia-medals.png.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -54,6 +59,10 @@ def phase1_taps() -> list[str]:
     do("ani-take", {"type": "take", "player": A})
     order = [(p, c) for i in range(5) for p in PLAYERS for c in [HANDS[p][i]] if c not in ("cat-champion", "cat-dandy")]
     for player, card in order:
+        if engine.solo:  # the last incomplete player: one tap draws the card and takes it
+            do(f"ani-pick-{card}", {"type": "draw", "card": card})
+            engine.apply(parse_action("animalia", {"type": "take", "player": player}, list(PLAYERS)))
+            continue
         do(f"ani-pick-{card}", {"type": "draw", "card": card})
         while engine.holder != player:
             do("ani-pass", {"type": "pass", "player": engine.holder})
@@ -121,3 +130,121 @@ def test_animalia_one_whole_season_through_the_real_screens(tablet, companion_ap
     s.click("ani-reveal")
     s.wait_for("ani-tally-Anne")
     s.wait_text(fr("ani.n.medals.many", n=5), "ani-tally-Anne")
+    # the season's end is a moment: the tally first, the picker once the table starts the season
+    assert not s.exists("ani-draw")
+    s.click("ani-season-go")
+    s.wait_for("ani-draw")
+
+
+# -- every turn's controls in view -------------------------------------------------------------------
+# Games prepared through the service at each kind of turn, for 2 to 6 players, opened in one tab: at
+# 1280×800 with the page at its top every control the turn needs is wholly in view; at 390×844 it is
+# within one scroll (its bottom at most two screen heights down).
+
+TURNS = {  # the turn: what the table taps first (None: the shared screen), the controls it needs
+    "draw": (None, ("ani-draw-title", "ani-pick-cat-champion", "ani-pick-parrot-prankster", "ani-pick-owl")),
+    "draw_more": (None, ("ani-lot", "ani-pick-cat-champion", "ani-pick-parrot-prankster", "ani-pick-owl")),
+    "offer": (None, ("ani-lot", "ani-holder", "ani-pass")),
+    "bonus": ("ani-show-me", ("ani-bonus-confirm", "ani-bonus-pick-cat-champion", "ani-bonus-pick-owl")),
+    "season_end": (None, ("ani-tally-title", "ani-reveal", "ani-season-go")),
+    "medals": ("ani-show-Anne", ("ani-choice-0", "ani-medals-confirm")),
+}
+
+
+def _until(service: Any, sid: int, actions: list[dict], done: Any) -> None:
+    for action in actions:
+        if done(service.open(sid).engine):
+            return
+        service.submit(sid, action)
+    assert done(service.open(sid).engine)
+
+
+def _prepare(service: Any, n: int, turn: str) -> int:
+    from tests.test_animalia import NAMES, play_random
+
+    players = list(NAMES[:n])
+    sid = service.start("animalia", players, assist=False).session_id
+    _, actions = play_random(n, seed=n)
+    if turn == "draw":
+        return sid
+    if turn in ("offer", "draw_more"):
+        service.submit(sid, {"type": "draw", "card": "cat-scruffy"})
+        if turn == "draw_more":  # the lot goes round and comes back to the dealer, who draws one more
+            for _ in players:
+                engine = service.open(sid).engine
+                service.submit(sid, {"type": "pass", "player": engine.holder})
+            assert service.open(sid).engine.holder is None
+        return sid
+    if turn == "bonus":
+        _until(service, sid, actions, lambda e: e.phase.value == "bonus")
+        return sid
+    if turn == "medals":
+        _until(service, sid, actions, lambda e: e.phase.value == "medals" and "Anne" in e.expected().players)
+        return sid
+    _until(service, sid, actions, lambda e: e.season == 2)
+    return sid
+
+
+@pytest.fixture(scope="module")
+def prepared_turns(tmp_path_factory) -> Any:
+    from companion.app.games import animalia  # noqa: F401  (the screen the tests look at)
+    from companion.service import SessionService
+    from companion.store import Store
+    from tests.e2e.harness import AppProcess
+
+    folder = tmp_path_factory.mktemp("animalia-turns")
+    store = Store(folder / "companion.db")
+    service = SessionService(store)
+    sessions = {(n, turn): _prepare(service, n, turn) for n in range(2, 7) for turn in TURNS}
+    store.close()
+    server = AppProcess(folder / "companion.db", folder / "app.log").start()
+    try:
+        yield server, sessions
+    finally:
+        server.stop()
+
+
+def _bottom_within(s: Any, ident: str, screens: float) -> bool:
+    size = s.page.viewport_size
+    b = s.box(ident)
+    return (b is not None and b["y"] >= 0 and b["x"] >= 0 and b["x"] + b["width"] <= size["width"] + 0.5
+            and b["y"] + b["height"] <= size["height"] * screens + 0.5)
+
+
+def test_every_turn_s_controls_in_view_for_two_to_six_players(chromium, prepared_turns):
+    from tests.e2e.conftest import _offline
+    from tests.e2e.harness import Screen
+
+    server, sessions = prepared_turns
+    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    page = context.new_page()
+    page.route("**/*", _offline)
+    s = Screen(page)
+    s.open(server.url)
+    misses: list[str] = []
+    try:
+        for (n, turn), sid in sessions.items():
+            first, needed = TURNS[turn]
+            for (width, height), screens in (((1280, 800), 1.0), ((390, 844), 2.0)):
+                s.page.set_viewport_size({"width": width, "height": height})
+                if s.exists("nav-home"):
+                    s.click("nav-home")
+                s.wait_for(f"resume-{sid}")
+                s.click(f"resume-{sid}")
+                s.wait_for(needed[-1] if first is None else first)
+                if first is not None:
+                    s.click(first)
+                    s.wait_for(needed[0])
+                s.frames(3)
+                s.scroll_top()
+                for ident in needed:
+                    try:
+                        s.until(lambda: _bottom_within(s, ident, screens), ident, timeout=4)
+                    except AssertionError:
+                        misses.append(f"{n} players, {turn}, {width}×{height}: {ident} at {s.box(ident)}")
+                if first is not None:
+                    s.click("ani-hide")
+                    s.wait_gone("ani-private")
+    finally:
+        context.close()
+    assert misses == [], "\n".join(misses)

@@ -21,6 +21,7 @@ attributes (scoring/animalia.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import flet as ft
@@ -30,8 +31,8 @@ from companion.app.games import TableContext, TableState
 from companion.app.private_view import PrivateView
 from models.games.animalia import ANI_CARDS, ANI_FAMILIES, ANI_MEMBERS
 from models.i18n import Msg
-from scoring.animalia import AnimaliaEngine, Phase, card, count_msg, medals_msg, stars_of
-from scoring.animalia_medals import advise, medal_choices, normalised
+from scoring.animalia import SEASONS, AnimaliaEngine, Phase, card, count_msg, medals_msg, stars_of
+from scoring.animalia_medals import OWL, advise, medal_choices, normalised
 
 State = TableState[AnimaliaEngine]  # what this screen reads: the table, with this game's engine
 
@@ -60,20 +61,30 @@ def build(state: State, ctx: TableContext) -> ft.Control:
         if private is not None and PRIVATE.is_open(ctx, _token(state, private)):
             return _private_block(state, ctx, private)
     parts: list[ft.Control] = [_header(state, ctx)]
+    if live and _season_break(state, ctx):
+        # the season's end is a moment: its tally first, the next season on a tap
+        parts.append(_tally_block(state, ctx, moment=True))
+        parts.append(_collections_block(state, ctx))
+        return ft.Column(parts, spacing=ui.GAP)
     if live:
         phase = engine.phase
         if phase is Phase.DEAL:
-            parts.append(_lot_block(state, ctx))
-            if engine.holder is None:
-                parts.append(_picker_block(state, ctx))
+            # a lot to draw to is shown beside the picker's title; an empty place keeps the parts
+            # where they were, so the browser's update pairs each with itself
+            parts.append(_lot_block(state, ctx) if engine.holder is not None else ft.Container(visible=False))
+            # the picker stays on the page, hidden while a lot is offered: its tiles, kept, are not
+            # sent to the browser again when it comes back (only the one card gone changes)
+            parts.append(_picker_block(state, ctx, shown=engine.holder is None))
         elif phase is Phase.POWERS:
             parts.append(_lot_block(state, ctx))
             parts.append(_powers_block(state, ctx))
         elif phase is Phase.BONUS:
             parts.append(_prize_block(state, ctx))
             who = engine.owed[0]
-            parts.append(PRIVATE.cover(ctx, who, ctx.t("app.ani.pass_why.bonus", player=who), [
-                PRIVATE.show_me(ctx, who, _token(state, who), "ani-show-me", who=who)]))
+            token = _token(state, who)
+            parts.append(ctx.keep("ani-cover", (who, token), lambda: PRIVATE.cover(
+                ctx, who, ctx.t("app.ani.pass_why.bonus", player=who),
+                [PRIVATE.show_me(ctx, who, token, "ani-show-me", who=who)])))
         elif phase is Phase.MEDALS:
             parts.append(_prize_block(state, ctx))
             parts.append(_medals_waiting_block(state, ctx))
@@ -81,6 +92,14 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     if len(engine.tallies) > 1 or engine.phase in (Phase.OVER,) or state.outcome is not None:
         parts.append(_tally_block(state, ctx))
     return ft.Column(parts, spacing=ui.GAP)
+
+
+def _season_break(state: State, ctx: TableContext) -> bool:
+    """A season has just ended and the next one has not begun: no card turned over yet, and the
+    table has not tapped "start the season"."""
+    engine = state.engine
+    return (engine.phase is Phase.DEAL and engine.season > 1 and not engine.lot and engine.holder is None
+            and not any(engine.collections.values()) and ctx.draft.get("season_go") != engine.season)
 
 
 # -- small pieces ----------------------------------------------------------------------------------
@@ -131,20 +150,35 @@ def _submitter(ctx: TableContext, action: dict[str, Any]) -> Callable[[Any], Non
 
 def _header(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
+    return ctx.keep("ani-header", (engine.season, engine.phase, engine.dealer, len(engine.deck)),
+                    lambda: _header_part(state, ctx))
+
+
+def _header_part(state: State, ctx: TableContext) -> ft.Control:
+    engine = state.engine
     phase_key = {Phase.DEAL: "app.ani.phase.deal", Phase.POWERS: "app.ani.phase.deal",
                  Phase.BONUS: "app.ani.phase.bonus", Phase.MEDALS: "app.ani.phase.medals",
                  Phase.OVER: "app.ani.phase.over"}[engine.phase]
     facts = [
-        ui.text(ctx.t("app.ani.season", season=engine.season), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+        ui.text(ctx.t("app.ani.season", season=engine.season), ui.FONT_LABEL, weight=ft.FontWeight.BOLD,
                 ident=ctx.ident("ani-season")),
-        ui.text(ctx.t(phase_key), ui.FONT_LABEL, ident=ctx.ident("ani-phase")),
+        ui.text(ctx.t(phase_key), ui.FONT_BODY, ident=ctx.ident("ani-phase")),
         ui.text(ctx.t("app.ani.dealer", player=engine.dealer), ui.FONT_BODY, ident=ctx.ident("ani-dealer")),
         ui.muted(ctx.t("app.ani.deck", cards=count_msg("cards", len(engine.deck))), ident=ctx.ident("ani-deck")),
     ]
-    return ui.panel(_row(facts), ident=ctx.ident("ani-header"), padding=12)
+    return ui.panel(ft.Row(facts, wrap=True, spacing=16, run_spacing=4,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER), ident=ctx.ident("ani-header"), padding=10)
 
 
 def _lot_block(state: State, ctx: TableContext) -> ft.Control:
+    engine = state.engine
+    holder = engine.holder
+    fitting = engine.fitting_rows(holder, len(engine.lot)) if state.assist and holder is not None else engine.rows
+    inputs = (tuple(engine.lot), holder, engine.phase, engine.forced, engine.solo, fitting, ctx.readonly)
+    return ctx.keep("ani-lot-block", inputs, lambda: _lot_part(state, ctx))
+
+
+def _lot_part(state: State, ctx: TableContext) -> ft.Control:
     """The lot in play, big, and the player it is offered to with Take / Pass."""
     engine = state.engine
     lot = list(engine.lot)
@@ -184,39 +218,97 @@ def _publicly_away(engine: AnimaliaEngine) -> set[str]:
     return away | (set(ANI_CARDS) - set(engine.in_game))
 
 
+PICK_W, PICK_H, PICK_HEAD = 84, 46, 78  # a picker tile: seven of a family and its name fit the table's width
+PICK_W_PHONE = 72  # on a phone: four a row
+
+
+def _pick_face(ctx: TableContext, name: str) -> ft.Control:
+    """A card in the picker, small: the member's name (its family is the row's) and its stars."""
+    border, bg = FAMILY_COLOURS[_family(name)]
+    label = _cap(ctx.say(card(name))) if name == "owl" else _cap(ctx.t(f"app.ani.member.{name.split('-', 1)[1]}"))
+    lines: list[ft.Control] = [ft.Text(label, size=12 if ctx.compact else 13, weight=ft.FontWeight.BOLD,
+                                       color=ft.Colors.BLACK, text_align=ft.TextAlign.CENTER, max_lines=1,
+                                       no_wrap=True)]
+    stars = stars_of(name)
+    if stars:
+        lines.append(ft.Text(ctx.say(count_msg("stars", stars)), size=12, color=border, weight=ft.FontWeight.W_600))
+    return ft.Container(ft.Column(lines, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                                  alignment=ft.MainAxisAlignment.CENTER, spacing=0, tight=True),
+                        width=PICK_W_PHONE if ctx.compact else PICK_W, height=PICK_H, bgcolor=bg,
+                        border=ft.Border.all(2, border), border_radius=10, alignment=ft.Alignment.CENTER, padding=2)
+
+
 def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], disabled: Callable[[str], bool],
-            selected: str | None = None, prefix: str = "ani-pick") -> ft.Control:
-    """5 families × 7 animals, and the owl."""
+            selected: str | None = None, prefix: str = "ani-pick", mode: Any = None) -> ft.Control:
+    """5 families × 7 animals, a family a row, and the owl. Each tile is kept between renders
+    while it looks and acts the same (``mode``: what its tap does besides naming the card)."""
+    def tile(name: str) -> ft.Control:
+        off, chosen = disabled(name), name == selected
+        return ctx.keep(f"{prefix}-{name}", (off, chosen, mode), lambda: ui.tile(
+            _pick_face(ctx, name), on_pick(name), ident=ctx.ident(f"{prefix}-{name}"), disabled=off,
+            selected=chosen, padding=1, label=ctx.say(card(name))))
+
     rows: list[ft.Control] = []
     for family in ANI_FAMILIES:
-        tiles = []
-        for member in ANI_MEMBERS:
-            name = f"{family}-{member}"
-            tiles.append(ui.tile(card_face(ctx, name), on_pick(name), ident=ctx.ident(f"{prefix}-{name}"),
-                                 disabled=disabled(name), selected=name == selected, padding=2,
-                                 label=ctx.say(card(name))))
-        rows.append(_row(tiles, spacing=6))
-    rows.append(_row([ui.tile(card_face(ctx, "owl"), on_pick("owl"), ident=ctx.ident(f"{prefix}-owl"),
-                              disabled=disabled("owl"), selected=selected == "owl", padding=2,
-                              label=ctx.say(card("owl")))], spacing=6))
-    return ft.Column(rows, spacing=6)
+        border, _ = FAMILY_COLOURS[family]
+        head = ft.Container(ft.Text(_cap(ctx.t(f"ani.families.{family}")), size=14, weight=ft.FontWeight.BOLD,
+                                    color=border), width=None if ctx.compact else PICK_HEAD)
+        rows.append(ft.Row([head, *[tile(f"{family}-{member}") for member in ANI_MEMBERS]], wrap=True, spacing=5,
+                           run_spacing=5, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    rows.append(ft.Row([ft.Container(width=None if ctx.compact else PICK_HEAD), tile(OWL)], spacing=5))
+    return ft.Column(rows, spacing=5, tight=True)
 
 
-def _picker_block(state: State, ctx: TableContext) -> ft.Control:
+def _picker_block(state: State, ctx: TableContext, *, shown: bool = True) -> ft.Control:
     engine = state.engine
     away = _publicly_away(engine)
+    solo_row = _solo_row(state, ctx)
 
     def pick(name: str) -> Callable[[Any], None]:
-        return _submitter(ctx, {"type": "draw", "card": name})
+        draw = {"type": "draw", "card": name}
+        if solo_row is None:
+            return _submitter(ctx, draw)
+        take: dict[str, Any] = {"type": "take", "player": engine.dealer,
+                                **({"row": solo_row} if engine.two else {})}
+
+        def draw_and_take(_: Any) -> None:
+            # the last incomplete player takes every card turned over: one tap enters both
+            ctx.draft["ani-drawn"] = name
+            ctx.submit(draw)
+            if "ani-drawn" in ctx.draft:  # refused (an entry accepted empties the draft): no take
+                ctx.draft.pop("ani-drawn", None)
+                return
+            ctx.submit(take)
+        return draw_and_take
 
     def disabled(name: str) -> bool:
         return name in away or (state.assist and name not in engine.deck)
 
-    title = "app.ani.draw_more" if engine.lot else "app.ani.draw"
-    return ui.panel(ft.Column([
-        ui.subtitle(ctx.t(title, dealer=engine.dealer), ident=ctx.ident("ani-draw-title")),
-        _picker(ctx, pick, disabled),
-    ], spacing=12), ident=ctx.ident("ani-draw"))
+    title = ("app.ani.draw_solo" if solo_row is not None else "app.ani.draw_more" if engine.lot
+             else "app.ani.draw")
+    mode = None if solo_row is None else (engine.dealer, solo_row)  # what a tile's tap uses beside its card
+    head: list[ft.Control] = [ui.subtitle(ctx.t(title, dealer=engine.dealer), ident=ctx.ident("ani-draw-title"))]
+    if engine.lot and shown:  # the lot back at the dealer, small: the card drawn now joins it
+        lot = tuple(engine.lot)
+        head.append(ctx.keep("ani-lot", lot, lambda: ui.tid(ctx.ident("ani-lot"), _row(
+            [card_face(ctx, c) for c in lot], spacing=4))))
+    block = ui.panel(ft.Column([
+        _row(head, spacing=12),
+        _picker(ctx, pick, disabled, mode=mode),
+    ], spacing=8), ident=ctx.ident("ani-draw"), padding=12)
+    block.visible = shown
+    return block
+
+
+def _solo_row(state: State, ctx: TableContext) -> int | None:
+    """The row a card drawn by the last incomplete player goes to, when there is no choice (one
+    row, or one row with room); ``None`` when a draw is a draw only. In a correction, which
+    replaces one entry with one entry, a tap draws only."""
+    engine = state.engine
+    if not engine.solo or engine.lot or ctx.id_prefix:
+        return None
+    fitting = engine.fitting_rows(engine.dealer, 1)
+    return fitting[0] if len(fitting) == 1 else None
 
 
 # -- powers ----------------------------------------------------------------------------------------
@@ -287,38 +379,55 @@ def _powers_block(state: State, ctx: TableContext) -> ft.Control:
 
 
 def _collections_block(state: State, ctx: TableContext) -> ft.Control:
+    """Every collection, each kept between renders while its cards, its player's bonus count and
+    whether it is that player's turn stay the same: a take rebuilds the collection it changes."""
     engine = state.engine
     tiles: list[ft.Control] = []
     for (player, row), cards in engine.collections.items():
-        stars = sum(stars_of(c) for c in cards)
         active = player in state.expected.players
-        head = ft.Row([
-            ft.Icon(ft.Icons.PLAY_ARROW if active else ft.Icons.PERSON, size=26,
-                    color=ft.Colors.PRIMARY if active else ft.Colors.ON_SURFACE_VARIANT),
-            ft.Text(_who(ctx, engine, player, row), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True),
-        ], spacing=6)
-        facts = [ui.text(ctx.t("app.ani.count", n=len(cards)), ui.FONT_BODY, weight=ft.FontWeight.W_600,
-                         ident=ctx.ident(f"ani-count-{player}-{row}")),
-                 ui.text(ctx.say(count_msg("stars", stars)), ui.FONT_BODY, color=ft.Colors.PRIMARY,
-                         ident=ctx.ident(f"ani-stars-{player}-{row}"))]
-        if row == 0:
-            facts.append(ui.muted(ctx.t("app.ani.bonus_held", cards=count_msg("bonus", len(engine.bonus[player]))),
-                                  ident=ctx.ident(f"ani-bonus-count-{player}")))
-        body = [head, _row(facts, spacing=12),
-                ui.tid(ctx.ident(f"ani-collection-{player}-{row}"),
-                       _row([card_face(ctx, c) for c in cards], spacing=4) if cards
-                       else ui.muted(ctx.t("app.ani.empty")))]
-        tiles.append(ft.Container(ft.Column(body, spacing=6), width=620, padding=10, border_radius=ui.RADIUS,
-                                  border=ft.Border.all(3 if active else 1,
-                                                       ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT)))
+        held = len(engine.bonus[player]) if row == 0 else None
+        tiles.append(ctx.keep(f"ani-collection-box-{player}-{row}", (tuple(cards), active, held),
+                              partial(_collection_part, state, ctx, player, row, tuple(cards), active, held)))
     return ui.panel(ft.Column([ui.subtitle(ctx.t("app.ani.collections")), _row(tiles, spacing=12)], spacing=8),
                     ident=ctx.ident("ani-collections"))
+
+
+def _collection_part(state: State, ctx: TableContext, player: str, row: int, cards: tuple[str, ...], active: bool,
+                     held: int | None) -> ft.Control:
+    engine = state.engine
+    head = ft.Row([
+        ft.Icon(ft.Icons.PLAY_ARROW if active else ft.Icons.PERSON, size=26,
+                color=ft.Colors.PRIMARY if active else ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(_who(ctx, engine, player, row), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True),
+    ], spacing=6)
+    facts = [ui.text(ctx.t("app.ani.count", n=len(cards)), ui.FONT_BODY, weight=ft.FontWeight.W_600,
+                     ident=ctx.ident(f"ani-count-{player}-{row}")),
+             ui.text(ctx.say(count_msg("stars", sum(stars_of(c) for c in cards))), ui.FONT_BODY,
+                     color=ft.Colors.PRIMARY, ident=ctx.ident(f"ani-stars-{player}-{row}"))]
+    if held is not None:
+        facts.append(ui.muted(ctx.t("app.ani.bonus_held", cards=count_msg("bonus", held)),
+                              ident=ctx.ident(f"ani-bonus-count-{player}")))
+    body = [head, _row(facts, spacing=12),
+            ui.tid(ctx.ident(f"ani-collection-{player}-{row}"),
+                   _row([card_face(ctx, c) for c in cards], spacing=4) if cards
+                   else ui.muted(ctx.t("app.ani.empty")))]
+    return ft.Container(ft.Column(body, spacing=6), width=620, padding=10, border_radius=ui.RADIUS,
+                        border=ft.Border.all(3 if active else 1,
+                                             ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT))
 
 
 # -- phase 2 ----------------------------------------------------------------------------------------
 
 
 def _prize_block(state: State, ctx: TableContext) -> ft.Control:
+    engine = state.engine
+    in_order = engine.phase is Phase.BONUS and bool(engine.owed) and engine.bonus_in_order()
+    prizes = tuple((z.player, z.row, z.stars, z.place, z.cards) for z in engine.prizes)
+    return ctx.keep("ani-prize", (prizes, engine.phase, tuple(engine.owed), in_order),
+                    lambda: _prize_part(state, ctx))
+
+
+def _prize_part(state: State, ctx: TableContext) -> ft.Control:
     engine = state.engine
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.prize_title"))]
     for z in sorted(engine.prizes, key=lambda z: -z.stars):
@@ -355,6 +464,12 @@ def _token(state: State, player: str) -> str:
 
 
 def _medals_waiting_block(state: State, ctx: TableContext) -> ft.Control:
+    waiting = tuple(state.expected.players)
+    return ctx.keep("ani-medals-waiting", (waiting, tuple(_token(state, p) for p in waiting)),
+                    lambda: _medals_waiting_part(state, ctx))
+
+
+def _medals_waiting_part(state: State, ctx: TableContext) -> ft.Control:
     waiting = list(state.expected.players)
     lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.medals_waiting", players=waiting))]
     lines.append(ui.muted(ctx.t("app.ani.pass_why.medals")))
@@ -394,18 +509,20 @@ def _bonus_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contro
         return name in away or (state.assist and name not in engine.deck)
 
     owed = sum(1 for p in engine.owed if p == player)
-    parts: list[ft.Control] = [
-        ui.text(ctx.t("app.ani.bonus_intro", cards=count_msg("bonus", owed)), ui.FONT_BODY,
-                ident=ctx.ident("ani-bonus-intro")),
-        _held_line(ctx, engine.bonus[player]),
-        _picker(ctx, pick, disabled, selected=picked, prefix="ani-bonus-pick"),
-    ]
     confirm = ui.button(ctx.t("app.ani.bonus_confirm", card=card(picked)) if picked else ctx.t("app.ani.bonus_tap"),
                         _submitter(ctx, {"type": "bonus", "player": player, "card": picked}) if picked else None,
                         ident=ctx.ident("ani-bonus-confirm"), icon=ft.Icons.LOCK, kind="primary",
                         disabled=picked is None, height=72)
-    parts.append(confirm)
-    return parts
+    # the confirm above the picker, beside what to do: in view with the card it confirms
+    head = ft.Column([ui.text(ctx.t("app.ani.bonus_intro", cards=count_msg("bonus", owed)), ui.FONT_BODY,
+                              ident=ctx.ident("ani-bonus-intro")),
+                      _held_line(ctx, engine.bonus[player])], spacing=6, tight=True,
+                     col={"xs": 12, "md": 7})
+    return [
+        ft.ResponsiveRow([head, ft.Container(confirm, col={"xs": 12, "md": 5}, alignment=ft.Alignment.CENTER_RIGHT)],
+                         spacing=ui.GAP, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        _picker(ctx, pick, disabled, selected=picked, prefix="ani-bonus-pick"),
+    ]
 
 
 def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Control]:
@@ -426,7 +543,9 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
     if choice not in range(len(choices)):
         choice = 0 if len(choices) == 1 else None
     totals = dict(engine.medals[player])
-    advice = advise(cards, held, totals, engine.per)
+    # a bonus card kept can still serve: a later season, or this player's other row this season
+    later = engine.season < SEASONS or len(engine.medals_due(player)) > 1
+    advice = advise(cards, held, totals, engine.per, later=later)
 
     def follow(option: Any) -> Callable[[Any], None]:
         def handler(_: Any) -> None:
@@ -478,22 +597,39 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
         for entry in entries:
             ctx.submit(entry)
 
+    advice_inputs = (player, row, tuple(cards), tuple(held), tuple(sorted(totals.items())), engine.per, later,
+                     every)
+    # the decision first (what to take, confirm: in view at once), then the covers planned, the
+    # adviser whose options fill the decision in, and the covers by hand
     parts: list[ft.Control] = [
-        ui.text(ctx.t("app.ani.medals_intro", who=_who(ctx, engine, player, row if engine.two else None)),
-                ui.FONT_LABEL, weight=ft.FontWeight.W_600),
-        _held_line(ctx, held),
-        # the adviser
-        ui.panel(ft.Column([
-            ui.subtitle(ctx.t("app.ani.advice_title")),
-            ui.text(ctx.say(advice.reason), ui.FONT_BODY, ident=ctx.ident("ani-advice-why")),
-            *[_option_line(ctx, engine, o, follow(o), f"ani-advice-{i}", i == 0)
-              for i, o in enumerate(advice.options if every else advice.options[:ADVICE_SHOWN + 1])],
-            _row([ui.muted(ctx.t("app.ani.advice_count", n=len(advice.options))),
-                  *([ui.button(ctx.t("app.ani.advice_fewer" if every else "app.ani.advice_all", n=len(advice.options)), show_all,
-                               ident=ctx.ident("ani-advice-all"), kind="text", size=ui.FONT_BODY)]
-                    if len(advice.options) > ADVICE_SHOWN + 1 else [])], spacing=8),
-        ], spacing=8), ident=ctx.ident("ani-advice"), bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=12),
+        _row([ui.text(ctx.t("app.ani.medals_intro", who=_who(ctx, engine, player, row if engine.two else None)),
+                      ui.FONT_LABEL, weight=ft.FontWeight.W_600), _held_line(ctx, held)], spacing=ui.GAP),
+        ft.ResponsiveRow([
+            ft.Container(ui.text(ctx.t("app.ani.choose_medals"), ui.FONT_BODY, weight=ft.FontWeight.W_600),
+                         col={"xs": 12, "md": 6}),
+            ft.Container(ui.button(ctx.t("app.ani.medals_confirm"), confirm if choice is not None else None,
+                                   ident=ctx.ident("ani-medals-confirm"), icon=ft.Icons.MILITARY_TECH, kind="primary",
+                                   disabled=choice is None, height=72),
+                         col={"xs": 12, "md": 6}, alignment=ft.Alignment.CENTER_RIGHT),
+        ], spacing=ui.GAP, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        _row([ui.chip(ctx.say(Msg("ani.choice", {"medals": medals_msg(m)})), choose(i),
+                      ident=ctx.ident(f"ani-choice-{i}"), selected=i == choice)
+              for i, m in enumerate(choices)], spacing=8),
     ]
+    if covers:
+        parts.append(ui.text(ctx.t("app.ani.covers_planned", covers=[
+            Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in covers]), ui.FONT_BODY,
+            ident=ctx.ident("ani-covers-planned")))
+
+        def clear(_: Any) -> None:
+            covers.clear()
+            ctx.draft.pop("choice", None)
+            ctx.refresh()
+
+        parts.append(ui.button(ctx.t("app.ani.covers_clear"), clear, ident=ctx.ident("ani-covers-clear"),
+                               kind="text", icon=ft.Icons.BACKSPACE))
+    parts.append(ctx.keep("ani-advice", advice_inputs, lambda: _advice_part(ctx, engine, advice, every, follow,
+                                                                             show_all, later)))
     # covers by hand
     if held:
         pick = ctx.draft.get("pick")
@@ -505,81 +641,109 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
     parts.append(ui.tid(ctx.ident("ani-private-collection"), _row([
         ui.tile(card_face(ctx, c), cover_card(c), ident=ctx.ident(f"ani-cover-card-{c}"),
                 selected=c in covered, padding=2, label=ctx.say(card(c))) for c in cards], spacing=6)))
-    if covers:
-        parts.append(ui.text(ctx.t("app.ani.covers_planned", covers=[
-            Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in covers]), ui.FONT_BODY,
-            ident=ctx.ident("ani-covers-planned")))
-        def clear(_: Any) -> None:
-            covers.clear()
-            ctx.draft.pop("choice", None)
-            ctx.refresh()
-
-        parts.append(ui.button(ctx.t("app.ani.covers_clear"), clear, ident=ctx.ident("ani-covers-clear"),
-                               kind="text", icon=ft.Icons.BACKSPACE))
-    # the medal choice
-    parts.append(ui.text(ctx.t("app.ani.choose_medals"), ui.FONT_BODY, weight=ft.FontWeight.W_600))
-    parts.append(_row([ui.chip(ctx.say(Msg("ani.choice", {"medals": medals_msg(m)})), choose(i),
-                               ident=ctx.ident(f"ani-choice-{i}"), selected=i == choice)
-                       for i, m in enumerate(choices)], spacing=8))
-    parts.append(ui.button(ctx.t("app.ani.medals_confirm"), confirm if choice is not None else None,
-                           ident=ctx.ident("ani-medals-confirm"), icon=ft.Icons.MILITARY_TECH, kind="primary",
-                           disabled=choice is None, height=72))
     return parts
 
 
+def _advice_part(ctx: TableContext, engine: AnimaliaEngine, advice: Any, every: bool,
+                 follow: Callable[[Any], Callable[[Any], None]], show_all: Callable[[Any], None],
+                 later: bool) -> ft.Control:
+    """The adviser: why the best is proposed, the options best first (one worth as much as an
+    option above it but spending more bonus cards says so), and all of them on request."""
+    shown = advice.options if every else advice.options[:ADVICE_SHOWN + 1]
+    why: list[ft.Control] = [ui.text(ctx.say(advice.reason), ui.FONT_BODY, ident=ctx.ident("ani-advice-why"))]
+    if advice.note is not None:
+        why.append(ui.text(ctx.say(advice.note), ui.FONT_BODY, ident=ctx.ident("ani-advice-note")))
+    return ui.panel(ft.Column([
+        ui.subtitle(ctx.t("app.ani.advice_title")),
+        *why,
+        *[_option_line(ctx, engine, o, follow(o), f"ani-advice-{i}", i == 0,
+                       advice.dearer[i] if i < len(advice.dearer) else 0, later)
+          for i, o in enumerate(shown)],
+        _row([ui.muted(ctx.t("app.ani.advice_count", n=len(advice.options))),
+              *([ui.button(ctx.t("app.ani.advice_fewer" if every else "app.ani.advice_all", n=len(advice.options)),
+                           show_all, ident=ctx.ident("ani-advice-all"), kind="text", size=ui.FONT_BODY)]
+                if len(advice.options) > ADVICE_SHOWN + 1 else [])], spacing=8),
+    ], spacing=8), ident=ctx.ident("ani-advice"), bgcolor=ft.Colors.TERTIARY_CONTAINER, padding=12)
+
+
 def _option_line(ctx: TableContext, engine: AnimaliaEngine, option: Any, handler: Callable[[Any], None], ident: str,
-                 best: bool) -> ft.Control:
+                 best: bool, dearer: int = 0, later: bool = True) -> ft.Control:
     covers = ([Msg("app.ani.cover_item", {"bonus": card(b), "card": card(t)}) for b, t in option.covers]
               if option.covers else Msg("app.ani.no_cover"))
     owl = Msg(f"ani.family.{option.owl_as}") if option.owl_as else None
     line = ctx.t("app.ani.option_owl" if owl else "app.ani.option", medals=medals_msg(option.medals), covers=covers,
                  owl=owl or "", now=count_msg("medals", option.now), end=option.end)
+    said: list[ft.Control] = [ft.Text(line, size=ui.FONT_BODY)]
+    if dearer:
+        said.append(ui.text(ctx.t("app.ani.dearer" if later else "app.ani.dearer_last", n=dearer), ui.FONT_SMALL,
+                            color=ft.Colors.ON_SURFACE_VARIANT, ident=ctx.ident(f"{ident}-dearer")))
     return ui.tile(ft.Row([ft.Icon(ft.Icons.STAR if best else ft.Icons.CHEVRON_RIGHT, size=24),
-                           ft.Text(line, size=ui.FONT_BODY, expand=True)], spacing=8),
+                           ft.Column(said, spacing=2, tight=True, expand=True)], spacing=8),
                    handler, ident=ctx.ident(ident), selected=best, padding=10)
 
 
 # -- the season tally ---------------------------------------------------------------------------------
 
 
-def _tally_block(state: State, ctx: TableContext) -> ft.Control:
+def _tally_block(state: State, ctx: TableContext, *, moment: bool = False) -> ft.Control:
     """Medals of the last finished season per player and family, and the running total: hidden until
-    the players tap "reveal", shown once the game is over."""
+    the players tap "reveal", shown once the game is over. ``moment``: the season has just ended;
+    the tally comes first, with the tap that starts the next season."""
     engine = state.engine
     over = state.outcome is not None or engine.phase is Phase.OVER
     finished = [t for t in engine.tallies if len(t.medals) == len(engine.collections)]
     if not finished:
         return ft.Container()
+    shown = over or ctx.draft.get("reveal") == finished[-1].season
+    medals = tuple((t.season, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in t.medals.items())))
+                   for t in finished)
+    return ctx.keep("ani-tally", (medals, shown, over, moment, engine.season),
+                    lambda: _tally_part(state, ctx, finished, shown, over, moment))
+
+
+def _tally_part(state: State, ctx: TableContext, finished: list[Any], shown: bool, over: bool,
+                moment: bool) -> ft.Control:
     last = finished[-1]
-    shown = over or ctx.draft.get("reveal") == last.season
-    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.tally_title", season=last.season),
+    season = last.season
+    lines: list[ft.Control] = [ui.subtitle(ctx.t("app.ani.tally_title", season=season),
                                            ident=ctx.ident("ani-tally-title"))]
+    if moment:
+        nxt = state.engine.season
+
+        def go(_: Any) -> None:
+            ctx.draft["season_go"] = nxt
+            ctx.refresh()
+
+        lines.append(ui.text(ctx.t("app.ani.season_break", season=season, next=nxt), ui.FONT_BODY,
+                             ident=ctx.ident("ani-season-break")))
     if not shown:
         def reveal(_: Any) -> None:
-            ctx.draft["reveal"] = last.season
+            ctx.draft["reveal"] = season
             ctx.refresh()
 
         lines.append(ui.muted(ctx.t("app.ani.tally_hidden")))
         lines.append(ui.button(ctx.t("app.ani.reveal"), reveal, ident=ctx.ident("ani-reveal"),
                                icon=ft.Icons.VISIBILITY, kind="outlined"))
-        return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("ani-tally"))
-    for player in state.players:
-        season = last.of(player)
-        running: dict[str, int] = {}
-        for t in finished:
-            for f, n in t.of(player).items():
-                running[f] = running.get(f, 0) + n
-        lines.append(ui.text(ctx.t("app.ani.tally_line", player=player, season=medals_msg(season),
-                                   total=medals_msg(normalised(running)),
-                                   count=count_msg("medals", sum(running.values()))), ui.FONT_BODY,
-                             ident=ctx.ident(f"ani-tally-{player}")))
-    if not over:
-        def hide(_: Any) -> None:
-            ctx.draft.pop("reveal", None)
-            ctx.refresh()
+    else:
+        for player in state.players:
+            running: dict[str, int] = {}
+            for t in finished:
+                for f, n in t.of(player).items():
+                    running[f] = running.get(f, 0) + n
+            lines.append(ui.text(ctx.t("app.ani.tally_line", player=player, season=medals_msg(last.of(player)),
+                                       total=medals_msg(normalised(running)),
+                                       count=count_msg("medals", sum(running.values()))), ui.FONT_BODY,
+                                 ident=ctx.ident(f"ani-tally-{player}")))
+        if not over:
+            def hide(_: Any) -> None:
+                ctx.draft.pop("reveal", None)
+                ctx.refresh()
 
-        lines.append(ui.button(ctx.t("app.ani.hide_tally"), hide, ident=ctx.ident("ani-hide-tally"),
-                               icon=ft.Icons.VISIBILITY_OFF, kind="outlined"))
+            lines.append(ui.button(ctx.t("app.ani.hide_tally"), hide, ident=ctx.ident("ani-hide-tally"),
+                                   icon=ft.Icons.VISIBILITY_OFF, kind="outlined"))
+    if moment:
+        lines.append(ui.button(ctx.t("app.ani.season_go", next=nxt), go, ident=ctx.ident("ani-season-go"),
+                               icon=ft.Icons.PLAY_ARROW, kind="primary", height=72))
     return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("ani-tally"))
 
 
