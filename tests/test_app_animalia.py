@@ -395,7 +395,10 @@ def test_through_the_table_frame_a_whole_season(tmp_path):
     state = service.open(sid)
     assert state.engine.season == 2 and state.engine.phase is Phase.DEAL
     assert _frame_has(app, "ani-tally") and not _frame_has(app, "ani-draw")  # the season's end first
+    # the table's prompt says so too (the engine already expects season 2's first card)
+    assert probe.text_of(app.root, "prompt") == Msg("app.ani.prompt_season_end", {"season": 1, "next": 2}).render(app.lang)
     _frame_tap(app, "ani-season-go")
+    assert probe.text_of(app.root, "prompt") == state.expected.prompt.render(app.lang)
     assert _frame_has(app, "ani-tally") and _frame_has(app, "ani-draw")
     # the adviser: covering the owl with the cat gives 5 medals too, so Anne keeps both bonus cards
     assert state.engine.medals[A] == {"cat": 2, "dog": 3} and len(state.engine.bonus[A]) == 2

@@ -94,6 +94,14 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     return ft.Column(parts, spacing=ui.GAP)
 
 
+def prompt(state: State, ctx: TableContext) -> str | None:
+    """The table's prompt at a season's end, while its tally is shown first: the engine already
+    expects the next season's first card, the table first looks at the tally."""
+    if ctx.readonly or state.outcome is not None or not _season_break(state, ctx):
+        return None
+    return ctx.t("app.ani.prompt_season_end", season=state.engine.season - 1, next=state.engine.season)
+
+
 def _season_break(state: State, ctx: TableContext) -> bool:
     """A season has just ended and the next one has not begun: no card turned over yet, and the
     table has not tapped "start the season"."""
