@@ -57,6 +57,7 @@ END_RULE = "SV-END"
 END_TIE_RULE = "SV-END-TIE"  # the ruling: a shared second best score, or nobody below the tie
 
 _POINT_SET = frozenset(SV_POINT_CARDS)
+_SILENT: tuple[Event, ...] = ()  # what a quiet engine's actions return
 _HAND_SET = frozenset(SV_HAND)
 
 
@@ -175,27 +176,32 @@ class Phase(Enum):
 _REVEAL, _PLAY, _OVER = Phase.REVEAL, Phase.PLAY, Phase.OVER
 
 
-@dataclass(slots=True)
-class Seat:
-    """One player's cards."""
+class LastRound(NamedTuple):
+    """What the last play settled, kept so its sentences (``last_award``) are built only when read."""
 
-    played_in: dict[int, int] = field(default_factory=dict)  # hand card -> round it was played in
-    last_played: int | None = None  # the card of the last round (None before round 1)
-    taken: list[int] = field(default_factory=list)  # point cards taken, in order
-    score: int = 0  # their sum
+    number: int
+    cards: Mapping[str, int]  # every player's card
+    pending: tuple[int, ...]  # the point cards at stake
+    winner: str | None  # who took them (None: carried over, or lost after round 15)
+    card: int | None  # the deciding card when it was one best card without a tie, else None
 
 
 @dataclass(slots=True)
 class StupideVautourState:
-    seats: dict[str, Seat]
+    players: tuple[str, ...]
     phase: Phase = Phase.REVEAL
-    rounds_played: int = 0
-    revealed: list[int] = field(default_factory=list)  # point cards, in the order turned over
-    revealed_in: dict[int, int] = field(default_factory=dict)  # point card -> round it came up in
+    plays: list[Mapping[str, int]] = field(default_factory=list)  # every player's card, round by round
+    played: set[tuple[str, int]] = field(default_factory=set)  # (player, hand card) pairs played so far
+    revealed: list[int] = field(default_factory=list)  # point cards, in the order turned over (one a round)
     pending: list[int] = field(default_factory=list)  # in play or carried over, in the order they came up
     pending_sum: int = 0
+    taken: dict[str, list[int]] = field(default_factory=dict)  # player -> point cards taken, in order
     lost: list[int] = field(default_factory=list)  # never taken (after the 15th round)
-    last_award: tuple[Event, ...] = ()  # the last round's award sentences
+    last_round: LastRound | None = None  # what the last play settled (its sentences: ``last_award``)
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.plays)
 
 
 class StupideVautourEngine(Engine):
@@ -240,7 +246,9 @@ class StupideVautourEngine(Engine):
         self.ties: str = ties or DEFAULT_TIES
         if self.ties not in TIES:
             raise ValueError(f"unknown ties reading {self.ties!r}")
-        self.state = StupideVautourState(seats={p: Seat() for p in self.players})
+        self.state = StupideVautourState(self.players, taken={p: [] for p in self.players})
+        # the seats as a set: a play names exactly these players (a dict's keys compare with a set)
+        self._seats = frozenset(self.players)
 
     # -- read-only state --------------------------------------------------------------------
 
@@ -290,23 +298,26 @@ class StupideVautourEngine(Engine):
 
     @property
     def hands(self) -> dict[str, tuple[int, ...]]:
-        return {p: tuple(c for c in SV_HAND if c not in s.played_in) for p, s in self.state.seats.items()}
+        played = self.state.played
+        return {p: tuple(c for c in SV_HAND if (p, c) not in played) for p in self.players}
 
     @property
     def last_played(self) -> dict[str, int | None]:
-        return {p: s.last_played for p, s in self.state.seats.items()}
+        plays = self.state.plays
+        return {p: plays[-1][p] if plays else None for p in self.players}
 
     @property
     def played_in(self) -> dict[str, dict[int, int]]:
-        return {p: dict(s.played_in) for p, s in self.state.seats.items()}
+        plays = self.state.plays
+        return {p: {cards[p]: number for number, cards in enumerate(plays, start=1)} for p in self.players}
 
     @property
     def taken(self) -> dict[str, tuple[int, ...]]:
-        return {p: tuple(s.taken) for p, s in self.state.seats.items()}
+        return {p: tuple(cards) for p, cards in self.state.taken.items()}
 
     @property
     def scores(self) -> dict[str, int]:
-        return {p: s.score for p, s in self.state.seats.items()}
+        return {p: sum(cards) for p, cards in self.state.taken.items()}
 
     @property
     def lost(self) -> tuple[int, ...]:
@@ -314,7 +325,9 @@ class StupideVautourEngine(Engine):
 
     @property
     def last_award(self) -> tuple[Event, ...]:
-        return self.state.last_award
+        """Built from ``state.last_round`` when read: a replay for a verdict never reads it."""
+        last = self.state.last_round
+        return () if last is None else self._award(last)
 
     def player_view(self, assist: bool = False) -> Mapping[str, Any]:
         return {
@@ -354,9 +367,9 @@ class StupideVautourEngine(Engine):
                                     points=points_msg(state.pending))
             if card not in _POINT_SET:
                 raise RuleViolation(NO_SUCH_CARD, "sv.refuse.not_a_point_card", card=card)
-            if card in state.revealed_in:
+            if card in state.revealed:
                 raise RuleViolation(REVEAL_REPEAT, "sv.refuse.revealed_already", card=card,
-                                    round=state.revealed_in[card])
+                                    round=state.revealed.index(card) + 1)
         else:
             raise ValueError(f"stupide-vautour has no action {kind!r}")
 
@@ -364,93 +377,168 @@ class StupideVautourEngine(Engine):
         state = self.state
         if state.phase is not _PLAY:
             raise RuleViolation(PLAY_NO_REVEAL, "sv.refuse.no_reveal", round=state.rounds_played + 1)
-        seats = state.seats
-        if cards.keys() != seats.keys():  # (key views compare as sets)
-            strangers = [p for p in cards if p not in seats]
+        if cards.keys() != self._seats:  # (key views compare as sets)
+            strangers = [p for p in cards if p not in self._seats]
             if strangers:
                 raise RuleViolation(PLAY_PLAYERS, "sv.refuse.stranger", players=tuple(strangers))
             raise RuleViolation(PLAY_PLAYERS, "sv.refuse.missing", round=state.rounds_played + 1,
                                 players=tuple(p for p in self.players if p not in cards))
-        for player, seat in seats.items():
+        if _HAND_SET.issuperset(cards.values()) and state.played.isdisjoint(cards.items()):
+            return  # the usual play: every card a hand card, none played before
+        for player in self.players:
             card = cards[player]
             if card not in _HAND_SET:
                 raise RuleViolation(NO_SUCH_CARD, "sv.refuse.not_a_hand_card", player=player, card=card)
-            if card in seat.played_in:
+            if (player, card) in state.played:
+                number = next(n for n, play in enumerate(state.plays, start=1) if play[player] == card)
                 raise RuleViolation(PLAY_USED, "sv.refuse.played_already", player=player, card=card,
-                                    round=seat.played_in[card])
+                                    round=number)
 
     # -- the contract: perform --------------------------------------------------------------
 
-    def _perform(self, action: Any) -> list[Event]:
+    def _perform(self, action: Any) -> list[Event] | tuple[Event, ...]:
         if action.type == "play":
-            return self._play(action.cards)
+            last = self._play(action.cards)
+            return _SILENT if self.quiet else self._play_events(last)
         return self._reveal(action.card)
 
-    def _reveal(self, card: int) -> list[Event]:
+    def _reveal(self, card: int) -> list[Event] | tuple[Event, ...]:
         state = self.state
-        number = state.rounds_played + 1
         state.revealed.append(card)
-        state.revealed_in[card] = number
         state.phase = _PLAY
         pending = state.pending
-        if not pending:
-            pending.append(card)
-            state.pending_sum = card
-            return [event((), _REVEAL_KEY[card >= 0], round=number, card=card)]
-        carried = tuple(pending)
         pending.append(card)
         state.pending_sum += card
+        if self.quiet:
+            return _SILENT
+        number = len(state.plays) + 1
+        if len(pending) == 1:
+            return [event((), _REVEAL_KEY[card >= 0], round=number, card=card)]
         return [event(CARRY_RULE, _JOINS_KEY[state.pending_sum >= 0], round=number, card=card,
-                      pending=carried, total=state.pending_sum)]
+                      pending=tuple(pending[:-1]), total=state.pending_sum)]
 
-    def _play(self, cards: Mapping[str, int]) -> list[Event]:
+    def _play(self, cards: Mapping[str, int]) -> LastRound:
+        """Play every player's card and settle the points (the same as :meth:`run`'s loop does)."""
         state = self.state
-        number = state.rounds_played + 1
-        seats = state.seats
-        for player, seat in seats.items():
-            card = cards[player]
-            seat.played_in[card] = number
-            seat.last_played = card
-        state.rounds_played = number
-        last = number == ROUNDS
-        state.phase = _OVER if last else _REVEAL
-
+        plays = state.plays
+        plays.append(cards)
+        state.played.update(cards.items())
+        number = len(plays)
         pending = state.pending
         total = state.pending_sum
+        values = list(cards.values())
+        top = max(values) if total >= 0 else min(values)
+        winner: str | None
+        if values.count(top) == 1:  # the usual round: one best card, no tie to settle in either reading
+            winner, card = list(cards)[values.index(top)], top
+        else:
+            winner, card = decide(cards, self.players, total >= 0, self.ties).winner, None
+        last = LastRound(number, cards, tuple(pending), winner, card)
+        if winner is not None:
+            state.taken[winner].extend(pending)
+            state.pending = []
+            state.pending_sum = 0
+        if number == ROUNDS:
+            state.phase = _OVER
+            if state.pending:
+                state.lost.extend(state.pending)
+                state.pending = []
+                state.pending_sum = 0
+        else:
+            state.phase = _REVEAL
+        state.last_round = last
+        return last
+
+    def run(self, actions: Iterable[Any]) -> None:
+        """The verdict's fold (see :meth:`Engine.run`), with the usual reveal and play settled inline:
+        the same state as :meth:`apply` leaves (``tests/test_engine_base.py`` compares them), no
+        sentence built. Anything unusual (a tie, a refusal) goes through ``_check`` and ``_perform``."""
+        state = self.state
+        check, perform = self._check, self._perform
+        seats, players, ties = self._seats, self.players, self.ties
+        plays, played, revealed, taken = state.plays, state.played, state.revealed, state.taken
+        hand, points = _HAND_SET, _POINT_SET
+        applied = self.applied
+        self.quiet = True
+        try:
+            for action in actions:
+                phase = state.phase
+                if action.type == "play":
+                    cards = action.cards
+                    if (phase is _PLAY and cards.keys() == seats and hand.issuperset(cards.values())
+                            and played.isdisjoint(cards.items())):
+                        plays.append(cards)
+                        played.update(cards.items())
+                        number = len(plays)
+                        pending = state.pending
+                        total = state.pending_sum
+                        values = list(cards.values())
+                        top = max(values) if total >= 0 else min(values)
+                        if values.count(top) == 1:
+                            winner, card = list(cards)[values.index(top)], top
+                        else:
+                            winner, card = decide(cards, players, total >= 0, ties).winner, None
+                        state.last_round = LastRound(number, cards, tuple(pending), winner, card)
+                        if winner is not None:
+                            taken[winner].extend(pending)
+                            state.pending = []
+                            state.pending_sum = 0
+                        if number == ROUNDS:
+                            state.phase = _OVER
+                            if state.pending:
+                                state.lost.extend(state.pending)
+                                state.pending = []
+                                state.pending_sum = 0
+                        else:
+                            state.phase = _REVEAL
+                        applied += 1
+                        continue
+                else:
+                    card = action.card
+                    if phase is _REVEAL and card in points and card not in revealed:
+                        revealed.append(card)
+                        state.phase = _PLAY
+                        state.pending.append(card)
+                        state.pending_sum += card
+                        applied += 1
+                        continue
+                check(action)
+                perform(action)
+                applied += 1
+        finally:
+            self.applied = applied
+            self.quiet = False
+
+    def _play_events(self, last: LastRound) -> list[Event]:
+        cards = last.cards
+        events = [event((), "sv.played", round=last.number, cards=tuple([_played_by(p, cards[p]) for p in self.players]))]
+        events.extend(self._award(last))
+        if last.number == ROUNDS:
+            events.append(event(GAME_OVER, "sv.game_over", rounds=ROUNDS))
+        return events
+
+    def _award(self, last: LastRound) -> tuple[Event, ...]:
+        """The sentences saying who took the points of round ``last`` and why (or the carry-over, or
+        the loss after the 15th round)."""
+        pending = last.pending
+        total = sum(pending)
         points = points_msg(pending)
         carried = len(pending) > 1
         high = total >= 0
-        values = list(cards.values())
-        top = max(values) if high else min(values)
-        winner: str | None
-        if values.count(top) == 1:  # the usual round: one best card, no tie to settle in either reading
-            winner = list(cards)[values.index(top)]
-            award = [event(_AWARD_RULES[carried], _TOP_KEY[high], player=winner, card=top, points=points)]
+        award: list[Event]
+        if last.card is not None:
+            award = [event(_AWARD_RULES[carried], _TOP_KEY[high], player=last.winner, card=last.card,
+                           points=points)]
         else:
-            decision = decide(cards, self.players, high, self.ties)
-            winner = decision.winner
+            decision = decide(last.cards, self.players, high, self.ties)
             award = list(decision_msgs(decision, self.ties, points, carried))
-        if winner is not None:
-            seat = seats[winner]
-            seat.taken.extend(pending)
-            seat.score += total
-            state.pending = []
-            state.pending_sum = 0
-        elif not last:
+        final = last.number == ROUNDS
+        if last.winner is None and not final:
             key = "sv.carry.one" if len(pending) == 1 else "sv.carry.many"
             award.append(event(CARRY_RULE, key, points=points, total=total))
-        if last and state.pending:
-            state.lost.extend(state.pending)
-            state.pending = []
-            state.pending_sum = 0
-            award.append(lost_msg(state.lost))
-        state.last_award = tuple(award)
-
-        events = [event((), "sv.played", round=number, cards=tuple([_played_by(p, cards[p]) for p in self.players]))]
-        events.extend(award)
-        if last:
-            events.append(event(GAME_OVER, "sv.game_over", rounds=ROUNDS))
-        return events
+        if final and self.state.lost:
+            award.append(lost_msg(self.state.lost))
+        return tuple(award)
 
     # -- what next, and the end -------------------------------------------------------------
 
@@ -474,10 +562,10 @@ class StupideVautourEngine(Engine):
         scores = self.scores
         winners, ranking, verdict = settle(self.players, scores)
         explanation: list[Event] = []
-        for player, seat in self.state.seats.items():
-            if seat.taken:
-                explanation.append(event(END_RULE, "sv.end.tally", player=player, cards=tuple(seat.taken),
-                                         score=seat.score))
+        for player, cards in self.state.taken.items():
+            if cards:
+                explanation.append(event(END_RULE, "sv.end.tally", player=player, cards=tuple(cards),
+                                         score=scores[player]))
             else:
                 explanation.append(event(END_RULE, "sv.end.tally_none", player=player))
         if self.state.lost:
