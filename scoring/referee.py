@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Iterable, Iterator
 
-from models.i18n import Msg, dialect
+from models.i18n import Msg, current_dialect, dialect
 from models.record import (
     GAMES,
     MalformedRecord,
     NoReferee,
     RankEntry,
+    Sentences,
     Verdict,
     VerdictError,
     VerdictResult,
@@ -52,14 +54,21 @@ def replay(record: Any, upto: int | None = None) -> Replay:
 
 
 def result_of(outcome: Outcome, lang: str = "en") -> VerdictResult:
+    """The verdict's result. Its ``explanation`` is rendered when first read (:class:`Sentences`), in
+    ``lang`` and in the words the caller renders in now (``dialect``): the scores cost no sentence."""
     return VerdictResult(
         scores={p: score_out(s) for p, s in outcome.scores.items()},
         eliminated=list(outcome.eliminated),
         winners=list(outcome.winners),
         replay_required=outcome.replay_required,
         ranking=[RankEntry(player=p, rank=r) for p, r in outcome.ranking],
-        explanation=[m.render(lang) for m in outcome.explanation],
+        explanation=Sentences(partial(_sentences, outcome, lang, current_dialect())),
     )
+
+
+def _sentences(outcome: Outcome, lang: str, words: str | None) -> list[str]:
+    with dialect(words):
+        return [m.render(lang) for m in outcome.explanation]
 
 
 def malformed_verdict(error: MalformedRecord, game: str | None = None, lang: str = "en") -> Verdict:

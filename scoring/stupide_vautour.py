@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from models.games.stupide_vautour import STUPIDE_VAUTOUR, SV_HAND, SV_POINT_CARDS
@@ -176,14 +176,11 @@ class Phase(Enum):
 _REVEAL, _PLAY, _OVER = Phase.REVEAL, Phase.PLAY, Phase.OVER
 
 
-class LastRound(NamedTuple):
-    """What the last play settled, kept so its sentences (``last_award``) are built only when read."""
-
-    number: int
-    cards: Mapping[str, int]  # every player's card
-    pending: tuple[int, ...]  # the point cards at stake
-    winner: str | None  # who took them (None: carried over, or lost after round 15)
-    card: int | None  # the deciding card when it was one best card without a tie, else None
+# What the last play settled, kept so its sentences (``last_award``) are built only when read:
+# (round number, every player's card, the point cards at stake (a list no longer changed), who took
+# them (None: carried over, or lost after round 15), the deciding card when it was one best card
+# without a tie, else None). A plain tuple: one is made every round.
+LastRound = tuple[int, Mapping[str, int], list[int], "str | None", "int | None"]
 
 
 @dataclass(slots=True)
@@ -433,11 +430,13 @@ class StupideVautourEngine(Engine):
             winner, card = list(cards)[values.index(top)], top
         else:
             winner, card = decide(cards, self.players, total >= 0, self.ties).winner, None
-        last = LastRound(number, cards, tuple(pending), winner, card)
+        last = (number, cards, pending, winner, card)
         if winner is not None:
             state.taken[winner].extend(pending)
             state.pending = []
             state.pending_sum = 0
+        else:  # carried over: the round's list stays as it was, the next reveal joins a copy
+            state.pending = pending.copy()
         if number == ROUNDS:
             state.phase = _OVER
             if state.pending:
@@ -478,11 +477,13 @@ class StupideVautourEngine(Engine):
                             winner, card = list(cards)[values.index(top)], top
                         else:
                             winner, card = decide(cards, players, total >= 0, ties).winner, None
-                        state.last_round = LastRound(number, cards, tuple(pending), winner, card)
+                        state.last_round = (number, cards, pending, winner, card)
                         if winner is not None:
                             taken[winner].extend(pending)
                             state.pending = []
                             state.pending_sum = 0
+                        else:
+                            state.pending = pending.copy()
                         if number == ROUNDS:
                             state.phase = _OVER
                             if state.pending:
@@ -510,30 +511,29 @@ class StupideVautourEngine(Engine):
             self.quiet = False
 
     def _play_events(self, last: LastRound) -> list[Event]:
-        cards = last.cards
-        events = [event((), "sv.played", round=last.number, cards=tuple([_played_by(p, cards[p]) for p in self.players]))]
+        number, cards = last[0], last[1]
+        events = [event((), "sv.played", round=number, cards=tuple([_played_by(p, cards[p]) for p in self.players]))]
         events.extend(self._award(last))
-        if last.number == ROUNDS:
+        if number == ROUNDS:
             events.append(event(GAME_OVER, "sv.game_over", rounds=ROUNDS))
         return events
 
     def _award(self, last: LastRound) -> tuple[Event, ...]:
         """The sentences saying who took the points of round ``last`` and why (or the carry-over, or
         the loss after the 15th round)."""
-        pending = last.pending
+        number, cards, pending, winner, card = last
         total = sum(pending)
         points = points_msg(pending)
         carried = len(pending) > 1
         high = total >= 0
         award: list[Event]
-        if last.card is not None:
-            award = [event(_AWARD_RULES[carried], _TOP_KEY[high], player=last.winner, card=last.card,
-                           points=points)]
+        if card is not None:
+            award = [event(_AWARD_RULES[carried], _TOP_KEY[high], player=winner, card=card, points=points)]
         else:
-            decision = decide(last.cards, self.players, high, self.ties)
+            decision = decide(cards, self.players, high, self.ties)
             award = list(decision_msgs(decision, self.ties, points, carried))
-        final = last.number == ROUNDS
-        if last.winner is None and not final:
+        final = number == ROUNDS
+        if winner is None and not final:
             key = "sv.carry.one" if len(pending) == 1 else "sv.carry.many"
             award.append(event(CARRY_RULE, key, points=points, total=total))
         if final and self.state.lost:
@@ -561,6 +561,11 @@ class StupideVautourEngine(Engine):
             return None
         scores = self.scores
         winners, ranking, verdict = settle(self.players, scores)
+        return Outcome(scores=scores, eliminated=(), winners=winners, replay_required=False, ranking=ranking,
+                       explanation=partial(self._explain, scores, verdict))
+
+    def _explain(self, scores: Mapping[str, int], verdict: tuple[Event, ...]) -> list[Event]:
+        """The outcome's sentences (built when read): each player's tally, the lost cards, who won."""
         explanation: list[Event] = []
         for player, cards in self.state.taken.items():
             if cards:
@@ -571,14 +576,7 @@ class StupideVautourEngine(Engine):
         if self.state.lost:
             explanation.append(lost_msg(self.state.lost))
         explanation.extend(verdict)
-        return Outcome(
-            scores=scores,
-            eliminated=(),
-            winners=winners,
-            replay_required=False,
-            ranking=ranking,
-            explanation=tuple(explanation),
-        )
+        return explanation
 
 
 def lost_msg(cards: Sequence[int]) -> Event:
