@@ -214,7 +214,7 @@ def test_an_animalement_votre_verdict_speaks_of_animals():
 def _season(tmp_path):
     """Every example record, refused and malformed lines and blank lines among them, several times."""
     records = [_line(json.loads(p.read_text(encoding="utf-8"))) for p in sorted(EXAMPLES.glob("*.json"))]
-    lines = (records + [_line(_refused()), b"{not json", b"", b"  "]) * 9
+    lines = (records + [_line(_refused()), b"{not json", b"", b"  "]) * 20
     path = tmp_path / "season.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
     return path
