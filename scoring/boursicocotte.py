@@ -686,9 +686,15 @@ class BoursicocotteEngine(Engine):
         highest = a.highest
         if highest is None:
             self.state.animals[a.auctioneer][a.animal] += 1
+            if self.quiet:
+                return self._pass_turn(a.auctioneer)
             events = [event("BC-CLOSE-NO-BID", "bc.free", player=a.auctioneer, animal=animal(a.animal))]
             return events + self._pass_turn(a.auctioneer)
         bidder, amount = highest
+        if self.quiet:
+            self.state.stage = PaymentStage(a, Debt(a.auctioneer, bidder, amount, True) if buy_back
+                                            else Debt(bidder, a.auctioneer, amount, False))
+            return []
         if buy_back:
             debt = Debt(a.auctioneer, bidder, amount, True)
             done = event("BC-PAYER", "bc.buy_back", auctioneer=a.auctioneer, animal=animal(a.animal),
@@ -706,6 +712,8 @@ class BoursicocotteEngine(Engine):
         self._give_cards(d.recipient, cards)
         owner = a.auctioneer if d.buy_back else d.payer
         self.state.animals[owner][a.animal] += 1
+        if self.quiet:
+            return self._pass_turn(a.auctioneer)
         if total == d.amount:
             paid = event("BC-PAYER", "bc.paid", payer=d.payer, cards=sorted(cards), recipient=d.recipient,
                          total=total, amount=d.amount)
@@ -738,6 +746,8 @@ class BoursicocotteEngine(Engine):
         animals = self.state.animals
         moves = 2 if animals[player][kind] == 2 and animals[target][kind] == 2 else 1
         self.state.stage = AnswerStage(Trade(player, target, kind, cards, moves, ties))
+        if self.quiet:
+            return []
         if ties:
             return [event("BC-TRADE-TIE", "bc.challenge_again", player=player, target=target, animal=animal(kind),
                           n=len(cards), moves=moves)]
