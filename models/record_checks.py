@@ -38,9 +38,15 @@ class _Plan(NamedTuple):
     # where the checks read one field naming a player at most (most actions): that field ("" for
     # none), so that the loop makes one test; None: the general path over every tuple above
     one: str | None = None
+    # where the checks read one object keyed by player and nothing else (Stupide Vautour's play):
+    # that field, so that the loop makes one test; None otherwise
+    keyed: str | None = None
 
     def only_one(self) -> _Plan:
-        """This plan with ``one`` set, where the checks read one field naming a player at most."""
+        """This plan with ``one`` (or ``keyed``) set, where the checks read one field naming a player
+        at most (or one object keyed by player and nothing else)."""
+        if not self.ones and not self.optional and len(self.manys) == 1 and self.manys == self.objects:
+            return self._replace(keyed=self.manys[0])
         if self.manys or self.optional or self.objects or len(self.ones) > 1:
             return self
         return self._replace(one=self.ones[0] if self.ones else "")
@@ -149,6 +155,14 @@ def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int
                 if name is not None and name not in seen:
                     raise bad("action_player", i, i=i, name=repr(name))
             keys += plan.fixed
+            continue
+        keyed = plan.keyed
+        if keyed is not None and extra is None:  # one object keyed by player: one test too
+            names = getattr(action, keyed)
+            if not seen.issuperset(names):
+                stranger = next(name for name in names if name not in seen)
+                raise bad("action_player", i, i=i, name=repr(stranger))
+            keys += plan.fixed + len(names)
             continue
         for attr in plan.ones:
             name = getattr(action, attr)

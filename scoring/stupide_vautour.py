@@ -560,11 +560,11 @@ class StupideVautourEngine(Engine):
         if self.state.phase is not _OVER:
             return None
         scores = self.scores
-        winners, ranking, verdict = settle(self.players, scores)
+        winners, ranking = standings(self.players, scores)
         return Outcome(scores=scores, eliminated=(), winners=winners, replay_required=False, ranking=ranking,
-                       explanation=partial(self._explain, scores, verdict))
+                       explanation=partial(self._explain, scores))
 
-    def _explain(self, scores: Mapping[str, int], verdict: tuple[Event, ...]) -> list[Event]:
+    def _explain(self, scores: Mapping[str, int]) -> list[Event]:
         """The outcome's sentences (built when read): each player's tally, the lost cards, who won."""
         explanation: list[Event] = []
         for player, cards in self.state.taken.items():
@@ -575,7 +575,7 @@ class StupideVautourEngine(Engine):
                 explanation.append(event(END_RULE, "sv.end.tally_none", player=player))
         if self.state.lost:
             explanation.append(lost_msg(self.state.lost))
-        explanation.extend(verdict)
+        explanation.extend(settle_msgs(self.players, scores))
         return explanation
 
 
@@ -595,32 +595,43 @@ def settle(players: Sequence[str], scores: Mapping[str, int]
       rank), then the others by score.
     - Every player equal: they all share the win and rank 1.
     """
+    winners, ranking = standings(players, scores)
+    return winners, ranking, settle_msgs(players, scores)
+
+
+def standings(players: Sequence[str], scores: Mapping[str, int]
+              ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """Winners and ranking (see :func:`settle`), without the sentences."""
     levels = sorted(set(scores.values()), reverse=True)
     at = {v: tuple(p for p in players if scores[p] == v) for v in levels}
     top = at[levels[0]]
-    winners: tuple[str, ...]
-    if len(top) == 1:
+    if len(top) == 1 or len(levels) == 1:
         winners = top
         groups = [at[v] for v in levels]
-        explain: tuple[Event, ...] = (event(END_RULE, "sv.end.winner", player=top[0], score=levels[0]),)
-    elif len(levels) == 1:
-        winners = top
-        groups = [top]
-        explain = (event((END_RULE, END_TIE_RULE), "sv.end.all_equal", score=levels[0]),)
     else:
-        second = at[levels[1]]
-        winners = second
-        groups = [second, top] + [at[v] for v in levels[2:]]
-        first = event(END_RULE, "sv.end.top_tie", players=top, score=levels[0])
-        if len(second) == 1:
-            win = event(END_RULE, "sv.end.second_wins", player=second[0], score=levels[1])
-        else:
-            win = event((END_RULE, END_TIE_RULE), "sv.end.second_shared", players=second, score=levels[1])
-        note = "sv.end.ranking_note" if len(levels) > 2 else "sv.end.ranking_note_short"
-        explain = (first, win, event((END_RULE, END_TIE_RULE), note, players=top, rank=len(second) + 1))
+        winners = at[levels[1]]
+        groups = [winners, top] + [at[v] for v in levels[2:]]
     ranking: list[tuple[str, int]] = []
     place = 1
     for group in groups:
         ranking.extend((p, place) for p in group)
         place += len(group)
-    return winners, tuple(ranking), explain
+    return winners, tuple(ranking)
+
+
+def settle_msgs(players: Sequence[str], scores: Mapping[str, int]) -> tuple[Event, ...]:
+    """The sentences explaining :func:`standings`."""
+    levels = sorted(set(scores.values()), reverse=True)
+    top = tuple(p for p in players if scores[p] == levels[0])
+    if len(top) == 1:
+        return (event(END_RULE, "sv.end.winner", player=top[0], score=levels[0]),)
+    if len(levels) == 1:
+        return (event((END_RULE, END_TIE_RULE), "sv.end.all_equal", score=levels[0]),)
+    second = tuple(p for p in players if scores[p] == levels[1])
+    first = event(END_RULE, "sv.end.top_tie", players=top, score=levels[0])
+    if len(second) == 1:
+        win = event(END_RULE, "sv.end.second_wins", player=second[0], score=levels[1])
+    else:
+        win = event((END_RULE, END_TIE_RULE), "sv.end.second_shared", players=second, score=levels[1])
+    note = "sv.end.ranking_note" if len(levels) > 2 else "sv.end.ranking_note_short"
+    return (first, win, event((END_RULE, END_TIE_RULE), note, players=top, rank=len(second) + 1))
