@@ -602,6 +602,15 @@ def settle(players: Sequence[str], scores: Mapping[str, int]
 def standings(players: Sequence[str], scores: Mapping[str, int]
               ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
     """Winners and ranking (see :func:`settle`), without the sentences."""
+    ordered = sorted(players, key=scores.__getitem__, reverse=True)  # stable: ties keep seat order
+    if len(ordered) == 1 or scores[ordered[0]] != scores[ordered[1]]:  # one best score: ranked by score
+        ranked: list[tuple[str, int]] = []
+        previous = None
+        for i, player in enumerate(ordered, start=1):
+            score = scores[player]
+            ranked.append((player, ranked[-1][1] if score == previous else i))
+            previous = score
+        return (ordered[0],), tuple(ranked)
     levels = sorted(set(scores.values()), reverse=True)
     at = {v: tuple(p for p in players if scores[p] == v) for v in levels}
     top = at[levels[0]]
