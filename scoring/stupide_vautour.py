@@ -109,20 +109,19 @@ def decide(cards: Mapping[str, int], seating: Sequence[str], high: bool, ties: s
     top = max(played) if high else min(played)
     if played.count(top) == 1:  # the usual round: one best card, nothing set aside in either reading
         return Decision(high, next(p for p, v in cards.items() if v == top), top, ())
+    if ties == "one-level":  # the tied best cards set aside, the next level decides (looked at once)
+        aside = tuple((p, top) for p in seating if cards.get(p) == top)
+        rest = [v for v in played if v != top]
+        if not rest:
+            return Decision(high, None, None, aside)
+        after = max(rest) if high else min(rest)
+        second = [p for p in seating if cards.get(p) == after]
+        if len(second) == 1:
+            return Decision(high, second[0], after, aside)
+        return Decision(high, None, None, aside, tuple((p, after) for p in second))
     order = [p for p in seating if p in cards]
     values = sorted(set(cards.values()), reverse=high)  # best first
     holders = {v: [p for p in order if cards[p] == v] for v in values}
-    if ties == "one-level":
-        first = holders[values[0]]
-        if len(first) == 1:
-            return Decision(high, first[0], values[0], ())
-        aside = tuple((p, values[0]) for p in first)
-        if len(values) == 1:
-            return Decision(high, None, None, aside)
-        second = holders[values[1]]
-        if len(second) == 1:
-            return Decision(high, second[0], values[1], aside)
-        return Decision(high, None, None, aside, tuple((p, values[1]) for p in second))
     unique = [v for v in values if len(holders[v]) == 1]
     if unique:
         best = unique[0]
