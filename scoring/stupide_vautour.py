@@ -454,6 +454,7 @@ class StupideVautourEngine(Engine):
         state = self.state
         check, perform = self._check, self._perform
         seats, players, ties = self._seats, self.players, self.ties
+        seats_count = len(seats)
         plays, played, revealed, taken = state.plays, state.played, state.revealed, state.taken
         hand, points = _HAND_SET, _POINT_SET
         applied = self.applied
@@ -463,10 +464,15 @@ class StupideVautourEngine(Engine):
                 phase = state.phase
                 if action.type == "play":
                     cards = action.cards
-                    if (phase is _PLAY and cards.keys() == seats and hand.issuperset(cards.values())
-                            and played.isdisjoint(cards.items())):
+                    if phase is _PLAY and cards.keys() == seats and hand.issuperset(cards.values()):
+                        before = len(played)
+                        played.update(cards.items())  # checks and adds at once: a card played again adds no pair
+                        if len(played) - before != seats_count:  # refused: the pairs again from the plays
+                            played.clear()
+                            for earlier in plays:
+                                played.update(earlier.items())
+                            check(action)  # raises the refusal (SV-PLAY-USED)
                         plays.append(cards)
-                        played.update(cards.items())
                         number = len(plays)
                         pending = state.pending
                         total = state.pending_sum
