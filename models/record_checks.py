@@ -3,6 +3,7 @@ who is at the table, variant limits, each game's own (``GameSpec.check_record`` 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable, Final, NamedTuple
 
 import msgspec
@@ -98,7 +99,19 @@ def check_envelope(record: Any) -> set[str]:
     low, high = PLAYER_COUNTS[record.game]
     if not low <= len(players) <= high:
         raise bad("player_count", game=record.game, low=low, high=high, count=len(players))
-    seen: set[str] = set()
+    seen = set(_checked_names(tuple(players)))
+    if record.first_player is not None and record.first_player not in seen:
+        raise bad("first_player", name=repr(record.first_player))
+    game_check = SPEC_OF[record.game].check_record
+    if game_check is not None:
+        game_check(record)
+    _check_variant(record)
+    return seen
+
+
+@lru_cache(maxsize=256)  # a club's tables: the same names in record after record (a refusal is not kept)
+def _checked_names(players: tuple[str, ...]) -> frozenset[str]:
+    """The names at the table, each checked (not blank, clean, trimmed, not there twice)."""
     keys: dict[str, str] = {}  # name_key → the name (find_same, without comparing every pair)
     for name in players:
         if not name.strip():
@@ -114,14 +127,7 @@ def check_envelope(record: Any) -> set[str]:
         if same is not None:
             raise bad("player_twice", name=repr(name) if same == name else f"{same!r} / {name!r}")
         keys[key] = name
-        seen.add(name)
-    if record.first_player is not None and record.first_player not in seen:
-        raise bad("first_player", name=repr(record.first_player))
-    game_check = SPEC_OF[record.game].check_record
-    if game_check is not None:
-        game_check(record)
-    _check_variant(record)
-    return seen
+    return frozenset(players)
 
 
 def check_action(game: str, action: Any, players: list[str]) -> None:
