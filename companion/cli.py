@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:  # the service's imports are paid only by the commands that use it
     from companion.service import SessionService
@@ -80,31 +80,27 @@ def _replay_lines(args: argparse.Namespace) -> int:
         else:
             import multiprocessing
 
-            # The lines are read here, a batch at a time; each process replays whole lines and hands
-            # back the verdict's text, in the input's order. A line over the limit ends the reading:
-            # the batch read before it is still replayed and written first.
+            # Each process replays whole lines and hands back the verdict's text; imap keeps the
+            # input's order and reads the lines as the processes need them. A line over the limit
+            # ends the reading: the verdicts of the lines before it are written first.
             pool = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(jobs)
-            numbered = enumerate(lines, start=1)
-            size = jobs if piped else 64 * jobs
-            over: Unreadable | None = None
-            while over is None:
-                batch: list[tuple[int, bytes, str]] = []
+            over: list[Unreadable] = []
+
+            def records() -> Iterator[tuple[int, bytes, str]]:
                 try:
-                    for number, line in numbered:
+                    for number, line in enumerate(lines, start=1):
                         if line.strip():
-                            batch.append((number, line, args.lang))
-                            if len(batch) == size:
-                                break
-                except Unreadable as err:
-                    over = err
-                if not batch and over is None:
-                    break
-                for text, status in pool.map(_verdict_line, batch, chunksize=max(1, len(batch) // (4 * jobs))):
-                    sys.stdout.write(text + "\n")
-                    statuses.append(status)
-                sys.stdout.flush()
-            if over is not None:
-                raise over
+                            yield number, line, args.lang
+                except Unreadable as err:  # (read in the pool's feeding thread: handed back here)
+                    over.append(err)
+
+            for text, status in pool.imap(_verdict_line, records(), chunksize=1 if piped else 32):
+                sys.stdout.write(text + "\n")
+                if piped:
+                    sys.stdout.flush()
+                statuses.append(status)
+            if over:
+                raise over[0]
     except Unreadable as err:  # one line over the limit: the verdicts so far stand, the batch is malformed
         statuses.append(malformed(MalformedRecord(err.msg)))
     finally:
