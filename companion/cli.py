@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:  # the service's imports are paid only by the commands that use it
     from companion.service import SessionService
@@ -66,18 +66,68 @@ def _replay_lines(args: argparse.Namespace) -> int:
         return malformed(MalformedRecord(Msg("record.cannot_read", {"path": repr(args.file), "reason": err.strerror})))
     except Unreadable as err:
         return malformed(MalformedRecord(err.msg))
+    piped = stream is sys.stdin.buffer
+    # a file: as many processes as CPUs; a pipe: one, each verdict out as soon as its line is in
+    jobs = args.jobs if args.jobs is not None else 1 if piped else (os.cpu_count() or 1)
+    pool = None
     try:
         lines = limited_lines(stream, args.file, too_big=_REPLAY_FILE_KEYS["too_big"])
-        for verdict, status in verdicts_for_lines(lines, lang=args.lang):
-            sys.stdout.write(verdict_json(verdict) + "\n")
-            sys.stdout.flush()  # a verdict as soon as its record is read, when the lines come from a pipe
-            statuses.append(status)
+        if jobs == 1:
+            for verdict, status in verdicts_for_lines(lines, lang=args.lang):
+                sys.stdout.write(verdict_json(verdict) + "\n")
+                sys.stdout.flush()  # a verdict as soon as its record is read, when the lines come from a pipe
+                statuses.append(status)
+        else:
+            import multiprocessing
+
+            # Each process replays whole lines and hands back the verdict's text; imap keeps the
+            # input's order and reads the lines as the processes need them. A line over the limit
+            # ends the reading: the verdicts of the lines before it are written first.
+            pool = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(jobs)
+            over: list[Unreadable] = []
+
+            def records() -> Iterator[tuple[int, bytes, str]]:
+                try:
+                    for number, line in enumerate(lines, start=1):
+                        if line.strip():
+                            yield number, line, args.lang
+                except Unreadable as err:  # (read in the pool's feeding thread: handed back here)
+                    over.append(err)
+
+            for text, status in pool.imap(_verdict_line, records(), chunksize=1 if piped else 32):
+                sys.stdout.write(text + "\n")
+                if piped:
+                    sys.stdout.flush()
+                statuses.append(status)
+            if over:
+                raise over[0]
     except Unreadable as err:  # one line over the limit: the verdicts so far stand, the batch is malformed
         statuses.append(malformed(MalformedRecord(err.msg)))
     finally:
-        if stream is not sys.stdin.buffer:
+        if pool is not None:
+            pool.terminate()
+        if not piped:
             stream.close()
     return batch_status(statuses)
+
+
+def _verdict_line(task: tuple[int, bytes, str]) -> tuple[str, int]:
+    """One line of `replay --lines --jobs N`, in a worker process: the verdict's compact JSON text
+    (with its ``line``) and its exit status."""
+    from models.record import verdict_json
+    from scoring.referee import verdict_for_text
+
+    number, line, lang = task
+    verdict, status = verdict_for_text(line, lang)
+    verdict.line = number
+    return verdict_json(verdict), status
+
+
+def _jobs(text: str) -> int:
+    jobs = int(text)
+    if jobs < 1:
+        raise argparse.ArgumentTypeError("at least 1")
+    return jobs
 
 
 TABLE_ENV = "COMPANION_TABLE"
@@ -373,6 +423,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="JSON Lines: one record per line, one verdict per line out, in order (blank lines are "
                              "skipped); exit 2 if any line is malformed, else 1 if any record was refused")
     replay.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the verdict's sentences")
+    replay.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                        help="with --lines: replay the records in N processes, the verdicts still in the input's "
+                             "order (default: the number of CPUs for a file, 1 for standard input; 1 replays in "
+                             "this process)")
     replay.set_defaults(func=cmd_replay)
 
     run = sub.add_parser("run", help="serve the tablet app in a browser (127.0.0.1 unless --lan); prints the URL")

@@ -37,10 +37,10 @@ from models.games import GAMES, PLAYER_COUNTS
 from models.malformed import MalformedRecord, NoReferee, bad
 from models.record_checks import RECORD_FORMAT, VERDICT_FORMAT, check_action, check_outline, check_people
 from models.structs import ACTION_STRUCTS, RECORD_STRUCTS, RankEntry, Verdict, VerdictError, VerdictResult
-from models.structs_base import Action, Record, with_variant
+from models.structs_base import Action, Record, Sentences, filled, with_variant
 
 # the verdict's structs (no pydantic on that path), and names declared beside the checks and the specs
-__all__ = ["RankEntry", "Verdict", "VerdictError", "VerdictResult", "GAMES", "PLAYER_COUNTS", "MalformedRecord",
+__all__ = ["RankEntry", "Sentences", "Verdict", "VerdictError", "VerdictResult", "GAMES", "PLAYER_COUNTS", "MalformedRecord",
            "NoReferee", "RECORD_FORMAT", "VERDICT_FORMAT", "check_outline"]
 
 # --- Parsing -----------------------------------------------------------------------------------
@@ -279,7 +279,7 @@ def record_to_data(record: Any) -> dict[str, Any]:
 
 def verdict_json(verdict: Verdict, *, indent: bool = False, line: bool = True) -> str:
     """The verdict's JSON text: compact (``--lines``), or indented by 2 (one record, without ``line``)."""
-    data = msgspec.to_builtins(verdict)
+    data = msgspec.to_builtins(filled(verdict))  # its sentences rendered first (they are built when read)
     if not line:
         del data["line"]
     if indent:

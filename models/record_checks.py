@@ -3,6 +3,7 @@ who is at the table, variant limits, each game's own (``GameSpec.check_record`` 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable, Final, NamedTuple
 
 import msgspec
@@ -38,9 +39,15 @@ class _Plan(NamedTuple):
     # where the checks read one field naming a player at most (most actions): that field ("" for
     # none), so that the loop makes one test; None: the general path over every tuple above
     one: str | None = None
+    # where the checks read one object keyed by player and nothing else (Stupide Vautour's play):
+    # that field, so that the loop makes one test; None otherwise
+    keyed: str | None = None
 
     def only_one(self) -> _Plan:
-        """This plan with ``one`` set, where the checks read one field naming a player at most."""
+        """This plan with ``one`` (or ``keyed``) set, where the checks read one field naming a player
+        at most (or one object keyed by player and nothing else)."""
+        if not self.ones and not self.optional and len(self.manys) == 1 and self.manys == self.objects:
+            return self._replace(keyed=self.manys[0])
         if self.manys or self.optional or self.objects or len(self.ones) > 1:
             return self
         return self._replace(one=self.ones[0] if self.ones else "")
@@ -92,7 +99,19 @@ def check_envelope(record: Any) -> set[str]:
     low, high = PLAYER_COUNTS[record.game]
     if not low <= len(players) <= high:
         raise bad("player_count", game=record.game, low=low, high=high, count=len(players))
-    seen: set[str] = set()
+    seen = set(_checked_names(tuple(players)))
+    if record.first_player is not None and record.first_player not in seen:
+        raise bad("first_player", name=repr(record.first_player))
+    game_check = SPEC_OF[record.game].check_record
+    if game_check is not None:
+        game_check(record)
+    _check_variant(record)
+    return seen
+
+
+@lru_cache(maxsize=256)  # a club's tables: the same names in record after record (a refusal is not kept)
+def _checked_names(players: tuple[str, ...]) -> frozenset[str]:
+    """The names at the table, each checked (not blank, clean, trimmed, not there twice)."""
     keys: dict[str, str] = {}  # name_key → the name (find_same, without comparing every pair)
     for name in players:
         if not name.strip():
@@ -108,14 +127,7 @@ def check_envelope(record: Any) -> set[str]:
         if same is not None:
             raise bad("player_twice", name=repr(name) if same == name else f"{same!r} / {name!r}")
         keys[key] = name
-        seen.add(name)
-    if record.first_player is not None and record.first_player not in seen:
-        raise bad("first_player", name=repr(record.first_player))
-    game_check = SPEC_OF[record.game].check_record
-    if game_check is not None:
-        game_check(record)
-    _check_variant(record)
-    return seen
+    return frozenset(players)
 
 
 def check_action(game: str, action: Any, players: list[str]) -> None:
@@ -149,6 +161,14 @@ def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int
                 if name is not None and name not in seen:
                     raise bad("action_player", i, i=i, name=repr(name))
             keys += plan.fixed
+            continue
+        keyed = plan.keyed
+        if keyed is not None and extra is None:  # one object keyed by player: one test too
+            names = getattr(action, keyed)
+            if not seen.issuperset(names):
+                stranger = next(name for name in names if name not in seen)
+                raise bad("action_player", i, i=i, name=repr(stranger))
+            keys += plan.fixed + len(names)
             continue
         for attr in plan.ones:
             name = getattr(action, attr)

@@ -8,7 +8,7 @@ the callers that treat a record or an action as a model (the service's copies, i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, cast
 
@@ -74,11 +74,67 @@ class Record(Struct, frozen=True):
         return self.first_player if self.first_player is not None else self.players[0]
 
 
+class Sentences(list[str]):
+    """A verdict's sentences (its ``explanation``), rendered when first read: a caller that needs only
+    a verdict's numbers does not pay for the words. Any read or change from Python fills the list
+    first; msgspec reads a list's items directly, so :func:`filled` must be called before it encodes
+    one (``Output.model_dump`` and ``models.record.verdict_json`` do). Copies and pickles are plain
+    lists."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Iterable[str]]):
+        super().__init__()
+        self._make: Callable[[], Iterable[str]] | None = make
+
+    def fill(self) -> Sentences:
+        make = self._make
+        if make is not None:
+            self._make = None
+            list.extend(self, make())
+        return self
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (list, (list(self.fill()),))
+
+    def __repr__(self) -> str:
+        return list.__repr__(self.fill())
+
+
+def _filling(name: str) -> Callable[..., Any]:
+    method = getattr(list, name)
+
+    def read(self: Sentences, *args: Any) -> Any:
+        return method(self.fill(), *args)
+
+    read.__name__ = read.__qualname__ = name
+    return read
+
+
+for _name in ("__len__", "__iter__", "__reversed__", "__getitem__", "__contains__", "__eq__", "__ne__", "__lt__",
+              "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__", "__iadd__", "__imul__", "__setitem__",
+              "__delitem__", "index", "count", "copy", "append", "extend", "insert", "pop", "remove", "clear",
+              "sort", "reverse"):
+    setattr(Sentences, _name, _filling(_name))
+
+
+def filled(output: Any) -> Any:
+    """``output`` (a verdict or a part of one) with every :class:`Sentences` in it rendered, ready for
+    msgspec to encode."""
+    if isinstance(output, Output):
+        for value in msgspec.structs.astuple(output):
+            if value.__class__ is Sentences:
+                value.fill()
+            elif isinstance(value, Output):
+                filled(value)
+    return output
+
+
 class Output(msgspec.Struct, kw_only=True):
     """A part of a verdict (written, never parsed: mutable, like the pydantic models it mirrors)."""
 
     def model_dump(self, mode: str = "json", exclude_none: bool = False) -> dict[str, Any]:
-        data = msgspec.to_builtins(self)
+        data = msgspec.to_builtins(filled(self))
         return cast(dict[str, Any], _without_nones(data) if exclude_none else data)
 
 

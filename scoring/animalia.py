@@ -113,6 +113,7 @@ def cards_msg(names: Iterable[str]) -> list[Msg]:
     return [card(c) for c in names]
 
 
+@cache  # a card's name never changes its power: every take asks for each card of the lot and the row
 def power_of(name: str) -> str | None:
     member = name.split("-", 1)[1] if "-" in name else ""
     return member if member in POWERS else None
@@ -192,7 +193,11 @@ class AnimaliaEngine(Engine):
         return self.players[(self.players.index(player) + 1) % len(self.players)]
 
     def incomplete(self, player: str) -> bool:
-        return any(len(self.collections[(player, r)]) < FULL for r in self.rows)
+        collections = self.collections
+        for r in self.rows:  # (a loop: asked several times an action, where a generator costs more)
+            if len(collections[(player, r)]) < FULL:
+                return True
+        return False
 
     def fitting_rows(self, player: str, n: int) -> tuple[int, ...]:
         return tuple(r for r in self.rows if len(self.collections[(player, r)]) + n <= FULL)
@@ -221,11 +226,14 @@ class AnimaliaEngine(Engine):
 
     def activated(self, slot: Slot, lot: list[str]) -> list[str]:
         """The powers a take of ``lot`` into ``slot`` activates (each at most once)."""
+        in_lot = [power for c in lot if (power := power_of(c)) is not None]
+        if not in_lot:  # most lots: no power at all
+            return []
         before = {power_of(c) for c in self.collections[slot]}
         out = []
         for power in POWERS:
-            in_lot = sum(1 for c in lot if power_of(c) == power)
-            if in_lot and (power in before or in_lot >= 2):
+            count = in_lot.count(power)
+            if count and (power in before or count >= 2):
                 out.append(power)
         return out
 
@@ -422,6 +430,8 @@ class AnimaliaEngine(Engine):
         self.holder = self.dealer
         self.forced = self.solo
         self.rows_draw = False
+        if self.quiet:  # the verdict's fold: the same changes, no sentence
+            return []
         if len(self.lot) == 1:
             return [event("ANI-DEAL", "ani.event.draw", dealer=self.dealer, card=card(name))]
         return [event("ANI-DEAL", "ani.event.grows", dealer=self.dealer, card=card(name),
@@ -434,13 +444,16 @@ class AnimaliaEngine(Engine):
         self.collections[slot].extend(lot)
         self.holder = None
         self.forced = False
-        out: list[Msg] = [event(("ANI-DEAL",), "ani.event.take", who=self._who(player, row if self.two else None),
-                                cards=cards_msg(lot), has=count_msg("cards", len(self.collections[slot])))]
+        quiet = self.quiet
+        out: list[Msg] = [] if quiet else [
+            event(("ANI-DEAL",), "ani.event.take", who=self._who(player, row if self.two else None),
+                  cards=cards_msg(lot), has=count_msg("cards", len(self.collections[slot])))]
         if powers:
             self.pending = Pending(player, row, powers)
             self.phase = Phase.POWERS
-            out.append(event(("ANI-POWERS", "ANI-POWER-ONCE"), "ani.event.activated", player=player,
-                             powers=[Msg(f"ani.power.{p}") for p in powers]))
+            if not quiet:
+                out.append(event(("ANI-POWERS", "ANI-POWER-ONCE"), "ani.event.activated", player=player,
+                                 powers=[Msg(f"ani.power.{p}") for p in powers]))
             return out
         out.extend(self._next_dealer())
         return out
@@ -453,11 +466,13 @@ class AnimaliaEngine(Engine):
             skipped.append(here)
             here = self.left_of(here)
         out: list[Msg] = []
-        if skipped:
+        quiet = self.quiet
+        if skipped and not quiet:
             out.append(event("ANI-SKIP", "ani.event.skipped", players=skipped))
         if here != self.dealer:
             self.holder = here
-            out.append(event("ANI-DEAL", "ani.event.pass", player=player, next=here))
+            if not quiet:
+                out.append(event("ANI-DEAL", "ani.event.pass", player=player, next=here))
             return out
         # the rulebook's reason: a collection never exceeds 5, so a lot that leaves no room for one card more
         # must be taken; with 2 rows (ruling ANI-FORCED-ROWS) only when no row could hold one card more
@@ -532,8 +547,11 @@ class AnimaliaEngine(Engine):
         out: list[Msg] = []
         self.dealer = here
         was_solo = self.solo
-        self.solo = sum(1 for p in self.players if self.incomplete(p)) == 1
-        if self.solo and not was_solo:
+        incomplete = self.incomplete
+        self.solo = sum(1 for p in self.players if incomplete(p)) == 1
+        if self.quiet:
+            pass
+        elif self.solo and not was_solo:
             out.append(event("ANI-LAST", "ani.event.solo", player=here))
         elif not self.solo:
             out.append(event("ANI-DEAL", "ani.event.dealer", dealer=here))

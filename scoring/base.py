@@ -26,7 +26,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 from models.game_spec import GameSpec, RuleSpec, VariantSpec  # declared by the games' specs (models/games/)
 from models.i18n import Msg
@@ -98,14 +98,63 @@ class Expectation:
     prompt: Msg
 
 
-@dataclass(frozen=True)
 class Outcome:
+    """The result of a finished game. ``explanation`` (Events: each line names the rules that settled
+    it) may be given as a function that builds it: it is then built when first read and kept, as
+    python-chess builds an ``Outcome`` lazily, so a caller that needs only the scores (a verdict's
+    numbers, a season's statistics) does not pay for the sentences. An engine accepts no action once
+    its game is finished, so the sentences read the state as the game ended. Read-only, equal when
+    every field (the sentences included) is."""
+
+    __slots__ = ("scores", "eliminated", "winners", "replay_required", "ranking", "_explanation")
+
     scores: Mapping[str, Score]
     eliminated: tuple[str, ...]
     winners: tuple[str, ...]
     replay_required: bool
     ranking: tuple[tuple[str, int], ...]
-    explanation: tuple[Msg, ...]  # Events: each line names the rules that settled it
+    _explanation: tuple[Msg, ...] | Callable[[], Iterable[Msg]]
+
+    def __init__(self, scores: Mapping[str, Score], eliminated: tuple[str, ...], winners: tuple[str, ...],
+                 replay_required: bool, ranking: tuple[tuple[str, int], ...],
+                 explanation: tuple[Msg, ...] | Callable[[], Iterable[Msg]]):
+        setter = object.__setattr__
+        setter(self, "scores", scores)
+        setter(self, "eliminated", eliminated)
+        setter(self, "winners", winners)
+        setter(self, "replay_required", replay_required)
+        setter(self, "ranking", ranking)
+        setter(self, "_explanation", explanation)
+
+    @property
+    def explanation(self) -> tuple[Msg, ...]:
+        made = self._explanation
+        if isinstance(made, tuple):
+            return made
+        built = tuple(made())
+        object.__setattr__(self, "_explanation", built)
+        return built
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"an Outcome is read-only ({name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Outcome is read-only ({name})")
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.scores, self.eliminated, self.winners, self.replay_required, self.ranking, self.explanation)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Outcome:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # (its scores are a mapping)
+
+    def __repr__(self) -> str:
+        return (f"Outcome(scores={self.scores!r}, eliminated={self.eliminated!r}, winners={self.winners!r}, "
+                f"replay_required={self.replay_required!r}, ranking={self.ranking!r}, "
+                f"explanation={self.explanation!r})")
 
 
 def rank_by(players: Sequence[str], keys: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:

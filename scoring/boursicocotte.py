@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any, ClassVar, Iterable, Mapping, TypedDict
 
 from models.games.boursicocotte import BC_ANIMAL_VALUES, BC_MONEY, BOURSICOCOTTE
@@ -66,6 +67,8 @@ APPLIED_RULES: tuple[str, ...] = tuple(r.id for r in BOURSICOCOTTE.rule_specs if
 _TURN_PROMPTS: dict[tuple[str, ...], str] = {("draw",): "bc.prompt.draw", ("challenge",): "bc.prompt.challenge"}
 _ANIMAL_MSGS: dict[str, Msg] = {a: Msg(f"bc.animal.{a}") for a in ANIMALS}
 
+
+_SILENT: tuple[Event, ...] = ()  # what a quiet engine's frequent actions return
 
 def animal(name: str) -> Msg:
     return _ANIMAL_MSGS[name]
@@ -599,12 +602,14 @@ class BoursicocotteEngine(Engine):
 
     # -- the contract: perform ------------------------------------------------------------------
 
-    def _perform(self, action: Any) -> list[Event]:
+    def _perform(self, action: Any) -> list[Event] | tuple[Event, ...]:
         stage = self.state.stage
         kind = action.type
         if kind == "bid":
             assert isinstance(stage, AuctionStage)
             stage.auction.bids.append((action.player, action.amount))
+            if self.quiet:  # the verdict's fold: the same changes, no sentence for the frequent actions
+                return _SILENT
             return [event((), "bc.bid", player=action.player, amount=action.amount,
                           animal=animal(stage.auction.animal))]
         if kind == "draw":
@@ -661,14 +666,18 @@ class BoursicocotteEngine(Engine):
 
     # turn: draw
 
-    def _draw(self, player: str, card: str) -> list[Event]:
+    def _draw(self, player: str, card: str) -> list[Event] | tuple[Event, ...]:
         state = self.state
         state.deck[card] -= 1
         state.deck_count -= 1
+        if card == "donkey":
+            money = self._donkey_money()
+        state.stage = AuctionStage(Auction(card, player))
+        if self.quiet:
+            return _SILENT
         events = [event((), "bc.drawn", player=player, animal=animal(card))]
         if card == "donkey":
-            events.append(self._donkey_money())
-        state.stage = AuctionStage(Auction(card, player))
+            events.append(money)
         return events
 
     # auction and payment
@@ -677,9 +686,15 @@ class BoursicocotteEngine(Engine):
         highest = a.highest
         if highest is None:
             self.state.animals[a.auctioneer][a.animal] += 1
+            if self.quiet:
+                return self._pass_turn(a.auctioneer)
             events = [event("BC-CLOSE-NO-BID", "bc.free", player=a.auctioneer, animal=animal(a.animal))]
             return events + self._pass_turn(a.auctioneer)
         bidder, amount = highest
+        if self.quiet:
+            self.state.stage = PaymentStage(a, Debt(a.auctioneer, bidder, amount, True) if buy_back
+                                            else Debt(bidder, a.auctioneer, amount, False))
+            return []
         if buy_back:
             debt = Debt(a.auctioneer, bidder, amount, True)
             done = event("BC-PAYER", "bc.buy_back", auctioneer=a.auctioneer, animal=animal(a.animal),
@@ -697,6 +712,8 @@ class BoursicocotteEngine(Engine):
         self._give_cards(d.recipient, cards)
         owner = a.auctioneer if d.buy_back else d.payer
         self.state.animals[owner][a.animal] += 1
+        if self.quiet:
+            return self._pass_turn(a.auctioneer)
         if total == d.amount:
             paid = event("BC-PAYER", "bc.paid", payer=d.payer, cards=sorted(cards), recipient=d.recipient,
                          total=total, amount=d.amount)
@@ -729,6 +746,8 @@ class BoursicocotteEngine(Engine):
         animals = self.state.animals
         moves = 2 if animals[player][kind] == 2 and animals[target][kind] == 2 else 1
         self.state.stage = AnswerStage(Trade(player, target, kind, cards, moves, ties))
+        if self.quiet:
+            return []
         if ties:
             return [event("BC-TRADE-TIE", "bc.challenge_again", player=player, target=target, animal=animal(kind),
                           n=len(cards), moves=moves)]
@@ -795,7 +814,7 @@ class BoursicocotteEngine(Engine):
         candidate = self._left[after]
         if state.deck_count > 0:
             state.stage = TurnStage(candidate)
-            return [event("BC-TURN", "bc.turn", player=candidate)]
+            return [] if self.quiet else [event("BC-TURN", "bc.turn", player=candidate)]
         skipped: list[str] = []
         for _ in self.players:
             if self._has_money(candidate) and self.can_trade(candidate):
@@ -856,8 +875,14 @@ class BoursicocotteEngine(Engine):
         scores = {p: self.score(p) for p in self.players}
         best = max(scores.values())
         winners = tuple(p for p in self.players if scores[p] == best)
+        return Outcome(scores=scores, eliminated=(), winners=winners, replay_required=False,
+                       ranking=rank_by(self.players, scores),
+                       explanation=partial(self._explain, stage.blocked, scores, winners))
+
+    def _explain(self, blocked: bool, scores: Mapping[str, int], winners: tuple[str, ...]) -> list[Event]:
+        """The outcome's sentences (built when read): why it ended, each player's sets, who won."""
         explanation: list[Event] = []
-        if stage.blocked:
+        if blocked:
             explanation.append(event("BC-END", "bc.explain.blocked"))
         for p in self.players:
             sets = self.complete_sets(p)
@@ -867,12 +892,12 @@ class BoursicocotteEngine(Engine):
             parts = [Msg("bc.explain.set", {"animal": animal(a), "value": VALUES[a]}) for a in sets]
             explanation.append(event("BC-SCORE", "bc.explain.sets", player=p, sets=parts,
                                      sum=sum(VALUES[a] for a in sets), count=len(sets), score=scores[p]))
+        best = scores[winners[0]]
         if len(winners) == 1:
             explanation.append(event("BC-SCORE", "bc.explain.winner", player=winners[0], score=best))
         else:
             explanation.append(event("BC-SCORE", "bc.explain.shared", players=list(winners), score=best))
-        return Outcome(scores=scores, eliminated=(), winners=winners, replay_required=False,
-                       ranking=rank_by(self.players, scores), explanation=tuple(explanation))
+        return explanation
 
     def player_view(self, assist: bool = False) -> PlayerView:
         state = self.state

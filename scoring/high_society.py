@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, ClassVar, Mapping, Sequence
 
 from models.games.high_society import HIGH_SOCIETY
@@ -587,13 +587,43 @@ class HighSocietyEngine(Engine):
         money = {p: sum(seats[p].hand) for p in self.players}  # no round is open at the end
         steps = {p: self._score_steps(p) for p in self.players}  # computed once for scores and sentences
         scores = {p: _num(steps[p][-1][1]) for p in self.players}
-        explanation: list[Event] = [event("HS-END", "hs.explain.end", card=self._labels[stage.card],
-                                          red=self._red_name)]
+        least = min(money.values())
+        poorest = tuple(p for p in self.players if money[p] == least)
+        remaining = [p for p in self.players if p not in poorest]
+        winners: tuple[str, ...] = ()
+        replay = False
+        if remaining:
+            best = max(scores[p] for p in remaining)
+            top = [p for p in remaining if scores[p] == best]
+            if len(top) == 1:
+                winners = (top[0],)
+            else:
+                most = max(money[p] for p in top)
+                leaders = [p for p in top if money[p] == most]
+                if len(leaders) == 1:
+                    winners = (leaders[0],)
+                elif self.final_tie == "shared":
+                    winners = tuple(leaders)
+                else:
+                    replay = True
+        ranking = self._ranking(remaining, list(poorest), scores, money)
+        return Outcome(
+            scores=scores,
+            eliminated=poorest,
+            winners=winners,
+            replay_required=replay,
+            ranking=ranking,
+            explanation=partial(self._explain, stage.card, money, steps, scores, poorest, remaining),
+        )
+
+    def _explain(self, card: str, money: Mapping[str, int], steps: Mapping[str, list[tuple[str, Score, int]]],
+                 scores: Mapping[str, Score], poorest: tuple[str, ...], remaining: list[str]) -> list[Event]:
+        """The outcome's sentences (built when read): the end, the poorest, each score, who won and why."""
+        explanation: list[Event] = [event("HS-END", "hs.explain.end", card=self._labels[card], red=self._red_name)]
         if self.state.theft_pending is not None:
             explanation.append(event("HS-THEFT", "hs.explain.theft_void", player=self.state.theft_pending))
 
-        least = min(money.values())
-        poorest = tuple(p for p in self.players if money[p] == least)
+        least = money[poorest[0]]
         if len(poorest) == len(self.players):
             explanation.append(event("HS-POOREST", "hs.explain.all_out", money=least))
         elif len(poorest) == 1:
@@ -607,20 +637,15 @@ class HighSocietyEngine(Engine):
             explanation.append(event(("HS-SCORE", "HS-SCORE-EXACT") if exact else "HS-SCORE", "hs.explain.score",
                                      player=p, calc=_breakdown(steps[p])))
 
-        remaining = [p for p in self.players if p not in poorest]
-        winners: tuple[str, ...] = ()
-        replay = False
         if remaining:
             best = max(scores[p] for p in remaining)
             top = [p for p in remaining if scores[p] == best]
             if len(top) == 1:
-                winners = (top[0],)
                 explanation.append(event("HS-FINAL-TIE", "hs.explain.win_one", player=top[0], score=best))
             else:
                 most = max(money[p] for p in top)
                 leaders = [p for p in top if money[p] == most]
                 if len(leaders) == 1:
-                    winners = (leaders[0],)
                     explanation.append(event("HS-FINAL-TIE", "hs.explain.win_money", players=top, score=best,
                                              player=leaders[0], money=most,
                                              others=[money[p] for p in top if p != leaders[0]]))
@@ -632,21 +657,10 @@ class HighSocietyEngine(Engine):
                         explanation.append(event("HS-FINAL-TIE", "hs.explain.money_tie", players=top, score=best,
                                                  leaders=leaders, money=most))
                     if self.final_tie == "shared":
-                        winners = tuple(leaders)
                         explanation.append(event("HS-FINAL-TIE", "hs.explain.shared", players=leaders))
                     else:
-                        replay = True
                         explanation.append(event("HS-FINAL-TIE", "hs.explain.replay", players=leaders))
-
-        ranking = self._ranking(remaining, list(poorest), scores, money)
-        return Outcome(
-            scores=scores,
-            eliminated=poorest,
-            winners=winners,
-            replay_required=replay,
-            ranking=ranking,
-            explanation=tuple(explanation),
-        )
+        return explanation
 
     # -- helpers ---------------------------------------------------------------------------------
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from models.games.monte_descend import MD_CARDS, MD_DECK, MD_HAND, MD_VALUES, MONTE_DESCEND
@@ -133,6 +133,13 @@ class Phase(Enum):
     OVER = "over"      # the match is over
 
 
+# The members as module constants: ``Phase.X`` goes through the Enum metaclass, several times the
+# cost of a global, and every action tests the phase, the colours and the direction.
+_PLAY_PHASE, _DRAWN_PHASE, _TAKE_PHASE, _OVER_PHASE = Phase.PLAY, Phase.DRAWN, Phase.TAKE, Phase.OVER
+_BLUE, _RED, _YELLOW = Colour.BLUE, Colour.RED, Colour.YELLOW
+_UP, _DOWN = Direction.UP, Direction.DOWN
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     id: str
@@ -151,7 +158,7 @@ def card(card_id: str) -> Card:
     if card_id not in _KNOWN:
         raise ValueError(f"not a Monte & descend card: {card_id!r}")
     colour = Colour(card_id[0])
-    if colour is Colour.YELLOW:
+    if colour is _YELLOW:
         value, _, action = card_id[1:].partition("-")
         return Card(card_id, colour, int(value), action)
     return Card(card_id, colour, int(card_id[1:]), None)
@@ -165,7 +172,7 @@ def card_msg(c: Card) -> Msg:
     # Keyed by the card's id: hashing a Card hashes its Enum colour, both in Python code.
     found = _CARD_MSGS.get(c.id)
     if found is None:
-        if c.colour is Colour.YELLOW:
+        if c.colour is _YELLOW:
             found = Msg("md.card.y", {"value": c.value, "action": Msg(f"md.action.{c.action}")})
         else:
             found = Msg(f"md.card.{c.colour.value}", {"value": c.value})
@@ -181,15 +188,15 @@ def cards_msg(cards: Sequence[Card]) -> tuple[Msg, ...]:
 
 
 def colour_of(direction: Direction) -> Colour:
-    return Colour.BLUE if direction is Direction.UP else Colour.RED
+    return _BLUE if direction is _UP else _RED
 
 
 def direction_of(colour: Colour) -> Direction:
-    return Direction.UP if colour is Colour.BLUE else Direction.DOWN
+    return _UP if colour is _BLUE else _DOWN
 
 
 def _dir(direction: Direction) -> Msg:
-    return _DIR_UP if direction is Direction.UP else _DIR_DOWN
+    return _DIR_UP if direction is _UP else _DIR_DOWN
 
 
 _DIR_UP, _DIR_DOWN = Msg("md.dir.up"), Msg("md.dir.down")
@@ -305,7 +312,7 @@ class MonteDescendEngine(Engine):
     @property
     def free_play(self) -> bool:
         t = self.state.table
-        return not self.state.over and t.phase is not Phase.TAKE and (t.top is None or t.top_owner == t.turn)
+        return not self.state.over and t.phase is not _TAKE_PHASE and (t.top is None or t.top_owner == t.turn)
 
     @property
     def reshuffles_left(self) -> int:
@@ -347,16 +354,16 @@ class MonteDescendEngine(Engine):
     def _first_card_problem(self, c: Card) -> RuleViolation | None:
         """Why ``c`` may not go on the top card now (None: it may)."""
         t = self.state.table
-        if self.free_play or c.colour is Colour.YELLOW:
+        if self.free_play or c.colour is _YELLOW:
             return None
         assert t.top is not None and t.direction is not None
         value = t.top.value
         same = colour_of(t.direction)
         if c.colour is same:
-            ok = c.value >= value if t.direction is Direction.UP else c.value <= value
+            ok = c.value >= value if t.direction is _UP else c.value <= value
             if ok:
                 return None
-            rule = UP if t.direction is Direction.UP else DOWN
+            rule = UP if t.direction is _UP else DOWN
             return RuleViolation(rule, f"md.refuse.{t.direction.value}", card=c.msg, value=value,
                                  on=self._on_top(), allowed=self.allowed())
         if c.value == value:
@@ -367,21 +374,21 @@ class MonteDescendEngine(Engine):
     def _chooses(self, first: Card) -> bool:
         """Whether the player laying ``first`` chooses the direction."""
         t = self.state.table
-        if first.colour is not Colour.YELLOW:
+        if first.colour is not _YELLOW:
             return False
-        return self.free_play or t.top is None or t.top.colour is Colour.YELLOW or first.value == t.top.value
+        return self.free_play or t.top is None or t.top.colour is _YELLOW or first.value == t.top.value
 
     def _choice_rule(self, first: Card) -> str:
         """Why the player laying the yellow ``first`` chooses the direction: the rulebook's yellow on
         the same value or on a yellow (``MD-DIRECTION``), or the app's ruling for a free play."""
         top = self.state.table.top
-        if top is not None and (top.colour is Colour.YELLOW or first.value == top.value):
+        if top is not None and (top.colour is _YELLOW or first.value == top.value):
             return DIRECTION
         return FREE_DIRECTION
 
     def _derived(self, first: Card) -> Direction:
         """The direction after ``first`` when its player has no choice."""
-        if first.colour is Colour.YELLOW:
+        if first.colour is _YELLOW:
             assert self.state.table.direction is not None
             return self.state.table.direction
         return direction_of(first.colour)
@@ -389,14 +396,14 @@ class MonteDescendEngine(Engine):
     def _series_problem(self, cards: Sequence[Card], direction: Direction) -> RuleViolation | None:
         prev = cards[0]
         for c in cards[1:]:
-            want = prev.value + (1 if direction is Direction.UP else -1)
+            want = prev.value + (1 if direction is _UP else -1)
             if c.value != want:
                 if want in MD_VALUES:
                     return RuleViolation(SERIES, "md.refuse.series_step", card=c.msg, prev=prev.msg,
                                          dir=_dir(direction), want=want)
                 return RuleViolation(SERIES, "md.refuse.series_end", card=c.msg, prev=prev.msg,
                                      dir=_dir(direction))
-            if c.colour is not Colour.YELLOW and c.colour is not colour_of(direction):
+            if c.colour is not _YELLOW and c.colour is not colour_of(direction):
                 return RuleViolation(SERIES_COLOUR, f"md.refuse.series_colour.{direction.value}", card=c.msg,
                                      dir=_dir(direction))
             prev = c
@@ -426,9 +433,9 @@ class MonteDescendEngine(Engine):
         if not card_ids or self.state.over:
             return False
         cards = [card(i) for i in card_ids]
-        if self.state.table.phase is Phase.TAKE and not self.take_stacking:
+        if self.state.table.phase is _TAKE_PHASE and not self.take_stacking:
             return False
-        if self.state.table.phase is Phase.DRAWN and len(cards) > 1:
+        if self.state.table.phase is _DRAWN_PHASE and len(cards) > 1:
             return False
         if direction is None and self._chooses(cards[0]):
             return any(self._play_problem(cards, d) is None for d in ("up", "down"))
@@ -443,12 +450,12 @@ class MonteDescendEngine(Engine):
     def legal_singles(self) -> tuple[str, ...]:
         """Every card id that could be laid alone now (whatever the hands hold)."""
         t = self.state.table
-        if self.state.over or (t.phase is Phase.TAKE and not self.take_stacking):
+        if self.state.over or (t.phase is _TAKE_PHASE and not self.take_stacking):
             return ()
         found = []
         for card_id in MD_CARDS:
             c = card(card_id)
-            if t.phase is Phase.TAKE and c.action != "take":
+            if t.phase is _TAKE_PHASE and c.action != "take":
                 continue
             if self._first_card_problem(c) is None:
                 found.append(card_id)
@@ -465,14 +472,14 @@ class MonteDescendEngine(Engine):
         if player not in t.hands:
             raise RuleViolation(TURN, "md.refuse.stranger", player=player)
         if player != t.turn:
-            key = "md.refuse.turn_take" if t.phase is Phase.TAKE else "md.refuse.turn"
+            key = "md.refuse.turn_take" if t.phase is _TAKE_PHASE else "md.refuse.turn"
             raise RuleViolation(TURN, key, player=player, turn=t.turn)
         if kind == "play":
             self._check_play(action)
         elif kind == "draw":
             self._check_draw()
         elif kind == "pass":
-            if t.phase is not Phase.DRAWN:
+            if t.phase is not _DRAWN_PHASE:
                 raise RuleViolation(PASS, "md.refuse.pass", player=player)
         elif kind == "take":
             self._check_take(action)
@@ -483,7 +490,7 @@ class MonteDescendEngine(Engine):
         t = self.state.table
         player = action.player
         cards = [card(i) for i in action.cards]
-        if t.phase is Phase.TAKE:
+        if t.phase is _TAKE_PHASE:
             if not self.take_stacking:
                 raise RuleViolation(TAKE_FIRST, "md.refuse.take_first", player=player, count=self._take_each())
             if cards[-1].action != "take":
@@ -493,7 +500,7 @@ class MonteDescendEngine(Engine):
         if len(cards) > held:
             raise RuleViolation(HAND, "md.refuse.hand", player=player, laid=_count("md.n_cards", len(cards)),
                                 held=_count("md.n_cards", held))
-        if t.phase is Phase.DRAWN and len(cards) > 1:
+        if t.phase is _DRAWN_PHASE and len(cards) > 1:
             raise RuleViolation(DRAW_ONE, "md.refuse.draw_one", player=player, n=len(cards))
         problem = self._play_problem(cards, action.direction)
         if problem is not None:
@@ -501,9 +508,9 @@ class MonteDescendEngine(Engine):
 
     def _check_draw(self) -> None:
         t = self.state.table
-        if t.phase is Phase.TAKE:
+        if t.phase is _TAKE_PHASE:
             raise RuleViolation(TAKE_FIRST, "md.refuse.take_first", player=t.turn, count=self._take_each())
-        if t.phase is Phase.DRAWN:
+        if t.phase is _DRAWN_PHASE:
             raise RuleViolation(DRAW, "md.refuse.draw_twice", player=t.turn)
         if self.free_play:
             key = "md.refuse.draw_first" if t.top is None else "md.refuse.draw_free"
@@ -518,7 +525,7 @@ class MonteDescendEngine(Engine):
     def _check_take(self, action: Any) -> None:
         t = self.state.table
         player = action.player
-        if t.phase is not Phase.TAKE:
+        if t.phase is not _TAKE_PHASE:
             raise RuleViolation(TAKE, "md.refuse.no_take", player=player)
         if action.count != t.take_count:
             raise RuleViolation(TAKE, "md.refuse.take_count", player=player, count=action.count,
@@ -546,40 +553,21 @@ class MonteDescendEngine(Engine):
             return self._pass(action.player)
         return self._take(action)
 
-    def _play(self, action: Any) -> list[Event]:
+    def _play(self, action: Any) -> list[Event] | tuple[Event, ...]:
         t = self.state.table
         player = action.player
         cards = [card(i) for i in action.cards]
         first, last = cards[0], cards[-1]
-        answering = t.phase is Phase.TAKE
+        answering = t.phase is _TAKE_PHASE
         escaped = t.take_count  # the count an answering player escapes (take_stacking)
-        free = self.free_play
-        first_of_deal = t.top is None
-        on_yellow = t.top is not None and t.top.colour is Colour.YELLOW
-        skipped_back = free and not first_of_deal and t.skipped is not None  # 2 players: a skip came back
         chooses = self._chooses(first)
         going = _DIRECTIONS[action.direction] if chooses else self._derived(first)
-        turned = t.direction is not None and not free and first.colour is not Colour.YELLOW \
-            and t.direction is not going
-        rules: list[str] = []
-        if first_of_deal:
-            rules.append(FIRST_CARD)
-        elif free:
-            rules.append(FREE)
-            if skipped_back:
-                rules.append(SKIP_FREE)
-        elif first.colour is Colour.YELLOW:
-            rules.append(YELLOW)
-        elif turned:
-            rules.append(SWITCH)
-        else:
-            rules.append(UP if going is Direction.UP else DOWN)
-        if chooses:
-            rules.append(self._choice_rule(first))
-        if len(cards) > 1:
-            rules.append(SERIES)
-        if on_yellow and not free and first.colour is not Colour.YELLOW:
-            rules.append(FOLLOW_YELLOW)
+        quiet = self.quiet  # the verdict's fold: the same changes, no sentence
+        if not quiet:
+            free = self.free_play
+            on_yellow = t.top is not None and t.top.colour is _YELLOW
+            turned = t.direction is not None and not free and first.colour is not _YELLOW and t.direction is not going
+            rules = self._play_rules(first, cards, going, chooses, free, on_yellow, turned)
 
         t.hands[player] -= len(cards)
         t.discard += len(cards)
@@ -588,51 +576,83 @@ class MonteDescendEngine(Engine):
         t.direction = going
         t.skipped = None
         t.chaos = None
-        key = "md.event.play_one" if len(cards) == 1 else "md.event.play_series"
-        events: list[Event] = [event(tuple(rules), key, player=player, cards=cards_msg(cards), dir=_dir(going),
-                                     left=_count("md.n_cards", t.hands[player]))]
-        if turned:
-            events.append(event((SWITCH, YELLOW_SWITCH) if on_yellow else SWITCH, "md.event.turned",
-                                card=first.msg, dir=_dir(going)))
-        if answering:
-            events.append(event((STACK, STACK_SERIES) if len(cards) > 1 else STACK, "md.event.stack_answer",
-                                player=player))
+        events: list[Event] = []
+        if not quiet:
+            key = "md.event.play_one" if len(cards) == 1 else "md.event.play_series"
+            events.append(event(tuple(rules), key, player=player, cards=cards_msg(cards), dir=_dir(going),
+                                left=_count("md.n_cards", t.hands[player])))
+            if turned:
+                events.append(event((SWITCH, YELLOW_SWITCH) if on_yellow else SWITCH, "md.event.turned",
+                                    card=first.msg, dir=_dir(going)))
+            if answering:
+                events.append(event((STACK, STACK_SERIES) if len(cards) > 1 else STACK, "md.event.stack_answer",
+                                    player=player))
 
         if t.hands[player] == 0:
-            if last.colour is Colour.YELLOW:
+            if last.colour is _YELLOW and not quiet:
                 events.append(event(OUT_NO_ACTION, "md.event.out_no_action", card=last.msg))
             events.extend(self._end_deal(player, DEAL_POINTS, "md.event.out", player=player))
             return events
 
         nxt = self.left_of(player)
-        t.phase = Phase.PLAY
+        t.phase = _PLAY_PHASE
         t.take_count = 0
-        if last.colour is Colour.YELLOW:
+        if last.colour is _YELLOW:
             action_rules = (ACTION_LAST,) if len(cards) > 1 else ()
             if last.action == "skip":
                 t.skipped = nxt
                 t.turn = self.left_of(nxt)
-                if t.turn == player:  # two players: the turn comes back to the skip's player, a free play
+                if quiet:
+                    pass
+                elif t.turn == player:  # two players: the turn comes back to the skip's player, a free play
                     events.append(event((SKIP, SKIP_FREE, *action_rules), "md.event.skip_free", skipped=nxt,
                                         turn=t.turn))
                 else:
                     events.append(event((SKIP, *action_rules), "md.event.skip", skipped=nxt, turn=t.turn))
             elif last.action == "take":
                 t.turn = nxt
-                t.phase = Phase.TAKE
+                t.phase = _TAKE_PHASE
                 t.take_count = escaped + 1 if answering else 1
-                key = "md.event.take_two" if self._others_to_take_from() == 2 else "md.event.take_one"
-                rule = (STACK, TAKE) if answering else (TAKE,)
-                events.append(event((*rule, *action_rules), key, player=nxt, each=self._take_each()))
+                if not quiet:
+                    key = "md.event.take_two" if self._others_to_take_from() == 2 else "md.event.take_one"
+                    rule = (STACK, TAKE) if answering else (TAKE,)
+                    events.append(event((*rule, *action_rules), key, player=nxt, each=self._take_each()))
             elif last.action == "pass":
                 t.turn = nxt
-                events.append(event((PASS_CARDS, *action_rules), "md.event.pass_cards", turn=nxt))
+                if not quiet:
+                    events.append(event((PASS_CARDS, *action_rules), "md.event.pass_cards", turn=nxt))
             else:
                 t.turn = nxt
                 events.append(self._chaos(player, action_rules))
         else:
             t.turn = nxt
         return events
+
+    def _play_rules(self, first: Card, cards: list[Card], going: Direction, chooses: bool, free: bool,
+                    on_yellow: bool, turned: bool) -> list[str]:
+        """The rules a play follows (its event names them), from the table as it was before it."""
+        t = self.state.table
+        first_of_deal = t.top is None
+        rules: list[str] = []
+        if first_of_deal:
+            rules.append(FIRST_CARD)
+        elif free:
+            rules.append(FREE)
+            if t.skipped is not None:  # 2 players: a skip came back
+                rules.append(SKIP_FREE)
+        elif first.colour is _YELLOW:
+            rules.append(YELLOW)
+        elif turned:
+            rules.append(SWITCH)
+        else:
+            rules.append(UP if going is _UP else DOWN)
+        if chooses:
+            rules.append(self._choice_rule(first))
+        if len(cards) > 1:
+            rules.append(SERIES)
+        if on_yellow and not free and first.colour is not _YELLOW:
+            rules.append(FOLLOW_YELLOW)
+        return rules
 
     def _chaos(self, player: str, action_rules: tuple[str, ...]) -> Event:
         """Every hand gathered and dealt out equally; the cards left over go under the reserve (drawn
@@ -655,17 +675,19 @@ class MonteDescendEngine(Engine):
         t = self.state.table
         t.hands[player] += 1
         t.reserve -= 1
-        t.phase = Phase.DRAWN
+        t.phase = _DRAWN_PHASE
         t.skipped = None
         t.chaos = None
-        events = [event(DRAW, "md.event.draw", player=player, reserve=t.reserve)]
+        quiet = self.quiet
+        events = [] if quiet else [event(DRAW, "md.event.draw", player=player, reserve=t.reserve)]
         if t.reserve > 0:
             return events
         if t.runouts == 0 and t.discard > 1:
             t.runouts = 1
             t.reserve = t.discard - 1
             t.discard = 1
-            events.append(event(RESERVE, "md.event.reshuffle", reserve=t.reserve))
+            if not quiet:
+                events.append(event(RESERVE, "md.event.reshuffle", reserve=t.reserve))
             return events
         key = "md.event.reserve_out_again" if t.runouts else "md.event.reserve_out_empty"
         events.extend(self._end_deal(None, RESERVE, key))
@@ -673,10 +695,10 @@ class MonteDescendEngine(Engine):
 
     def _pass(self, player: str) -> list[Event]:
         t = self.state.table
-        t.phase = Phase.PLAY
+        t.phase = _PLAY_PHASE
         t.chaos = None
         t.turn = self.left_of(player)
-        return [event(DRAW_ONE, "md.event.pass", player=player, turn=t.turn)]
+        return [] if self.quiet else [event(DRAW_ONE, "md.event.pass", player=player, turn=t.turn)]
 
     def _take(self, action: Any) -> list[Event]:
         t = self.state.table
@@ -689,36 +711,41 @@ class MonteDescendEngine(Engine):
             n = min(each, t.hands[victim])
             t.hands[victim] -= n
             t.hands[player] += n
-            events.append(event(TAKE, "md.event.took", player=player, victim=victim,
-                                cards=_count("md.n_cards", n)))
+            if not self.quiet:
+                events.append(event(TAKE, "md.event.took", player=player, victim=victim,
+                                    cards=_count("md.n_cards", n)))
             if t.hands[victim] == 0:
                 # the deal ends before a later named player is taken from: the order named decides (ruling)
                 rule = (TAKE_LAST, TAKE_ORDER) if i < len(named) - 1 else TAKE_LAST
                 events.extend(self._end_deal(victim, rule, "md.event.out_by_take", player=victim,
                                              taker=player))
                 return events
-        t.phase = Phase.PLAY
+        t.phase = _PLAY_PHASE
         t.take_count = 0
         return events
 
     def _end_deal(self, went_out: str | None, rule: str | tuple[str, ...], key: str, **params: Any) -> list[Event]:
         t = self.state.table
-        events = [event(rule, key, **params)]
+        quiet = self.quiet
+        events = [] if quiet else [event(rule, key, **params)]
         points = {p: (OUT_BONUS if p == went_out else -t.hands[p]) for p in self.players}
         self.state.sheet.append(DealScore(t.number, t.starter, went_out, dict(t.hands), points))
         for p in self.players:
             self.state.totals[p] += points[p]
-        events.append(event(DEAL_POINTS, "md.event.deal_points", deal=t.number,
-                            points=self._points_list(points)))
+        if not quiet:
+            events.append(event(DEAL_POINTS, "md.event.deal_points", deal=t.number,
+                                points=self._points_list(points)))
         if len(self.state.sheet) >= self.deals:
             self.state.over = True
-            t.phase = Phase.OVER
-            events.append(event(MATCH_END, "md.event.match_over", deals=_count("md.n_deals", self.deals)))
+            t.phase = _OVER_PHASE
+            if not quiet:
+                events.append(event(MATCH_END, "md.event.match_over", deals=_count("md.n_deals", self.deals)))
             return events
         starter = self.next_starter(t.starter)
         self.state.table = self._new_table(t.number + 1, starter)
-        events.append(event(NEXT_START, "md.event.next_deal", deal=t.number + 1, player=starter,
-                            total=self.state.totals[starter]))
+        if not quiet:
+            events.append(event(NEXT_START, "md.event.next_deal", deal=t.number + 1, player=starter,
+                                total=self.state.totals[starter]))
         return events
 
     def replay_note(self, rule: str | None = None) -> Msg | None:
@@ -746,13 +773,13 @@ class MonteDescendEngine(Engine):
         if self.state.over:
             return Expectation((), (), Msg("md.prompt.over", {"deals": _count("md.n_deals", self.deals)}))
         who = (t.turn,)
-        if t.phase is Phase.TAKE:
+        if t.phase is _TAKE_PHASE:
             key = "md.prompt.take_two" if self._others_to_take_from() == 2 else "md.prompt.take_one"
             if self.take_stacking:
                 return Expectation(who, ("take", "play"), Msg(key + ".stack", {"player": t.turn,
                                                                                "each": self._take_each()}))
             return Expectation(who, ("take",), Msg(key, {"player": t.turn, "each": self._take_each()}))
-        if t.phase is Phase.DRAWN:
+        if t.phase is _DRAWN_PHASE:
             return Expectation(who, ("play", "pass"), Msg("md.prompt.drawn", {"player": t.turn}))
         if t.top is None:
             return Expectation(who, ("play",), Msg("md.prompt.first", {"player": t.turn, "deal": t.number}))
@@ -767,6 +794,11 @@ class MonteDescendEngine(Engine):
         totals = dict(self.state.totals)
         ranking = rank_by(self.players, totals)
         winners = tuple(p for p, r in ranking if r == 1)
+        return Outcome(scores=totals, eliminated=(), winners=winners, replay_required=False, ranking=ranking,
+                       explanation=partial(self._explain, totals, winners))
+
+    def _explain(self, totals: Mapping[str, int], winners: tuple[str, ...]) -> list[Msg]:
+        """The outcome's sentences (built when read): each deal's points, the totals, who won."""
         explanation: list[Msg] = []
         for line in self.state.sheet:
             if line.went_out is not None:
@@ -782,8 +814,7 @@ class MonteDescendEngine(Engine):
             explanation.append(event(RANKING, "md.explain.winner", player=winners[0], total=_signed(best)))
         else:
             explanation.append(event(RANKING, "md.explain.shared", players=winners, total=_signed(best)))
-        return Outcome(scores=totals, eliminated=(), winners=winners, replay_required=False, ranking=ranking,
-                       explanation=tuple(explanation))
+        return explanation
 
 
 def _signed(n: int) -> str:

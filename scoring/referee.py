@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Iterable, Iterator
 
-from models.i18n import Msg, dialect
+from models.i18n import Msg, current_dialect, dialect
 from models.record import (
     GAMES,
     MalformedRecord,
     NoReferee,
     RankEntry,
+    Sentences,
     Verdict,
     VerdictError,
     VerdictResult,
@@ -51,15 +53,23 @@ def replay(record: Any, upto: int | None = None) -> Replay:
     return Replay(engine, len(actions), None, None, events)
 
 
-def result_of(outcome: Outcome, lang: str = "en") -> VerdictResult:
+def result_of(outcome: Outcome, lang: str = "en", words: str | None = None) -> VerdictResult:
+    """The verdict's result. Its ``explanation`` is rendered when first read (:class:`Sentences`), in
+    ``lang`` and in the words of ``words`` (a game id; default: the ``dialect`` the caller renders in
+    now): the scores cost no sentence."""
     return VerdictResult(
         scores={p: score_out(s) for p, s in outcome.scores.items()},
         eliminated=list(outcome.eliminated),
         winners=list(outcome.winners),
         replay_required=outcome.replay_required,
         ranking=[RankEntry(player=p, rank=r) for p, r in outcome.ranking],
-        explanation=[m.render(lang) for m in outcome.explanation],
+        explanation=Sentences(partial(_sentences, outcome, lang, words or current_dialect())),
     )
+
+
+def _sentences(outcome: Outcome, lang: str, words: str | None) -> list[str]:
+    with dialect(words):
+        return [m.render(lang) for m in outcome.explanation]
 
 
 def malformed_verdict(error: MalformedRecord, game: str | None = None, lang: str = "en") -> Verdict:
@@ -75,22 +85,19 @@ def malformed_verdict(error: MalformedRecord, game: str | None = None, lang: str
 def verdict_of(record: Any, lang: str = "en") -> Verdict:
     """The verdict on a parsed record, its sentences in ``lang`` and in the words of the record's
     edition (Animalement Vôtre's animals), as the app's screens render them."""
-    with dialect(record.game):
-        return _verdict_of(record, lang)
-
-
-def _verdict_of(record: Any, lang: str) -> Verdict:
     # The same fold as replay(), without the actions' events: the verdict prints none of them.
     engine = new_engine(record)
     try:
         engine.run(record.actions)
     except RuleViolation as violation:
         applied = engine.applied
+        with dialect(record.game):
+            message = violation.message(lang)
         return Verdict(
             game=record.game,
             status="illegal",
             applied=applied,
-            error=VerdictError(index=applied, rule=violation.rule, message=violation.message(lang)),
+            error=VerdictError(index=applied, rule=violation.rule, message=message),
             result=None,
         )
     applied = engine.applied
@@ -98,7 +105,7 @@ def _verdict_of(record: Any, lang: str) -> Verdict:
     if outcome is None:
         return Verdict(game=record.game, status="in_progress", applied=applied, error=None, result=None)
     return Verdict(game=record.game, status="finished", applied=applied, error=None,
-                   result=result_of(outcome, lang))
+                   result=result_of(outcome, lang, record.game))
 
 
 def _game_named_in(text: str | bytes) -> str | None:

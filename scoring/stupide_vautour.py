@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from models.games.stupide_vautour import STUPIDE_VAUTOUR, SV_HAND, SV_POINT_CARDS
@@ -57,6 +57,7 @@ END_RULE = "SV-END"
 END_TIE_RULE = "SV-END-TIE"  # the ruling: a shared second best score, or nobody below the tie
 
 _POINT_SET = frozenset(SV_POINT_CARDS)
+_SILENT: tuple[Event, ...] = ()  # what a quiet engine's actions return
 _HAND_SET = frozenset(SV_HAND)
 
 
@@ -108,20 +109,19 @@ def decide(cards: Mapping[str, int], seating: Sequence[str], high: bool, ties: s
     top = max(played) if high else min(played)
     if played.count(top) == 1:  # the usual round: one best card, nothing set aside in either reading
         return Decision(high, next(p for p, v in cards.items() if v == top), top, ())
+    if ties == "one-level":  # the tied best cards set aside, the next level decides (looked at once)
+        aside = tuple((p, top) for p in seating if cards.get(p) == top)
+        rest = [v for v in played if v != top]
+        if not rest:
+            return Decision(high, None, None, aside)
+        after = max(rest) if high else min(rest)
+        second = [p for p in seating if cards.get(p) == after]
+        if len(second) == 1:
+            return Decision(high, second[0], after, aside)
+        return Decision(high, None, None, aside, tuple((p, after) for p in second))
     order = [p for p in seating if p in cards]
     values = sorted(set(cards.values()), reverse=high)  # best first
     holders = {v: [p for p in order if cards[p] == v] for v in values}
-    if ties == "one-level":
-        first = holders[values[0]]
-        if len(first) == 1:
-            return Decision(high, first[0], values[0], ())
-        aside = tuple((p, values[0]) for p in first)
-        if len(values) == 1:
-            return Decision(high, None, None, aside)
-        second = holders[values[1]]
-        if len(second) == 1:
-            return Decision(high, second[0], values[1], aside)
-        return Decision(high, None, None, aside, tuple((p, values[1]) for p in second))
     unique = [v for v in values if len(holders[v]) == 1]
     if unique:
         best = unique[0]
@@ -175,27 +175,29 @@ class Phase(Enum):
 _REVEAL, _PLAY, _OVER = Phase.REVEAL, Phase.PLAY, Phase.OVER
 
 
-@dataclass(slots=True)
-class Seat:
-    """One player's cards."""
-
-    played_in: dict[int, int] = field(default_factory=dict)  # hand card -> round it was played in
-    last_played: int | None = None  # the card of the last round (None before round 1)
-    taken: list[int] = field(default_factory=list)  # point cards taken, in order
-    score: int = 0  # their sum
+# What the last play settled, kept so its sentences (``last_award``) are built only when read:
+# (round number, every player's card, the point cards at stake (a list no longer changed), who took
+# them (None: carried over, or lost after round 15), the deciding card when it was one best card
+# without a tie, else None). A plain tuple: one is made every round.
+LastRound = tuple[int, Mapping[str, int], list[int], "str | None", "int | None"]
 
 
 @dataclass(slots=True)
 class StupideVautourState:
-    seats: dict[str, Seat]
+    players: tuple[str, ...]
     phase: Phase = Phase.REVEAL
-    rounds_played: int = 0
-    revealed: list[int] = field(default_factory=list)  # point cards, in the order turned over
-    revealed_in: dict[int, int] = field(default_factory=dict)  # point card -> round it came up in
+    plays: list[Mapping[str, int]] = field(default_factory=list)  # every player's card, round by round
+    played: set[tuple[str, int]] = field(default_factory=set)  # (player, hand card) pairs played so far
+    revealed: list[int] = field(default_factory=list)  # point cards, in the order turned over (one a round)
     pending: list[int] = field(default_factory=list)  # in play or carried over, in the order they came up
     pending_sum: int = 0
+    taken: dict[str, list[int]] = field(default_factory=dict)  # player -> point cards taken, in order
     lost: list[int] = field(default_factory=list)  # never taken (after the 15th round)
-    last_award: tuple[Event, ...] = ()  # the last round's award sentences
+    last_round: LastRound | None = None  # what the last play settled (its sentences: ``last_award``)
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.plays)
 
 
 class StupideVautourEngine(Engine):
@@ -240,7 +242,9 @@ class StupideVautourEngine(Engine):
         self.ties: str = ties or DEFAULT_TIES
         if self.ties not in TIES:
             raise ValueError(f"unknown ties reading {self.ties!r}")
-        self.state = StupideVautourState(seats={p: Seat() for p in self.players})
+        self.state = StupideVautourState(self.players, taken={p: [] for p in self.players})
+        # the seats as a set: a play names exactly these players (a dict's keys compare with a set)
+        self._seats = frozenset(self.players)
 
     # -- read-only state --------------------------------------------------------------------
 
@@ -290,23 +294,26 @@ class StupideVautourEngine(Engine):
 
     @property
     def hands(self) -> dict[str, tuple[int, ...]]:
-        return {p: tuple(c for c in SV_HAND if c not in s.played_in) for p, s in self.state.seats.items()}
+        played = self.state.played
+        return {p: tuple(c for c in SV_HAND if (p, c) not in played) for p in self.players}
 
     @property
     def last_played(self) -> dict[str, int | None]:
-        return {p: s.last_played for p, s in self.state.seats.items()}
+        plays = self.state.plays
+        return {p: plays[-1][p] if plays else None for p in self.players}
 
     @property
     def played_in(self) -> dict[str, dict[int, int]]:
-        return {p: dict(s.played_in) for p, s in self.state.seats.items()}
+        plays = self.state.plays
+        return {p: {cards[p]: number for number, cards in enumerate(plays, start=1)} for p in self.players}
 
     @property
     def taken(self) -> dict[str, tuple[int, ...]]:
-        return {p: tuple(s.taken) for p, s in self.state.seats.items()}
+        return {p: tuple(cards) for p, cards in self.state.taken.items()}
 
     @property
     def scores(self) -> dict[str, int]:
-        return {p: s.score for p, s in self.state.seats.items()}
+        return {p: sum(cards) for p, cards in self.state.taken.items()}
 
     @property
     def lost(self) -> tuple[int, ...]:
@@ -314,7 +321,9 @@ class StupideVautourEngine(Engine):
 
     @property
     def last_award(self) -> tuple[Event, ...]:
-        return self.state.last_award
+        """Built from ``state.last_round`` when read: a replay for a verdict never reads it."""
+        last = self.state.last_round
+        return () if last is None else self._award(last)
 
     def player_view(self, assist: bool = False) -> Mapping[str, Any]:
         return {
@@ -354,9 +363,9 @@ class StupideVautourEngine(Engine):
                                     points=points_msg(state.pending))
             if card not in _POINT_SET:
                 raise RuleViolation(NO_SUCH_CARD, "sv.refuse.not_a_point_card", card=card)
-            if card in state.revealed_in:
+            if card in state.revealed:
                 raise RuleViolation(REVEAL_REPEAT, "sv.refuse.revealed_already", card=card,
-                                    round=state.revealed_in[card])
+                                    round=state.revealed.index(card) + 1)
         else:
             raise ValueError(f"stupide-vautour has no action {kind!r}")
 
@@ -364,93 +373,177 @@ class StupideVautourEngine(Engine):
         state = self.state
         if state.phase is not _PLAY:
             raise RuleViolation(PLAY_NO_REVEAL, "sv.refuse.no_reveal", round=state.rounds_played + 1)
-        seats = state.seats
-        if cards.keys() != seats.keys():  # (key views compare as sets)
-            strangers = [p for p in cards if p not in seats]
+        if cards.keys() != self._seats:  # (key views compare as sets)
+            strangers = [p for p in cards if p not in self._seats]
             if strangers:
                 raise RuleViolation(PLAY_PLAYERS, "sv.refuse.stranger", players=tuple(strangers))
             raise RuleViolation(PLAY_PLAYERS, "sv.refuse.missing", round=state.rounds_played + 1,
                                 players=tuple(p for p in self.players if p not in cards))
-        for player, seat in seats.items():
+        if _HAND_SET.issuperset(cards.values()) and state.played.isdisjoint(cards.items()):
+            return  # the usual play: every card a hand card, none played before
+        for player in self.players:
             card = cards[player]
             if card not in _HAND_SET:
                 raise RuleViolation(NO_SUCH_CARD, "sv.refuse.not_a_hand_card", player=player, card=card)
-            if card in seat.played_in:
+            if (player, card) in state.played:
+                number = next(n for n, play in enumerate(state.plays, start=1) if play[player] == card)
                 raise RuleViolation(PLAY_USED, "sv.refuse.played_already", player=player, card=card,
-                                    round=seat.played_in[card])
+                                    round=number)
 
     # -- the contract: perform --------------------------------------------------------------
 
-    def _perform(self, action: Any) -> list[Event]:
+    def _perform(self, action: Any) -> list[Event] | tuple[Event, ...]:
         if action.type == "play":
-            return self._play(action.cards)
+            last = self._play(action.cards)
+            return _SILENT if self.quiet else self._play_events(last)
         return self._reveal(action.card)
 
-    def _reveal(self, card: int) -> list[Event]:
+    def _reveal(self, card: int) -> list[Event] | tuple[Event, ...]:
         state = self.state
-        number = state.rounds_played + 1
         state.revealed.append(card)
-        state.revealed_in[card] = number
         state.phase = _PLAY
         pending = state.pending
-        if not pending:
-            pending.append(card)
-            state.pending_sum = card
-            return [event((), _REVEAL_KEY[card >= 0], round=number, card=card)]
-        carried = tuple(pending)
         pending.append(card)
         state.pending_sum += card
+        if self.quiet:
+            return _SILENT
+        number = len(state.plays) + 1
+        if len(pending) == 1:
+            return [event((), _REVEAL_KEY[card >= 0], round=number, card=card)]
         return [event(CARRY_RULE, _JOINS_KEY[state.pending_sum >= 0], round=number, card=card,
-                      pending=carried, total=state.pending_sum)]
+                      pending=tuple(pending[:-1]), total=state.pending_sum)]
 
-    def _play(self, cards: Mapping[str, int]) -> list[Event]:
+    def _play(self, cards: Mapping[str, int]) -> LastRound:
+        """Play every player's card and settle the points (the same as :meth:`run`'s loop does)."""
         state = self.state
-        number = state.rounds_played + 1
-        seats = state.seats
-        for player, seat in seats.items():
-            card = cards[player]
-            seat.played_in[card] = number
-            seat.last_played = card
-        state.rounds_played = number
-        last = number == ROUNDS
-        state.phase = _OVER if last else _REVEAL
-
+        plays = state.plays
+        plays.append(cards)
+        state.played.update(cards.items())
+        number = len(plays)
         pending = state.pending
         total = state.pending_sum
+        values = list(cards.values())
+        top = max(values) if total >= 0 else min(values)
+        winner: str | None
+        if values.count(top) == 1:  # the usual round: one best card, no tie to settle in either reading
+            winner, card = list(cards)[values.index(top)], top
+        else:
+            winner, card = decide(cards, self.players, total >= 0, self.ties).winner, None
+        last = (number, cards, pending, winner, card)
+        if winner is not None:
+            state.taken[winner].extend(pending)
+            state.pending = []
+            state.pending_sum = 0
+        else:  # carried over: the round's list stays as it was, the next reveal joins a copy
+            state.pending = pending.copy()
+        if number == ROUNDS:
+            state.phase = _OVER
+            if state.pending:
+                state.lost.extend(state.pending)
+                state.pending = []
+                state.pending_sum = 0
+        else:
+            state.phase = _REVEAL
+        state.last_round = last
+        return last
+
+    def run(self, actions: Iterable[Any]) -> None:
+        """The verdict's fold (see :meth:`Engine.run`), with the usual reveal and play settled inline:
+        the same state as :meth:`apply` leaves (``tests/test_engine_base.py`` compares them), no
+        sentence built. Anything unusual (a tie, a refusal) goes through ``_check`` and ``_perform``."""
+        state = self.state
+        check, perform = self._check, self._perform
+        seats, players, ties = self._seats, self.players, self.ties
+        seats_count = len(seats)
+        plays, played, revealed, taken = state.plays, state.played, state.revealed, state.taken
+        hand, points = _HAND_SET, _POINT_SET
+        applied = self.applied
+        self.quiet = True
+        try:
+            for action in actions:
+                phase = state.phase
+                if action.type == "play":
+                    cards = action.cards
+                    if phase is _PLAY and cards.keys() == seats and hand.issuperset(cards.values()):
+                        before = len(played)
+                        played.update(cards.items())  # checks and adds at once: a card played again adds no pair
+                        if len(played) - before != seats_count:  # refused: the pairs again from the plays
+                            played.clear()
+                            for earlier in plays:
+                                played.update(earlier.items())
+                            check(action)  # raises the refusal (SV-PLAY-USED)
+                        plays.append(cards)
+                        number = len(plays)
+                        pending = state.pending
+                        total = state.pending_sum
+                        values = list(cards.values())
+                        top = max(values) if total >= 0 else min(values)
+                        if values.count(top) == 1:
+                            winner, card = list(cards)[values.index(top)], top
+                        else:
+                            winner, card = decide(cards, players, total >= 0, ties).winner, None
+                        state.last_round = (number, cards, pending, winner, card)
+                        if winner is not None:
+                            taken[winner].extend(pending)
+                            state.pending = []
+                            state.pending_sum = 0
+                        else:
+                            state.pending = pending.copy()
+                        if number == ROUNDS:
+                            state.phase = _OVER
+                            if state.pending:
+                                state.lost.extend(state.pending)
+                                state.pending = []
+                                state.pending_sum = 0
+                        else:
+                            state.phase = _REVEAL
+                        applied += 1
+                        continue
+                else:
+                    card = action.card
+                    if phase is _REVEAL and card in points and card not in revealed:
+                        revealed.append(card)
+                        state.phase = _PLAY
+                        state.pending.append(card)
+                        state.pending_sum += card
+                        applied += 1
+                        continue
+                check(action)
+                perform(action)
+                applied += 1
+        finally:
+            self.applied = applied
+            self.quiet = False
+
+    def _play_events(self, last: LastRound) -> list[Event]:
+        number, cards = last[0], last[1]
+        events = [event((), "sv.played", round=number, cards=tuple([_played_by(p, cards[p]) for p in self.players]))]
+        events.extend(self._award(last))
+        if number == ROUNDS:
+            events.append(event(GAME_OVER, "sv.game_over", rounds=ROUNDS))
+        return events
+
+    def _award(self, last: LastRound) -> tuple[Event, ...]:
+        """The sentences saying who took the points of round ``last`` and why (or the carry-over, or
+        the loss after the 15th round)."""
+        number, cards, pending, winner, card = last
+        total = sum(pending)
         points = points_msg(pending)
         carried = len(pending) > 1
         high = total >= 0
-        values = list(cards.values())
-        top = max(values) if high else min(values)
-        winner: str | None
-        if values.count(top) == 1:  # the usual round: one best card, no tie to settle in either reading
-            winner = list(cards)[values.index(top)]
-            award = [event(_AWARD_RULES[carried], _TOP_KEY[high], player=winner, card=top, points=points)]
+        award: list[Event]
+        if card is not None:
+            award = [event(_AWARD_RULES[carried], _TOP_KEY[high], player=winner, card=card, points=points)]
         else:
             decision = decide(cards, self.players, high, self.ties)
-            winner = decision.winner
             award = list(decision_msgs(decision, self.ties, points, carried))
-        if winner is not None:
-            seat = seats[winner]
-            seat.taken.extend(pending)
-            seat.score += total
-            state.pending = []
-            state.pending_sum = 0
-        elif not last:
+        final = number == ROUNDS
+        if winner is None and not final:
             key = "sv.carry.one" if len(pending) == 1 else "sv.carry.many"
             award.append(event(CARRY_RULE, key, points=points, total=total))
-        if last and state.pending:
-            state.lost.extend(state.pending)
-            state.pending = []
-            state.pending_sum = 0
-            award.append(lost_msg(state.lost))
-        state.last_award = tuple(award)
-
-        events = [event((), "sv.played", round=number, cards=tuple([_played_by(p, cards[p]) for p in self.players]))]
-        events.extend(award)
-        if last:
-            events.append(event(GAME_OVER, "sv.game_over", rounds=ROUNDS))
-        return events
+        if final and self.state.lost:
+            award.append(lost_msg(self.state.lost))
+        return tuple(award)
 
     # -- what next, and the end -------------------------------------------------------------
 
@@ -472,25 +565,23 @@ class StupideVautourEngine(Engine):
         if self.state.phase is not _OVER:
             return None
         scores = self.scores
-        winners, ranking, verdict = settle(self.players, scores)
+        winners, ranking = standings(self.players, scores)
+        return Outcome(scores=scores, eliminated=(), winners=winners, replay_required=False, ranking=ranking,
+                       explanation=partial(self._explain, scores))
+
+    def _explain(self, scores: Mapping[str, int]) -> list[Event]:
+        """The outcome's sentences (built when read): each player's tally, the lost cards, who won."""
         explanation: list[Event] = []
-        for player, seat in self.state.seats.items():
-            if seat.taken:
-                explanation.append(event(END_RULE, "sv.end.tally", player=player, cards=tuple(seat.taken),
-                                         score=seat.score))
+        for player, cards in self.state.taken.items():
+            if cards:
+                explanation.append(event(END_RULE, "sv.end.tally", player=player, cards=tuple(cards),
+                                         score=scores[player]))
             else:
                 explanation.append(event(END_RULE, "sv.end.tally_none", player=player))
         if self.state.lost:
             explanation.append(lost_msg(self.state.lost))
-        explanation.extend(verdict)
-        return Outcome(
-            scores=scores,
-            eliminated=(),
-            winners=winners,
-            replay_required=False,
-            ranking=ranking,
-            explanation=tuple(explanation),
-        )
+        explanation.extend(settle_msgs(self.players, scores))
+        return explanation
 
 
 def lost_msg(cards: Sequence[int]) -> Event:
@@ -509,32 +600,52 @@ def settle(players: Sequence[str], scores: Mapping[str, int]
       rank), then the others by score.
     - Every player equal: they all share the win and rank 1.
     """
+    winners, ranking = standings(players, scores)
+    return winners, ranking, settle_msgs(players, scores)
+
+
+def standings(players: Sequence[str], scores: Mapping[str, int]
+              ) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """Winners and ranking (see :func:`settle`), without the sentences."""
+    ordered = sorted(players, key=scores.__getitem__, reverse=True)  # stable: ties keep seat order
+    if len(ordered) == 1 or scores[ordered[0]] != scores[ordered[1]]:  # one best score: ranked by score
+        ranked: list[tuple[str, int]] = []
+        previous = None
+        for i, player in enumerate(ordered, start=1):
+            score = scores[player]
+            ranked.append((player, ranked[-1][1] if score == previous else i))
+            previous = score
+        return (ordered[0],), tuple(ranked)
     levels = sorted(set(scores.values()), reverse=True)
     at = {v: tuple(p for p in players if scores[p] == v) for v in levels}
     top = at[levels[0]]
-    winners: tuple[str, ...]
-    if len(top) == 1:
+    if len(top) == 1 or len(levels) == 1:
         winners = top
         groups = [at[v] for v in levels]
-        explain: tuple[Event, ...] = (event(END_RULE, "sv.end.winner", player=top[0], score=levels[0]),)
-    elif len(levels) == 1:
-        winners = top
-        groups = [top]
-        explain = (event((END_RULE, END_TIE_RULE), "sv.end.all_equal", score=levels[0]),)
     else:
-        second = at[levels[1]]
-        winners = second
-        groups = [second, top] + [at[v] for v in levels[2:]]
-        first = event(END_RULE, "sv.end.top_tie", players=top, score=levels[0])
-        if len(second) == 1:
-            win = event(END_RULE, "sv.end.second_wins", player=second[0], score=levels[1])
-        else:
-            win = event((END_RULE, END_TIE_RULE), "sv.end.second_shared", players=second, score=levels[1])
-        note = "sv.end.ranking_note" if len(levels) > 2 else "sv.end.ranking_note_short"
-        explain = (first, win, event((END_RULE, END_TIE_RULE), note, players=top, rank=len(second) + 1))
+        winners = at[levels[1]]
+        groups = [winners, top] + [at[v] for v in levels[2:]]
     ranking: list[tuple[str, int]] = []
     place = 1
     for group in groups:
         ranking.extend((p, place) for p in group)
         place += len(group)
-    return winners, tuple(ranking), explain
+    return winners, tuple(ranking)
+
+
+def settle_msgs(players: Sequence[str], scores: Mapping[str, int]) -> tuple[Event, ...]:
+    """The sentences explaining :func:`standings`."""
+    levels = sorted(set(scores.values()), reverse=True)
+    top = tuple(p for p in players if scores[p] == levels[0])
+    if len(top) == 1:
+        return (event(END_RULE, "sv.end.winner", player=top[0], score=levels[0]),)
+    if len(levels) == 1:
+        return (event((END_RULE, END_TIE_RULE), "sv.end.all_equal", score=levels[0]),)
+    second = tuple(p for p in players if scores[p] == levels[1])
+    first = event(END_RULE, "sv.end.top_tie", players=top, score=levels[0])
+    if len(second) == 1:
+        win = event(END_RULE, "sv.end.second_wins", player=second[0], score=levels[1])
+    else:
+        win = event((END_RULE, END_TIE_RULE), "sv.end.second_shared", players=second, score=levels[1])
+    note = "sv.end.ranking_note" if len(levels) > 2 else "sv.end.ranking_note_short"
+    return (first, win, event((END_RULE, END_TIE_RULE), note, players=top, rank=len(second) + 1))

@@ -206,3 +206,58 @@ def test_an_animalement_votre_verdict_speaks_of_animals():
         error = verdict["error"]
         assert status == 1 and error["rule"] == "HS-DISCARD-REQUIRED"
         assert says in error["message"] and never not in error["message"].lower(), error["message"]
+
+
+# --- companion replay --lines --jobs N: a season's file in several processes ------------------------
+
+
+def _season(tmp_path):
+    """Every example record, refused and malformed lines and blank lines among them, several times."""
+    records = [_line(json.loads(p.read_text(encoding="utf-8"))) for p in sorted(EXAMPLES.glob("*.json"))]
+    lines = (records + [_line(_refused()), b"{not json", b"", b"  "]) * 20
+    path = tmp_path / "season.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def _replay_file(path, *args: str):
+    done = subprocess.run([sys.executable, "-m", "companion", "replay", "--lines", str(path), *args],
+                          capture_output=True, cwd=ROOT, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert b"Traceback" not in done.stderr
+    return done.returncode, done.stdout
+
+
+def test_jobs_give_the_same_verdicts_in_the_same_order_as_one_process(tmp_path):
+    path = _season(tmp_path)
+    status, alone = _replay_file(path, "--jobs", "1")
+    verdicts = [json.loads(line) for line in alone.splitlines()]
+    assert status == 2 and len(verdicts) > 100
+    assert {v["status"] for v in verdicts} == {"finished", "in_progress", "illegal"}
+    for jobs in ("2", "3"):
+        assert _replay_file(path, "--jobs", jobs) == (status, alone)
+    assert _replay_file(path) == (status, alone)  # the default: as many processes as CPUs
+
+
+def test_jobs_keep_the_verdicts_before_an_endless_line(tmp_path):
+    from companion.files import READ_LIMIT
+
+    path = _season(tmp_path)
+    status, before = _replay_file(path, "--jobs", "1")
+    with open(path, "ab") as out:
+        out.truncate(path.stat().st_size + READ_LIMIT + 1)  # then one line of zeros, with no end
+    for jobs in ("1", "2"):
+        status, out = _replay_file(path, "--jobs", jobs)
+        lines = out.splitlines()
+        assert status == 2 and lines[:-1] == before.splitlines()
+        assert json.loads(lines[-1])["error"]["rule"] == "RECORD"
+
+
+def test_jobs_below_one_are_refused():
+    done = subprocess.run([sys.executable, "-m", "companion", "replay", "--lines", "-", "--jobs", "0"], input=b"",
+                          capture_output=True, cwd=ROOT, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and b"--jobs" in done.stderr
+
+
+def test_jobs_read_standard_input_too():
+    lines = [_line(_legal()), _line(_refused()), b"{not json"] * 5
+    assert replay_lines(b"\n".join(lines), "--jobs", "2") == replay_lines(b"\n".join(lines), "--jobs", "1")

@@ -459,3 +459,25 @@ def test_the_last_round_tie_loses_its_points():
     assert eng.lost == (-5,)
     assert en(eng.last_award)[-1] == "Lost: the -5 was never taken."
     assert eng.finished and eng.pending == ()
+
+
+@pytest.mark.parametrize("ties", ["one-level", "highest-unique"])
+def test_the_verdicts_fold_refuses_a_card_played_again_as_apply_does(ties):
+    """``run`` settles the usual play inline and adds the played cards before it knows whether one was
+    played already: a card played again is refused as ``apply`` refuses it, with the state as the
+    plays before it left it, and the fold carries on from there."""
+    actions = [reveal(5), play(A=3, B=3, C=9), reveal(-2), play(A=4, B=1, C=9), reveal(7)]
+    data = record(["A", "B", "C"], actions, ties=ties)
+    by_run, by_apply = engine(["A", "B", "C"], ties), engine(["A", "B", "C"], ties)
+    parsed = parse_record_data(data).actions
+    with pytest.raises(RuleViolation) as ran:
+        by_run.run(parsed)
+    with pytest.raises(RuleViolation) as applied:
+        for action in parsed:
+            by_apply.apply(action)
+    assert ran.value.rule == applied.value.rule == "SV-PLAY-USED"
+    assert ran.value.msg == applied.value.msg and by_run.applied == by_apply.applied == 3
+    assert vars(by_run) == vars(by_apply) and by_run.player_view() == by_apply.player_view()
+    by_run.run(parse_record_data(record(["A", "B", "C"], [play(A=4, B=1, C=8)])).actions)
+    assert by_run.applied == 4 and by_run.played_in["C"] == {9: 1, 8: 2}
+    assert en(by_run.last_award) == ["B's 1 is the lowest card and takes the -2."]

@@ -202,3 +202,25 @@ def test_random_actions_are_accepted_or_refused_leaving_everything_as_it_was(gam
         accepted += 1
         places_of_every_point_card(eng)
     assert eng.applied == accepted
+
+
+@given(st.lists(st.integers(-15, 55), min_size=2, max_size=5))
+def test_standings_rank_as_the_rule_groups_them(values):
+    """``standings`` (the outcome's winners and ranking, worked out without sentences) agrees with the
+    rule written out: the best score wins unless tied, then the second best; ties share a rank."""
+    from scoring.stupide_vautour import settle, standings
+
+    players = [f"P{i}" for i in range(len(values))]
+    scores = dict(zip(players, values))
+    levels = sorted(set(values), reverse=True)
+    at = {v: [p for p in players if scores[p] == v] for v in levels}
+    if len(at[levels[0]]) == 1 or len(levels) == 1:
+        winners, groups = at[levels[0]], [at[v] for v in levels]
+    else:
+        winners, groups = at[levels[1]], [at[levels[1]], at[levels[0]]] + [at[v] for v in levels[2:]]
+    ranking, place = [], 1
+    for group in groups:
+        ranking += [(p, place) for p in group]
+        place += len(group)
+    assert standings(players, scores) == (tuple(winners), tuple(ranking))
+    assert settle(players, scores)[:2] == (tuple(winners), tuple(ranking))
