@@ -147,10 +147,11 @@ def league_section(app: App, state: dict[str, Any], since: datetime | None, unti
             ui.text(app.t("app.club.league_position", position=position), ui.FONT_LABEL,
                     weight=ft.FontWeight.BOLD),
             ft.Column([ui.text(row.name, ui.FONT_LABEL, weight=ft.FontWeight.W_600), ui.muted(figures, ui.FONT_BODY),
+                       *([rating_cell(app, rating, row.player_id, opened, f"league-{i}-rating")] if app.narrow else []),
                        *([ui.muted(rating_detail(app, rating), ui.FONT_BODY, ident=f"league-{i}-detail")]
                          if rating is not None and row.player_id in opened else [])],
                       spacing=2, expand=True),
-            rating_cell(app, rating, row.player_id, opened, f"league-{i}-rating"),
+            *([] if app.narrow else [rating_cell(app, rating, row.player_id, opened, f"league-{i}-rating")]),
             ui.text(app.t("app.club.league_points", points=row.points), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
         ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.symmetric(horizontal=10, vertical=6), border_radius=ui.RADIUS,
@@ -209,13 +210,22 @@ def rating_detail(app: App, rating: Any) -> str:
 
 
 def rating_cell(app: App, rating: Any, player_id: int, opened: set[int], ident: str) -> ft.Control:
-    """The rating column: the ordinal, a tap shows (or hides) mu ± sigma under the name."""
+    """The rating column: the ordinal, a tap shows (or hides) mu ± sigma under the name; on a
+    phone, a line under the player's figures (a column would leave the name no room)."""
     if rating is None:
-        return ui.tid(ident, ft.Container(ui.muted(app.t("app.club.unrated"), ui.FONT_BODY), width=96))
+        return ui.tid(ident, ft.Container(ui.muted(app.t("app.club.unrated"), ui.FONT_BODY),
+                                          width=None if app.narrow else 96))
 
     def toggle(_: Any) -> None:
         opened.symmetric_difference_update({player_id})
         app.render()
+
+    if app.narrow:
+        return ui.tid(ident, ft.Container(ft.Row([
+            ft.Icon(ft.Icons.TRENDING_UP, size=20, color=ft.Colors.PRIMARY),
+            ui.text(app.t("app.club.rating_inline", rating=rating_text(app, rating)), ui.FONT_BODY,
+                    weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)], spacing=6, tight=True),
+            on_click=toggle, padding=ft.Padding.symmetric(horizontal=4, vertical=6), border_radius=ui.RADIUS, ink=True))
 
     return ui.tid(ident, ft.Container(ft.Column([
         ui.text(rating_text(app, rating), ui.FONT_LABEL, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),

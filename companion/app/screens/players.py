@@ -278,20 +278,20 @@ def _standing(app: App, player_id: int, draft: dict[str, Any]) -> list[ft.Contro
         for run in runs:
             label = app.t("app.players.every_game") if run.game is None else app.t(f"game.{run.game}.name")
             ident = "player-streak-all" if run.game is None else f"player-streak-{run.game}"
-            rows.append(ui.tid(ident, ft.Container(ft.Column([
-                ui.text(label, ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
-                ft.Row([ui.text(app.t("app.players.played_line", games=run.played, when=day(app, run.last_played)),
-                                ui.FONT_BODY, expand=True), _help(app, "played", opened)]
-                       if run.game is None else [ui.text(app.t("app.players.played_line", games=run.played,
-                                                               when=day(app, run.last_played)), ui.FONT_BODY)]),
-                ft.Row([ui.text(app.t("app.players.streak_line", current=run.current, longest=run.longest),
-                                ui.FONT_BODY, expand=True), _help(app, "streak", opened)]
-                       if run.game is None else [ui.text(app.t("app.players.streak_line", current=run.current,
-                                                               longest=run.longest), ui.FONT_BODY)]),
-                *[ui.muted(app.t(f"app.players.help.{w}"), ui.FONT_BODY, ident=f"help-{w}-text")
-                  for w in ("played", "streak") if run.game is None and w in opened],
-            ], spacing=2, tight=True), padding=ft.Padding.symmetric(horizontal=10, vertical=6), border_radius=ui.RADIUS,
-                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
+            played = ui.text(app.t("app.players.played_line", games=run.played, when=day(app, run.last_played)),
+                             ui.FONT_BODY, expand=run.game is None)
+            streak = ui.text(app.t("app.players.streak_line", current=run.current, longest=run.longest), ui.FONT_BODY,
+                             expand=run.game is None)
+            lines: list[ft.Control] = [ui.text(label, ui.FONT_LABEL, weight=ft.FontWeight.BOLD)]
+            if run.game is None:  # the definitions once, beside the figures of every game together
+                lines += [ft.Row([played, _help(app, "played", opened)]), ft.Row([streak, _help(app, "streak", opened)])]
+                lines += [ui.muted(app.t(f"app.players.help.{w}"), ui.FONT_BODY, ident=f"help-{w}-text")
+                          for w in ("played", "streak") if w in opened]
+            else:
+                lines += [played, streak]
+            rows.append(ui.tid(ident, ft.Container(ft.Column(lines, spacing=2, tight=True),
+                                                   padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+                                                   border_radius=ui.RADIUS, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)))
         return ui.panel(ft.Column(rows, spacing=8), ident="player-streaks")
 
     if runs:
