@@ -13,6 +13,7 @@ import os
 import socket
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -49,13 +50,23 @@ def export_dir_for(db_path: Path | str) -> Path:
     return local_dir(db_path) / "exports"
 
 
+@dataclass(frozen=True)
+class Join:
+    """How a phone joins the table in LAN mode: the address printed at start and the table PIN,
+    shown as a QR code on the serving machine's home screen (the physical table is the trust
+    boundary: whoever sees that screen may join)."""
+    url: str
+    pin: str
+
+
 def make_main(service: SessionService, export_dir: Path | None = None, settings_path: Path | None = None,
-              gate: PinGate | None = None, table: str | None = None) -> Callable[[Any], None]:
+              gate: PinGate | None = None, table: str | None = None, join: Join | None = None) -> Callable[[Any], None]:
     """The entry point of one connected page. With a ``gate`` (LAN mode) a device other than the
     serving machine first sees only the PIN screen; the app is built once the PIN is right. Which
     device it is: the connection's peer address (companion.app.web.peer_address), never the page's
     ``client_ip``, which the client can set. ``table``: the table name given at start
-    (``--table``), for a page when no settings file keeps one."""
+    (``--table``), for a page when no settings file keeps one. ``join``: the LAN address and PIN,
+    given to the serving machine's pages only (a device that entered the PIN does not need it)."""
     def main(page: Any) -> None:
         from companion.app.web import peer_address
 
@@ -65,7 +76,10 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
         from companion.app.shell import App
 
         def open_app() -> None:
-            App(service, page, export_dir=export_dir, settings_path=settings_path, table=table).render()
+            app = App(service, page, export_dir=export_dir, settings_path=settings_path, table=table)
+            if gate is not None and gate.trusted(client):
+                app.join = join
+            app.render()
 
         if gate is not None and not gate.trusted(client):
             from companion.app.web import pin_view, show
@@ -109,7 +123,8 @@ WAIT_EVERY_S = 3.0  # how often a page waiting for the club's server tries it ag
 
 
 def make_waiting_main(waiting: Waiting, export_dir: Path | None = None, settings_path: Path | None = None,
-                      gate: PinGate | None = None, table: str | None = None) -> Callable[[Any], None]:
+                      gate: PinGate | None = None, table: str | None = None,
+                      join: Join | None = None) -> Callable[[Any], None]:
     """The entry point of a page while the club's server has not answered since the app started: it
     says so, tries again every few seconds (in a worker thread: a connection may wait for its
     timeout) and opens the app as soon as the server answers; no restart needed."""
@@ -131,7 +146,7 @@ def make_waiting_main(waiting: Waiting, export_dir: Path | None = None, settings
                     show(page, error_view(startup_message(err.msg, waiting.db_path, gate, client), lang))
                     return
                 if service is not None:
-                    opened = make_main(service, export_dir, settings_path, gate=gate, table=table)
+                    opened = make_main(service, export_dir, settings_path, gate=gate, table=table, join=join)
                     opened.open_page(page, client)  # type: ignore[attr-defined]
                     return
                 await asyncio.sleep(WAIT_EVERY_S)
@@ -234,16 +249,18 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
         return 2
     if table is not None:
         device.save(table=table)
+    shown = lan_address() if bind == "0.0.0.0" else bind
+    join = Join(f"http://{shown}:{port}/", gate.pin) if gate is not None else None
     service: SessionService | None = None
     waiting: Waiting | None = None
     try:
         service = open_service(db_path)
-        main = make_main(service, export_dir_for(db_path), settings, gate=gate, table=table)
+        main = make_main(service, export_dir_for(db_path), settings, gate=gate, table=table, join=join)
     except StoreUnusable as err:
         print(hidden_passwords(err.msg, db_path).render(lang), file=sys.stderr, flush=True)
         if err.offline:  # the club's server does not answer yet: every page waits for it
             waiting = Waiting(db_path)
-            main = make_waiting_main(waiting, export_dir_for(db_path), settings, gate=gate, table=table)
+            main = make_waiting_main(waiting, export_dir_for(db_path), settings, gate=gate, table=table, join=join)
         else:
             main, status = make_error_main(err.msg, settings, gate=gate, db_path=db_path), 2
     if desktop:
@@ -256,7 +273,6 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     os.environ.pop("FLET_SERVER_IP", None)
     os.environ.pop("FLET_SERVER_PORT", None)
-    shown = lan_address() if bind == "0.0.0.0" else bind
     hosts = [bind, shown]
     if gate is not None:
         from companion.app.web import lan_addresses

@@ -67,6 +67,7 @@ class App:
         self.dark = bool(saved.get("dark", dark))
         self._table = table  # this device's table name when its settings file keeps none
         self.export_dir = export_dir
+        self.join: Any = None  # LAN mode, the serving machine: the address and PIN phones join with (home)
         self.stack: list[Place] = [Place("home")]
         self.drafts: dict[str, Any] = {}   # screen-local state that must survive a re-render
         self.notice: tuple[str, str] | None = None  # (kind, sentence) shown once at the top
@@ -315,6 +316,7 @@ class App:
 
     def render(self) -> None:
         from companion.app.screens import SCREENS
+        from companion.app.wake import keep_awake
 
         place = self.here
         screen = SCREENS[place.screen]
@@ -340,6 +342,7 @@ class App:
                               ui.button(self.t("app.nav.home"), lambda _: self.home(), ident="go-home",
                                         icon=ft.Icons.HOME)], spacing=ui.GAP)
         self.root = self._frame(heading, body)
+        keep_awake(self, place.screen == "table")  # a game on screen: the tablet does not sleep
         if self.page is not None:
             self.page.controls = [self.root]
             self.page.update()

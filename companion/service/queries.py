@@ -47,14 +47,15 @@ class Queries(ServiceCore):
 
     def history(self, game: str | None = None, player: str | None = None, since: datetime | None = None,
                 until: datetime | None = None, status: str | None = None,
-                table: str | None = None) -> list[SessionSummary]:
+                table: str | None = None, search: str = "") -> list[SessionSummary]:
         """Every matching session, newest first (for a screen, use :meth:`history_page`);
-        ``since`` (included) and ``until`` (excluded) bound the start time."""
+        ``since`` (included) and ``until`` (excluded) bound the start time; ``search``: the
+        history's search on player names."""
         out: list[SessionSummary] = []
         offset = 0
         while True:
             page = self.history_page(game=game, player=player, since=since, until=until, status=status,
-                                     table=table, offset=offset, limit=1000)
+                                     table=table, search=search, offset=offset, limit=1000)
             out.extend(page.items)
             if not page.has_more:
                 return out

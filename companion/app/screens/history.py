@@ -189,7 +189,8 @@ def offer_share(app: App, data: bytes, file_name: str) -> None:
 
     async def share() -> None:
         try:
-            await sheet.share_files([ft.ShareFile.from_bytes(data, mime_type="application/json", name=file_name)])
+            kind = "text/csv" if file_name.endswith(".csv") else "application/json"
+            await sheet.share_files([ft.ShareFile.from_bytes(data, mime_type=kind, name=file_name)])
         except Exception:  # no share sheet: the file in the exports folder stays
             log.warning("cannot share %s", file_name, exc_info=True)
 
@@ -217,6 +218,50 @@ def export_to(app: App, session_id: int | None) -> None:
         return
     app.tell(app.t("app.history.exported", count=len(records), path=str(path)), "ok")
     (offer_share if route == "share" else offer_download)(app, records_bytes(payload), path.name)
+
+
+def csv_filters(app: App, f: Filters) -> dict[str, Any] | None:
+    """The history's filters as ``companion export --format csv`` takes them; None when the list
+    shows no finished game by its status filter."""
+    if f.status not in ("all", "finished"):
+        return None
+    since, until, problem = bounds(f, date.today())
+    if problem is not None:
+        return None
+    return {"game": f.game, "player": f.player, "since": since, "until": until, "table": f.table,
+            "search": f.search.strip()}
+
+
+def export_csv(app: App) -> None:
+    """The finished games the history lists, as CSV (one row per player per game, the same text as
+    ``companion export --format csv`` with these filters): a download in a browser, else a file
+    in the exports folder offered to the save dialog or the share sheet."""
+    f = _filters(app)
+    filters = csv_filters(app, f)
+    text = "" if filters is None else app.guard(lambda: app.service.csv_text(lang=app.lang, **filters))
+    if text is None:
+        return
+    if filters is None:
+        app.tell(app.t("app.history.csv_none"), "info")
+        return
+    data = text.encode("utf-8")
+    rows = max(0, text.count("\n") - 1)
+    name = f"table-companion-{datetime.now().strftime('%Y%m%d-%H%M%S')}.csv"
+    route = export_route(app.page)
+    if route == "download":
+        offer_download(app, data, name)
+        app.tell(app.t("app.history.csv_downloaded", count=rows, file=name), "ok")
+        return
+    folder = Path(app.export_dir) if app.export_dir else Path.home()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        path.write_bytes(data)
+    except OSError as err:
+        app.tell(app.t("app.history.export_failed", detail=err.strerror or str(err)), "error")
+        return
+    app.tell(app.t("app.history.csv_written", count=rows, path=str(path)), "ok")
+    (offer_share if route == "share" else offer_download)(app, data, path.name)
 
 
 def active_filters(f: Filters) -> int:
@@ -368,9 +413,14 @@ def _tools(app: App) -> ft.Control:
         export_to(app, None)
         app.render()
 
+    def csv(_: Any) -> None:
+        export_csv(app)
+        app.render()
+
     chooser = picker(app)
     tools = ft.Row([
         ui.button(app.t("app.history.export_all"), export_all, ident="export-all", icon=ft.Icons.DOWNLOAD),
+        ui.button(app.t("app.history.export_csv"), csv, ident="export-csv", icon=ft.Icons.TABLE_VIEW),
         ui.tid("import-file", ft.FilledTonalButton(
             content=ft.Text(app.t("app.history.import_file"), size=ui.FONT_LABEL, weight=ft.FontWeight.W_600),
             icon=ft.Icons.UPLOAD_FILE, height=ui.TOUCH,

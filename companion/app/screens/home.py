@@ -1,5 +1,6 @@
 """Home: the games in progress (resume any of them), the way to everything else, and this
-tablet's table name (a club's tables share one history)."""
+tablet's table name (a club's tables share one history); in LAN mode, on the serving machine only,
+the table's address as a QR code with the PIN beside it, for phones to join."""
 
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     sections.append(ft.ResponsiveRow(buttons, spacing=ui.GAP, run_spacing=ui.GAP))
     if not unfinished:
         sections.append(ui.muted(app.t("app.home.no_unfinished"), ident="home-no-unfinished"))
+    if app.join is not None:
+        sections.insert(0, app.memo.keep("home-join", (app.join, app.narrow), lambda: join_panel(app)))
     sections.append(table_panel(app))  # this tablet's name at a club
     return app.t("app.name"), ft.Column(sections, spacing=ui.GAP * 1.5)
 
@@ -57,3 +60,22 @@ def _resume_tile(app: App, summary: SessionSummary) -> ft.Control:
     ], spacing=6, tight=True)
     return ui.tile(body, lambda _: app.go("table", session_id=sid), ident=f"resume-{sid}", width=360,
                    padding=18)
+
+
+def join_panel(app: App) -> ft.Control:
+    """The table's address as a QR code, and the PIN a phone types once it lands on the PIN screen."""
+    from companion.app.screens.results import qr_image
+
+    join = app.join
+    size = 200 if app.narrow else 240
+    words = ft.Column([
+        ui.subtitle(app.t("app.home.join_title")),
+        ui.text(app.t("app.home.join_scan"), ui.FONT_BODY),
+        ui.text(app.t("app.home.join_pin", pin=join.pin), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
+                ident="join-pin"),
+        ui.muted(join.url, ui.FONT_BODY, ident="join-url"),
+    ], spacing=8, tight=True, expand=not app.narrow)
+    qr = qr_image(join.url, "join-qr", size)
+    body = ft.Column([words, qr], spacing=ui.GAP) if app.narrow else ft.Row(
+        [qr, words], spacing=ui.GAP * 2, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    return ui.panel(body, ident="home-join")

@@ -1,5 +1,7 @@
 """Results: scores, ranking with equal places, who is out and why, the winners (or the replay the
-rules call for), every explanation sentence, and a "why?" on each player's score."""
+rules call for), every explanation sentence, and a "why?" on each player's score; "Send to BG
+Stats": the game's push-a-play link as a QR code for the phone that has BG Stats, and a button that
+opens the link on this device."""
 
 from __future__ import annotations
 
@@ -145,6 +147,12 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
                                     variant=dict(_variant(session.variant)), assist=bool(session.assist))
         app.go("setup")
 
+    draft = app.drafts.setdefault(f"results-{session_id}", {"bgstats": False})
+
+    def send(_: Any) -> None:
+        draft["bgstats"] = not draft["bgstats"]
+        app.render()
+
     story = [ui.text(" ".join(app.say(m) for m in entry.events), ui.FONT_SMALL)
              for entry in session.log if entry.events]
     body = ft.Column([
@@ -155,11 +163,52 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
             ui.button(app.t("app.home.history"), lambda _: app.go("history"), ident="results-history",
                       icon=ft.Icons.HISTORY),
             ui.button(app.t("app.nav.home"), lambda _: app.home(), ident="results-home", icon=ft.Icons.HOME),
+            ui.button(app.t("app.results.bgstats"), send, ident="bgstats-send", icon=ft.Icons.QR_CODE_2,
+                      kind="outlined"),
         ], wrap=True, spacing=ui.GAP, run_spacing=ui.GAP),
+        *([bgstats_panel(app, session_id)] if draft["bgstats"] else []),
         ft.ExpansionTile(title=ft.Text(app.t("app.results.story", count=len(story)), size=ui.FONT_LABEL),
                          controls=[ft.Column(story, spacing=4)]),
     ], spacing=ui.GAP)
     return heading, body
+
+
+def bgstats_link(app: App, session_id: int) -> str | None:
+    """The push-a-play link of a finished game, its names in the table's language."""
+    from companion.service import bgstats
+
+    plays = app.guard(lambda: app.service.bgstats_plays(session_id, lang=app.lang))
+    return bgstats.link(plays[0]) if plays else None
+
+
+def qr_image(link: str, ident: str, size: int) -> ft.Control:
+    """A link as a QR code (segno, companion.qr), black on white whatever the theme."""
+    from companion.qr import qr_png
+
+    return ui.tid(ident, ft.Container(ft.Image(src=qr_png(link, scale=6), width=size, height=size,
+                                               fit=ft.BoxFit.CONTAIN, filter_quality=ft.FilterQuality.NONE),
+                                      bgcolor=ft.Colors.WHITE, padding=8, border_radius=8))
+
+
+def bgstats_panel(app: App, session_id: int) -> ft.Control:
+    """The QR code to scan with the phone that has BG Stats, and a button that opens the link."""
+    link = bgstats_link(app, session_id)
+    if link is None:
+        return ui.muted(app.t("app.results.bgstats_none"), ident="bgstats-panel")
+
+    def build() -> ft.Control:
+        size = 260 if app.narrow else 320
+        return ui.panel(ft.Column([
+            ui.subtitle(app.t("app.results.bgstats_title")),
+            ui.text(app.t("app.results.bgstats_scan"), ui.FONT_BODY),
+            qr_image(link, "bgstats-qr", size),
+            ui.tid("bgstats-open", ft.OutlinedButton(
+                content=ft.Text(app.t("app.results.bgstats_open"), size=ui.FONT_LABEL), icon=ft.Icons.OPEN_IN_NEW,
+                url=link, height=ui.TOUCH)),
+            ui.muted(app.t("app.results.bgstats_again")),
+        ], spacing=10), ident="bgstats-panel")
+
+    return app.memo.keep("bgstats-panel", (session_id, link), build)
 
 
 def _variant(variant: Any) -> dict[str, Any]:
