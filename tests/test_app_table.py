@@ -595,3 +595,23 @@ def test_a_log_sentence_never_shares_a_narrow_line_with_its_buttons(service, tmp
     assert "Manche 1" in probe.text_of(line, "entry-0-text")
     row = _row_holding(line, "correct-0")
     assert any(isinstance(c, ft.Semantics) and c.identifier == "entry-0-text" for c in walk(row)) is beside
+
+
+def test_on_a_phone_a_cast_out_players_reason_has_the_whole_row_to_itself(service, tmp_path):
+    """At 390 wide the place, name, « Hors jeu », points and « Pourquoi ? » left the reason a sliver
+    beside the name (one letter a line): on a phone it goes under the row, the "why?" is an icon."""
+    app, sid = table(service, tmp_path, players=(A, B, C))
+    play(app, [("reveal", "half"), (A, None), ("reveal", "x2"), (A, None), (B, None),
+               ("reveal", "x2"), (C, None), (A, 1), (B, None), ("reveal", "x2")])
+    reason = service.open(sid).outcome.explanation
+    said = next(app.say(m) for m in reason if A in app.say(m) and fr("app.results.out").lower() in app.say(m).lower())
+    phone = App(service, FakePage(390, 844))
+    phone.go("results", session_id=sid)
+    assert phone.narrow
+    app = phone
+    row = probe.find(app.root, f"rank-{A}").content
+    assert isinstance(row, ft.Container) and isinstance(row.content, ft.Column)
+    line, under = row.content.controls
+    assert isinstance(line, ft.Row) and said in probe.texts(under)
+    assert said not in probe.texts(line)
+    assert isinstance(probe.find(app.root, f"why-{A}").content, ft.IconButton)

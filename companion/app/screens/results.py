@@ -79,20 +79,27 @@ def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: 
                                   weight=ft.FontWeight.BOLD))
         score = outcome.scores.get(player)
         name: ft.Control = ft.Text(player, size=ui.FONT_TITLE - 4, weight=ft.FontWeight.W_600)
-        if is_out:  # who is out, and why, without a tap
-            reasons = [app.say(m) for m in outcome.explanation if mentions(m, player)]
-            name = ft.Column([name, *[ft.Text(r, size=ui.FONT_SMALL, color=ft.Colors.ERROR) for r in reasons[:1]]],
-                             spacing=2, tight=True)
-        rows.append(ui.tid(f"{prefix}rank-{player}", ft.Container(ft.Row([
+        # who is out, and why, without a tap: beside the name, or under the whole row on a phone
+        reasons = ([ft.Text(app.say(m), size=ui.FONT_SMALL, color=ft.Colors.ERROR)
+                    for m in outcome.explanation if mentions(m, player)][:1] if is_out else [])
+        if reasons and not app.narrow:
+            name = ft.Column([name, *reasons], spacing=2, tight=True)
+        why_button = (ui.icon_button(ft.Icons.HELP_OUTLINE, why(player), ident=f"{prefix}why-{player}",
+                                     tooltip=app.t("app.results.why"), size=ui.TOUCH_MIN) if app.narrow
+                      else ui.button(app.t("app.results.why"), why(player), ident=f"{prefix}why-{player}",
+                                     kind="outlined", icon=ft.Icons.HELP_OUTLINE, size=ui.FONT_BODY))
+        line: ft.Control = ft.Row([
             ft.Text(app.t("app.results.place", rank=rank), size=ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                    width=90, color=ft.Colors.PRIMARY),
+                    width=44 if app.narrow else 90, color=ft.Colors.PRIMARY),
             ft.Container(name, expand=True),
             *status,
             *([ft.Text(app.t("app.results.points", score=number(app, score)), size=ui.FONT_TITLE - 4,
                        weight=ft.FontWeight.BOLD)] if score is not None else []),
-            ui.button(app.t("app.results.why"), why(player), ident=f"{prefix}why-{player}", kind="outlined",
-                      icon=ft.Icons.HELP_OUTLINE, size=ui.FONT_BODY),
-        ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            why_button,
+        ], spacing=8 if app.narrow else ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        if reasons and app.narrow:
+            line = ft.Column([line, *reasons], spacing=2, tight=True)
+        rows.append(ui.tid(f"{prefix}rank-{player}", ft.Container(line,
             padding=ft.Padding.symmetric(horizontal=16, vertical=10), border_radius=ui.RADIUS,
             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH if not is_out else ft.Colors.SURFACE_CONTAINER_LOW,
             opacity=0.75 if is_out else 1.0)))
