@@ -245,6 +245,23 @@ def test_the_serving_machine_s_home_shows_the_address_as_a_qr_code_with_the_pin(
     assert probe.has(phone.controls[0], "home-new") and not probe.has(phone.controls[0], "home-join")
 
 
+def test_a_phone_that_joins_while_a_game_is_in_play_lands_on_its_table(service):
+    """Scanned, PIN typed: the phone opens the game the table is playing (the latest changed), where
+    its player makes a private entry, rather than the home screen."""
+    gate = PinGate("314159", delay=0)
+    older = service.start("stupide-vautour", ["Anne", "Bruno"]).session_id
+    playing = service.start("boursicocotte", ["Anne", "Bruno", "Chloé"]).session_id
+    service.submit(older, {"type": "reveal", "card": 5})
+    service.submit(playing, {"type": "draw", "card": "pig"})
+    phone = Page(390, 844)
+    with connected_from("192.168.1.66"):
+        make_main(service, gate=gate, join=Join("http://192.168.1.20:8550/", gate.pin))(phone)
+    probe.type_into(phone.controls[0], "pin-field", "314159", submit=True)
+    root = phone.controls[0]
+    assert probe.has(root, "bc-table") and not probe.has(root, "home-new")
+    assert probe.text_of(root, "prompt") == service.open(playing).expected.prompt.render("fr")
+
+
 def test_lan_mode_hands_the_printed_address_and_the_pin_to_the_home_screen(served, tmp_path, capsys):  # noqa: F811
     assert cli.main(["--db", str(tmp_path / "c.db"), "run", "--lan", "--pin", "271828"]) == 0
     (main, _), = served

@@ -79,6 +79,11 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
             app = App(service, page, export_dir=export_dir, settings_path=settings_path, table=table)
             if gate is not None and gate.trusted(client):
                 app.join = join
+            elif gate is not None:  # a phone that joined with the PIN: straight to the game in play, if any
+                playing = app.guard(service.unfinished) or []
+                if playing:
+                    app.go("table", session_id=max(playing, key=lambda game: game.updated_at).session_id)
+                    return
             app.render()
 
         if gate is not None and not gate.trusted(client):

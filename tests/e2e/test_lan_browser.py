@@ -54,7 +54,7 @@ def net() -> Iterator[Lan]:
 @pytest.fixture(scope="module")
 def server(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     db = tmp_path_factory.mktemp("lan-browser") / "c.db"
-    SessionService(Store(db)).start("stupide-vautour", list(NAMES))  # what the history shows once in
+    SessionService(Store(db)).start("stupide-vautour", list(NAMES))  # the game in play, shown once in
     served = Served(net, db, db.parent / "server.log", "--pin", PIN, port=8560,
                     env={"COMPANION_PIN_DELAY_S": str(DELAY_S)})
     try:
@@ -180,9 +180,9 @@ def test_a_device_opens_the_printed_url_and_gets_in_only_with_the_pin(server: Se
 
         time.sleep(max(0.0, DELAY_S + 1 - (time.monotonic() - waited_from)))
         submit(s, PIN)
-        s.wait_for("home-new", timeout=30)
+        s.wait_for("sv-reveal", timeout=30)  # straight to the game in play, as a phone that joins is
         s.wait_gone("pin-screen")
-        for name in NAMES:  # the history the PIN screen kept hidden
+        for name in NAMES:  # the names the PIN screen kept hidden
             s.wait_text(name)
         assert tab.refused() == [], tab.refused()
         assert tab.elsewhere == [], tab.elsewhere
