@@ -79,8 +79,12 @@ class GameSpec:
 
     ``players``: the fewest and most players. ``cards``: the card catalogues (spec §4) by name
     (``"start"``: what a dealt start deals). ``engine`` (``"module:Class"``) and ``screen``: import
-    paths, so ``models`` imports neither. ``record_model``, ``actions``: names in ``models.record_models``
-    and ``models.structs``. ``check_record(record)``, ``check_action(action, players, index)``: the
+    paths, so ``models`` imports neither. ``action_models``: the module of its pydantic action models
+    (``models/games/<game>_actions.py``: the action union named ``actions`` and ``RECORD``, the shape of
+    its record envelope, which ``models.record_models`` builds and names ``record_model``);
+    ``action_structs``: the module of the msgspec structs generated from them
+    (``models/games/<game>_structs.py``, no pydantic: the replay path), with the same names. Import
+    paths again, so that the specs import no pydantic. ``check_record(record)``, ``check_action(action, players, index)``: the
     game's own checks after the types (``index`` None for one action alone)."""
 
     id: str
@@ -90,6 +94,8 @@ class GameSpec:
     rule_prefix: str
     record_model: str
     actions: str
+    action_models: str
+    action_structs: str
     cards: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     rule_specs: tuple[RuleSpec, ...] = ()
     variants: tuple[VariantSpec, ...] = ()

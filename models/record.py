@@ -5,9 +5,11 @@ that is not a card of the game, unknown player name or player count the game doe
 the record *malformed* (:class:`MalformedRecord`). Whether a real card can be used *now* is the
 engine's business, not the parser's.
 
-The record is declared once, by the pydantic models of ``models/record_models.py``; the msgspec
-structs of ``models/structs.py`` are generated from them (``python -m models.schema``), and each
-game's variant struct is built from its spec's ``variants`` on first use (``models/games/``). A valid record or
+The record is declared once, by the pydantic models (each game's, ``models/games/<game>_actions.py``,
+and the shared envelope and verdict, ``models/record_models.py``); the msgspec structs
+(``models/games/<game>_structs.py``, ``models/structs.py``) are generated from them
+(``python -m models.schema``), and each game's variant struct is built from its spec's
+``variants`` on first use (:func:`variant_struct`). A valid record or
 action is parsed by msgspec alone, into those structs: this module imports no pydantic, so
 ``companion replay`` does not pay for it. When msgspec refuses, pydantic is asked why
 (``record_models.refusal``): the reasons, translated, are pydantic's, as they always were. The
@@ -20,8 +22,8 @@ equal the number of ``:`` in the text. When it does not (a repeated key, an expl
 inside a name) or anything fails, the record takes the careful path — ``json.loads`` refusing
 repeated keys, then :func:`parse_record_data` — which names the problem and its place.
 
-The pydantic names (``TableRecord``, ``HSBid``, ``RECORD_MODELS``, ``record_json_schema`` …) are
-still read from here: importing one imports ``models.record_models`` then.
+The pydantic names (``TableRecord``, ``RECORD_MODELS``, ``record_json_schema``, a game's
+``HSBid`` …) are still read from here: importing one imports ``models.record_models`` then.
 """
 
 from __future__ import annotations
@@ -29,21 +31,58 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any, get_args
+from typing import Annotated, Any, Literal, cast, get_args
 
 import msgspec
 
-from models.games import GAMES, PLAYER_COUNTS
+from models.game_spec import VariantSpec
+from models.games import GAMES, PLAYER_COUNTS, SPEC_OF
 from models.malformed import MalformedRecord, NoReferee, bad
 from models.record_checks import RECORD_FORMAT, VERDICT_FORMAT, check_action, check_outline, check_people
 from models.structs import ACTION_STRUCTS, RECORD_STRUCTS, RankEntry, Verdict, VerdictError, VerdictResult
-from models.structs_base import Action, Record, Sentences, filled, with_variant
+from models.structs_base import Action, Record, Sentences, Variant, filled
 
 # the verdict's structs (no pydantic on that path), and names declared beside the checks and the specs
 __all__ = ["RankEntry", "Sentences", "Verdict", "VerdictError", "VerdictResult", "GAMES", "PLAYER_COUNTS", "MalformedRecord",
            "NoReferee", "RECORD_FORMAT", "VERDICT_FORMAT", "check_outline"]
 
 # --- Parsing -----------------------------------------------------------------------------------
+
+def choice_type(spec: VariantSpec) -> Any:
+    """The msgspec type of a declared variant key's value (as ``record_models._choice_type``)."""
+    choices = spec.choices
+    if choices is None:  # a whole number
+        return int if spec.minimum is None else Annotated[int, msgspec.Meta(ge=spec.minimum)]
+    if all(type(c) is bool for c in choices) and set(choices) == {False, True}:
+        return bool
+    return cast(Any, Literal)[tuple(choices)]  # msgspec's int literals refuse true and 1.0
+
+
+@cache
+def variant_struct(game: str, name: str) -> type[Variant]:
+    """The variant struct of ``game`` (one optional field per key its spec declares)."""
+    fields = [(spec.key, choice_type(spec) | None, None) for spec in SPEC_OF[game].variants]
+    return cast(type[Variant], msgspec.defstruct(name, fields, bases=(Variant,), module="models.structs", kw_only=True))
+
+
+@cache
+def with_variant(record: type[Record]) -> type[Record]:
+    """``record`` with its ``variant`` field typed by its spec's declaration (built on first use, as
+    the pydantic models are)."""
+    variant = variant_struct(*record.variant_of)
+    fields: list[Any] = []  # every field again, so that they keep their order (a record's JSON keeps it)
+    for field in msgspec.structs.fields(record):
+        if field.name == "variant":
+            fields.append((field.name, variant, msgspec.field(default_factory=variant)))
+        elif field.required:
+            fields.append((field.name, field.type))
+        elif field.default_factory is not msgspec.NODEFAULT:
+            fields.append((field.name, field.type, msgspec.field(default_factory=field.default_factory)))
+        else:
+            fields.append((field.name, field.type, field.default))
+    return cast(type[Record], msgspec.defstruct(record.__name__, fields, bases=(record,), module=record.__module__,
+                                                        kw_only=True))
+
 
 @cache
 def record_struct(game: str) -> type[Record]:

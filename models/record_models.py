@@ -4,15 +4,19 @@ JSON Schemas (``models/schema``) and the msgspec structs of the fast path (``mod
 ``python -m models.schema``). Imported only when one of those is needed: ``models.record`` parses
 valid records without pydantic, and asks this module for the reason when it refuses one.
 
-One section per game: its card types and its action models; then the record models (an envelope
-whose ``variant`` field reads the keys the game's spec declares, see :class:`DeclaredVariant`) and
-the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model, read from the specs). The models defer their validators
+Each game's action models are its own (``models/games/<game>_actions.py``, named by its spec's
+``action_models``, built from ``models.record_types``); here is what is shared: the variant models
+(built from each spec's ``variants``), the record envelope (whose ``variant`` field reads the keys
+the game's spec declares, see :class:`DeclaredVariant`), each game's record model built from it and
+the game's ``RECORD`` shape, the tables ``RECORD_MODELS`` / ``ACTION_TYPES`` (game id → model, read
+from the specs), the reasons of a refusal and the verdict. The models defer their validators
 (``defer_build``): a game's validator is built the first time a record of that game needs it.
 """
 
 # No `from __future__ import annotations` here: pydantic would evaluate every string annotation
 # again when each model class is created, a cost paid at import.
 from functools import cache
+from importlib import import_module
 from typing import (
     TYPE_CHECKING,
     Annotated,
@@ -21,75 +25,26 @@ from typing import (
     Union,
     cast,
     get_args,
-    get_origin,
 )
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic_core import core_schema
 
-from models.game_spec import VariantSpec
+from models.game_spec import GameSpec, VariantSpec
 from models.games import GAMES, SPEC_OF, SPECS
-from models.games.boursicocotte import BC_MONEY
-from models.games.high_society import HS_MONEY
-from models.games.monte_descend import MD_CARDS
-from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
 from models.malformed import MalformedRecord
 from models.malformed import one_of as _one_of
 from models.record_checks import VERDICT_FORMAT, check_outline
 from models.record_checks import check_action as _check_action
 from models.record_checks import check_people as _check_people
+from models.record_types import PlayerName, RecordShape, Strict, WholeNumbers
 
 if TYPE_CHECKING:
-    from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
-    from pydantic.json_schema import JsonSchemaValue
+    from pydantic import GetCoreSchemaHandler
 
 
-class _Strict(BaseModel):
-    # defer_build: a model's validator is built when it first validates, not at import
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
-
-    @classmethod
-    def people_fields(cls) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The fields naming one player each, and those naming several (a list of names, a dict keyed
-        by name): what ``models.record_checks`` reads, and the generated structs say."""
-        found = _PLANS.get(cls)
-        if found is None:
-            kinds = {name: _player_kind(info.annotation, info.metadata) for name, info in cls.model_fields.items()}
-            found = _PLANS[cls] = (tuple(name for name, kind in kinds.items() if kind == "one"),
-                                   tuple(name for name, kind in kinds.items() if kind == "many"))
-        return found
-
-
-class _PlayerMark:
-    """Annotated marker: this field names a player (checked against ``players`` after validation)."""
-
-    def __repr__(self) -> str:
-        return "PlayerName"
-
-
-_PLAYER = _PlayerMark()
-PlayerName = Annotated[str, Field(min_length=1), _PLAYER]
-
-
-class WholeNumbers:
-    """Annotated marker for integer cards and values: a JSON integer among ``values``.
-
-    ``Literal[1, 2, …]`` compares with ==, so true and 1.0 would pass as 1: the value goes through
-    a strict integer check first, then the literal check (both inside pydantic-core)."""
-
-    def __init__(self, values: tuple[int, ...]):
-        self.values = values
-
-    def __get_pydantic_core_schema__(self, source: Any, handler: "GetCoreSchemaHandler") -> core_schema.CoreSchema:
-        return core_schema.chain_schema([core_schema.int_schema(strict=True),
-                                         core_schema.literal_schema(list(self.values))])
-
-    def __get_pydantic_json_schema__(self, schema: Any, handler: "GetJsonSchemaHandler") -> "JsonSchemaValue":
-        return {"enum": list(self.values), "type": "integer"}
-
-
-class Variant(_Strict):
+class Variant(Strict):
     """Base of every game's variant model; the fields come from the engine's declaration."""
 
 
@@ -156,244 +111,9 @@ class DeclaredVariant:
         return Field(default_factory=lambda: variant_model(game, name)())
 
 
-# --- High Society / Animalement Vôtre (§4.1) -------------------------------------------------
-
-HSCard = Literal["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "x2", "half", "minus5", "theft"]
-HSMoney = Annotated[int, WholeNumbers(HS_MONEY)]
-
-
-class HSReveal(_Strict):
-    type: Literal["reveal"]
-    card: HSCard
-
-
-class HSBid(_Strict):
-    type: Literal["bid"]
-    player: PlayerName
-    add: list[HSMoney]
-
-
-class HSPass(_Strict):
-    type: Literal["pass"]
-    player: PlayerName
-
-
-class HSDiscard(_Strict):
-    type: Literal["discard"]
-    player: PlayerName
-    card: HSCard
-
-
-HSAction = Annotated[Union[HSReveal, HSBid, HSPass, HSDiscard], Field(discriminator="type")]
-
-# --- Stupide Vautour (§4.2) ------------------------------------------------------------------
-
-SVPointCard = Annotated[int, WholeNumbers(SV_POINT_CARDS)]
-SVHandCard = Annotated[int, WholeNumbers(SV_HAND)]
-
-
-class SVReveal(_Strict):
-    type: Literal["reveal"]
-    card: SVPointCard
-
-
-class SVPlay(_Strict):
-    type: Literal["play"]
-    cards: dict[PlayerName, SVHandCard]
-
-
-SVAction = Annotated[Union[SVReveal, SVPlay], Field(discriminator="type")]
-
-# --- Boursicocotte (§4.3) --------------------------------------------------------------------
-
-BCAnimal = Literal["hen", "goose", "cat", "dog", "sheep", "goat", "donkey", "pig", "cow", "horse"]
-BCMoney = Annotated[int, WholeNumbers(BC_MONEY)]
-
-
-class BCDraw(_Strict):
-    type: Literal["draw"]
-    card: BCAnimal
-
-
-class BCBid(_Strict):
-    type: Literal["bid"]
-    player: PlayerName
-    amount: int
-
-
-class BCClose(_Strict):
-    type: Literal["close"]
-    buy_back: bool
-
-
-class BCPay(_Strict):
-    type: Literal["pay"]
-    player: PlayerName
-    cards: list[BCMoney]
-
-
-class BCCannotPay(_Strict):
-    type: Literal["cannot_pay"]
-    player: PlayerName
-
-
-class BCChallenge(_Strict):
-    type: Literal["challenge"]
-    player: PlayerName
-    target: PlayerName
-    animal: BCAnimal
-    cards: list[BCMoney]
-
-
-class BCAccept(_Strict):
-    type: Literal["accept"]
-    player: PlayerName
-
-
-class BCCounter(_Strict):
-    type: Literal["counter"]
-    player: PlayerName
-    cards: list[BCMoney]
-
-
-BCAction = Annotated[
-    Union[BCDraw, BCBid, BCClose, BCPay, BCCannotPay, BCChallenge, BCAccept, BCCounter],
-    Field(discriminator="type"),
-]
-
-
-# --- Monte & descend (§4.5) ------------------------------------------------------------------
-
-def _card_ids(*ids: str) -> Any:
-    return Literal[ids]
-
-
-if TYPE_CHECKING:  # a card id is a str to a type checker; pydantic validates the Literal
-    MDCard = str
-else:
-    MDCard = _card_ids(*MD_CARDS)
-
-
-class MDPlay(_Strict):
-    type: Literal["play"]
-    player: PlayerName
-    cards: Annotated[list[MDCard], Field(min_length=1)]
-    direction: Literal["up", "down"] | None = None
-
-
-class MDDraw(_Strict):
-    type: Literal["draw"]
-    player: PlayerName
-
-
-class MDPass(_Strict):
-    type: Literal["pass"]
-    player: PlayerName
-
-
-class MDTake(_Strict):
-    # "from" is a Python keyword: the field is ``from_`` in code, ``from`` in JSON both ways.
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, serialize_by_alias=True)
-
-    type: Literal["take"]
-    player: PlayerName
-    from_: list[PlayerName] = Field(alias="from")
-    count: Annotated[int, Field(ge=1)]
-
-
-MDAction = Annotated[MDPlay | MDDraw | MDPass | MDTake, Field(discriminator="type")]
-
-
-# --- Animalia (§4.4) ------------------------------------------------------------------------
-
-ANICard = Literal[
-    "cat-champion", "cat-dandy", "cat-cute", "cat-scruffy", "cat-thief", "cat-spy", "cat-prankster",
-    "horse-champion", "horse-dandy", "horse-cute", "horse-scruffy", "horse-thief", "horse-spy", "horse-prankster",
-    "dog-champion", "dog-dandy", "dog-cute", "dog-scruffy", "dog-thief", "dog-spy", "dog-prankster",
-    "rabbit-champion", "rabbit-dandy", "rabbit-cute", "rabbit-scruffy", "rabbit-thief", "rabbit-spy",
-    "rabbit-prankster",
-    "parrot-champion", "parrot-dandy", "parrot-cute", "parrot-scruffy", "parrot-thief", "parrot-spy",
-    "parrot-prankster",
-    "owl",
-]
-ANIFamily = Literal["cat", "horse", "dog", "rabbit", "parrot"]
-ANIPower = Literal["thief", "spy", "prankster"]
-ANIRow = Annotated[int, WholeNumbers((0, 1))]
-
-
-class _ANIAction(_Strict):
-    """Optional fields left out are not written back (``row`` exists only with 2 players)."""
-
-    @model_serializer(mode="wrap")
-    def _without_nones(self, handler: Any) -> dict[str, Any]:
-        data = handler(self)
-        return {("from" if k == "from_" else k): v for k, v in data.items() if v is not None}
-
-
-class ANIDraw(_ANIAction):
-    type: Literal["draw"]
-    card: ANICard
-
-
-class ANITake(_ANIAction):
-    type: Literal["take"]
-    player: PlayerName
-    row: ANIRow | None = None
-
-
-class ANIPass(_ANIAction):
-    type: Literal["pass"]
-    player: PlayerName
-
-
-class ANIPowerUse(_ANIAction):
-    type: Literal["power"]
-    player: PlayerName
-    power: ANIPower
-    card: ANICard | None = None
-    from_: PlayerName | None = Field(default=None, alias="from")
-    from_row: ANIRow | None = None
-    to: PlayerName | None = None
-    to_row: ANIRow | None = None
-    row: ANIRow | None = None
-
-
-class ANIRenounce(_ANIAction):
-    type: Literal["renounce"]
-    player: PlayerName
-    power: ANIPower
-
-
-class ANIBonus(_ANIAction):
-    type: Literal["bonus"]
-    player: PlayerName
-    card: ANICard
-
-
-class ANICover(_ANIAction):
-    type: Literal["cover"]
-    player: PlayerName
-    bonus: ANICard
-    card: ANICard
-    row: ANIRow | None = None
-
-
-class ANIMedals(_ANIAction):
-    type: Literal["medals"]
-    player: PlayerName
-    medals: dict[ANIFamily, Annotated[int, Field(ge=0)]]
-    row: ANIRow | None = None
-
-
-ANIAction = Annotated[
-    ANIDraw | ANITake | ANIPass | ANIPowerUse | ANIRenounce | ANIBonus | ANICover | ANIMedals,
-    Field(discriminator="type"),
-]
-
-
 # --- Envelopes -------------------------------------------------------------------------------
 
-class TableRecord(_Strict):
+class TableRecord(Strict):
     """The envelope every game's record model shares (the subclasses add ``game``, ``variant``,
     ``actions`` and any optional envelope field of their game)."""
 
@@ -420,18 +140,39 @@ def _envelope(name: str, actions: Any, variant: str, **more: Any) -> type[TableR
         cast(Any, Literal)[games], ...), variant=declared, **more, actions=(list[actions], ...)))
 
 
-HighSocietyRecord = _envelope("HighSocietyRecord", HSAction, "HSVariant")
-StupideVautourRecord = _envelope("StupideVautourRecord", SVAction, "SVVariant")
-BoursicocotteRecord = _envelope("BoursicocotteRecord", BCAction, "BCVariant",
-                                start_animals=(dict[PlayerName, list[BCAnimal]] | None, None))
-MonteDescendRecord = _envelope("MonteDescendRecord", MDAction, "MDVariant")
-AnimaliaRecord = _envelope("AnimaliaRecord", ANIAction, "ANIVariant")
+def _game_models(spec: "GameSpec") -> Any:
+    return import_module(spec.action_models)
 
+
+def _build_records() -> dict[str, type[TableRecord]]:
+    """Each game's record model (one per ``record_model`` name: two editions share theirs)."""
+    built: dict[str, type[TableRecord]] = {}
+    for spec in SPECS:
+        if spec.record_model not in built:
+            module = _game_models(spec)
+            shape: RecordShape = module.RECORD
+            built[spec.record_model] = _envelope(spec.record_model, getattr(module, spec.actions), shape.variant,
+                                                 **shape.fields)
+    return built
+
+
+_RECORDS = _build_records()
 
 # game id -> its record model and its action union, as each game's spec names them (nothing is built until used)
-RECORD_MODELS: dict[str, type[TableRecord]] = {spec.id: globals()[spec.record_model] for spec in SPECS}
-ACTION_TYPES: dict[str, Any] = {spec.id: globals()[spec.actions] for spec in SPECS}
-AnyAction = Union[HSAction, SVAction, BCAction, MDAction, ANIAction]
+RECORD_MODELS: dict[str, type[TableRecord]] = {spec.id: _RECORDS[spec.record_model] for spec in SPECS}
+ACTION_TYPES: dict[str, Any] = {spec.id: getattr(_game_models(spec), spec.actions) for spec in SPECS}
+AnyAction: Any = Union[tuple(dict.fromkeys(ACTION_TYPES.values()))]
+
+
+def __getattr__(name: str) -> Any:
+    """A record model, or a name of a game's action models (``HSBid``, ``SVAction``…), by its name."""
+    if name in _RECORDS:
+        return _RECORDS[name]
+    if not name.startswith("__"):
+        for module in dict.fromkeys(map(_game_models, SPECS)):
+            if hasattr(module, name):
+                return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def record_model(game: str) -> type[TableRecord] | None:
@@ -514,30 +255,6 @@ def _from_validation_error(err: ValidationError) -> MalformedRecord:
     if more:
         message = Msg("record.more", {"message": message, "count": more})
     return MalformedRecord(message, index)
-
-
-# --- Who is named where: the fields the player checks read ----------------------------------------
-
-def _names_a_player(tp: Any) -> bool:
-    return _PLAYER in getattr(tp, "__metadata__", ())
-
-
-def _player_kind(annotation: Any, metadata: list[Any]) -> str | None:
-    """"one" (a name or None), "many" (a list of names, or a dict keyed by name) or None."""
-    if _PLAYER in metadata or _names_a_player(annotation):
-        return "one"
-    args = get_args(annotation)
-    if get_origin(annotation) in (list, tuple, set, frozenset, dict) and args and _names_a_player(args[0]):
-        return "many"
-    for arm in args:  # X | None
-        if arm is not type(None) and (get_origin(arm) is not None or _names_a_player(arm)):
-            kind = _player_kind(arm, [])
-            if kind is not None:
-                return kind
-    return None
-
-
-_PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 # --- Why a record or an action is malformed: what models.record asks when msgspec refused it ----

@@ -1,6 +1,8 @@
-"""The bases of the msgspec structs of table-record/1 and table-verdict/1 (``models/structs.py``,
-generated from the pydantic models of ``models/record_models.py`` by ``python -m models.schema``),
-and the variant structs, built from each game spec's ``variants`` declaration on first use.
+"""The bases of the msgspec structs of table-record/1 and table-verdict/1: each game's
+(``models/games/<game>_structs.py``, generated from its pydantic models, ``<game>_actions.py``, by
+``python -m models.schema``) and the shared ones (``models/structs.py``: the verdict, the tables).
+Imports no game: a game's structs module imports it without a cycle (the variant structs, built
+from each spec's ``variants`` on first use, are ``models.record``'s).
 
 A struct is what ``models.record`` parses a valid record into: typed, frozen, read by attribute as
 the engines read the pydantic models. ``model_dump`` and ``model_copy`` do what pydantic's do for
@@ -9,12 +11,9 @@ the callers that treat a record or an action as a model (the service's copies, i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, cast
 
 import msgspec
-
-from models.game_spec import VariantSpec
 
 
 def _without_nones(data: Any) -> Any:
@@ -23,6 +22,9 @@ def _without_nones(data: Any) -> Any:
     if isinstance(data, list):
         return [_without_nones(value) for value in data]
     return data
+
+
+PlayerName = Annotated[str, msgspec.Meta(min_length=1)]  # a field naming a player (checked after the types)
 
 
 class Struct(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
@@ -136,41 +138,3 @@ class Output(msgspec.Struct, kw_only=True):
     def model_dump(self, mode: str = "json", exclude_none: bool = False) -> dict[str, Any]:
         data = msgspec.to_builtins(filled(self))
         return cast(dict[str, Any], _without_nones(data) if exclude_none else data)
-
-
-def choice_type(spec: VariantSpec) -> Any:
-    """The msgspec type of a declared variant key's value (as ``record_models._choice_type``)."""
-    choices = spec.choices
-    if choices is None:  # a whole number
-        return int if spec.minimum is None else Annotated[int, msgspec.Meta(ge=spec.minimum)]
-    if all(type(c) is bool for c in choices) and set(choices) == {False, True}:
-        return bool
-    return cast(Any, Literal)[tuple(choices)]  # msgspec's int literals refuse true and 1.0
-
-
-@cache
-def variant_struct(game: str, name: str) -> type[Variant]:
-    """The variant struct of ``game`` (one optional field per key its spec declares)."""
-    from models.games import SPEC_OF
-
-    fields = [(spec.key, choice_type(spec) | None, None) for spec in SPEC_OF[game].variants]
-    return cast(type[Variant], msgspec.defstruct(name, fields, bases=(Variant,), module="models.structs", kw_only=True))
-
-
-@cache
-def with_variant(record: type[Record]) -> type[Record]:
-    """``record`` with its ``variant`` field typed by its spec's declaration (built on first use, as
-    the pydantic models are)."""
-    variant = variant_struct(*record.variant_of)
-    fields: list[Any] = []  # every field again, so that they keep their order (a record's JSON keeps it)
-    for field in msgspec.structs.fields(record):
-        if field.name == "variant":
-            fields.append((field.name, variant, msgspec.field(default_factory=variant)))
-        elif field.required:
-            fields.append((field.name, field.type))
-        elif field.default_factory is not msgspec.NODEFAULT:
-            fields.append((field.name, field.type, msgspec.field(default_factory=field.default_factory)))
-        else:
-            fields.append((field.name, field.type, field.default))
-    return cast(type[Record], msgspec.defstruct(record.__name__, fields, bases=(record,), module=record.__module__,
-                                                        kw_only=True))

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models import record_models
+from models.games import SPECS
 from models.games.animalia import ANI_CARDS
 from models.games.boursicocotte import BC_ANIMAL_VALUES
 from models.games.high_society import HS_STATUS_CARDS
@@ -263,10 +264,21 @@ def test_mutated_actions_get_the_same_answer_from_both_parsers(game, data):
 
 
 def test_the_structs_are_generated_from_the_models():
-    from models.schema import STRUCTS
-    from models.schema.structs import source
+    from models.schema import ROOT as REPO
+    from models.schema.structs import sources
 
-    assert STRUCTS.read_text(encoding="utf-8") == source(), "models/structs.py is stale: run `python -m models.schema`"
+    generated = sources()
+    assert set(generated) == {spec.action_structs.replace(".", "/") + ".py" for spec in SPECS} | {"models/structs.py"}
+    for where, text in generated.items():
+        assert (REPO / where).read_text(encoding="utf-8") == text, f"{where} is stale: run `python -m models.schema`"
+
+
+@pytest.mark.parametrize("module", sorted({spec.action_structs for spec in SPECS}))
+def test_a_games_structs_import_no_pydantic(module):
+    """The replay path imports each game's structs module: it stays free of pydantic."""
+    done = subprocess.run([sys.executable, "-c", f"import sys, {module}; print('pydantic' in sys.modules)"],
+                          capture_output=True, cwd=ROOT, timeout=60, text=True)
+    assert done.stdout.strip() == "False", done.stderr
 
 
 def _imported(args: list[str], tmp_path: Path, text: str) -> tuple[int, str]:

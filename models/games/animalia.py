@@ -98,6 +98,7 @@ EXCLUDED_READINGS = {
 ANIMALIA = GameSpec(
     id="animalia", players=(2, 6), engine="scoring.animalia:AnimaliaEngine",
     screen="companion.app.games.animalia", rule_prefix="ANI-", record_model="AnimaliaRecord",
-    actions="ANIAction", cards={"cards": ANI_CARDS, "families": ANI_FAMILIES},
+    actions="ANIAction", action_models="models.games.animalia_actions",
+    action_structs="models.games.animalia_structs", cards={"cards": ANI_CARDS, "families": ANI_FAMILIES},
     rule_specs=RULE_SPECS, variants=VARIANTS, excluded_readings=EXCLUDED_READINGS,
     check_record=check_elegance, check_action=check_rows)

@@ -93,6 +93,7 @@ VARIANTS = (VariantSpec("trade_tie", ("exchanged", "returned"), "exchanged",
 BOURSICOCOTTE = GameSpec(
     id="boursicocotte", players=(3, 5), engine="scoring.boursicocotte:BoursicocotteEngine",
     screen="companion.app.games.boursicocotte", rule_prefix="BC-", record_model="BoursicocotteRecord",
-    actions="BCAction", cards={"animals": tuple(BC_ANIMAL_VALUES), "money": BC_MONEY, "start": tuple(BC_ANIMAL_VALUES)},
+    actions="BCAction", action_models="models.games.boursicocotte_actions",
+    action_structs="models.games.boursicocotte_structs", cards={"animals": tuple(BC_ANIMAL_VALUES), "money": BC_MONEY, "start": tuple(BC_ANIMAL_VALUES)},
     check_record=check_start,
     rule_specs=RULE_SPECS, variants=VARIANTS, excluded_readings=EXCLUDED_READINGS)

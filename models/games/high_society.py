@@ -54,6 +54,7 @@ VARIANTS = (VariantSpec("final_tie", ("replay", "shared"), "replay",
 HIGH_SOCIETY = GameSpec(
     id="high-society", players=(3, 5), engine="scoring.high_society:HighSocietyEngine",
     screen="companion.app.games.high_society", rule_prefix="HS-", record_model="HighSocietyRecord",
-    actions="HSAction", cards={"status": HS_STATUS_CARDS, "money": HS_MONEY},
+    actions="HSAction", action_models="models.games.high_society_actions",
+    action_structs="models.games.high_society_structs", cards={"status": HS_STATUS_CARDS, "money": HS_MONEY},
     rule_specs=RULE_SPECS, variants=VARIANTS, excluded_readings=EXCLUDED_READINGS, bgg_id=220)
 ANIMALEMENT_VOTRE = replace(HIGH_SOCIETY, id="animalement-votre", bgg_id=None)

@@ -68,5 +68,6 @@ VARIANTS = (
 MONTE_DESCEND = GameSpec(
     id="monte-descend", players=(2, 6), engine="scoring.monte_descend:MonteDescendEngine",
     screen="companion.app.games.monte_descend", rule_prefix="MD-", record_model="MonteDescendRecord",
-    actions="MDAction", cards={"cards": MD_CARDS}, rule_specs=RULE_SPECS, variants=VARIANTS,
+    actions="MDAction", action_models="models.games.monte_descend_actions",
+    action_structs="models.games.monte_descend_structs", cards={"cards": MD_CARDS}, rule_specs=RULE_SPECS, variants=VARIANTS,
     excluded_readings=EXCLUDED_READINGS)

@@ -37,5 +37,6 @@ VARIANTS = (VariantSpec("ties", ("one-level", "highest-unique"), "one-level",
 STUPIDE_VAUTOUR = GameSpec(
     id="stupide-vautour", players=(2, 5), engine="scoring.stupide_vautour:StupideVautourEngine",
     screen="companion.app.games.stupide_vautour", rule_prefix="SV-", record_model="StupideVautourRecord",
-    actions="SVAction", cards={"points": SV_POINT_CARDS, "hand": SV_HAND},
+    actions="SVAction", action_models="models.games.stupide_vautour_actions",
+    action_structs="models.games.stupide_vautour_structs", cards={"points": SV_POINT_CARDS, "hand": SV_HAND},
     rule_specs=RULE_SPECS, variants=VARIANTS, excluded_readings=EXCLUDED_READINGS)

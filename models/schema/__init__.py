@@ -1,7 +1,8 @@
 """The JSON Schemas of table-record/1 and table-verdict/1, generated from the models.
 
 `python -m models.schema` rewrites the files (and the msgspec structs derived from the same models,
-`models/structs.py`); a test fails when they are stale.
+each game's `models/games/<game>_structs.py` and the shared `models/structs.py`); a test fails when
+they are stale.
 """
 
 from __future__ import annotations
@@ -23,14 +24,17 @@ def generated() -> dict[str, str]:
             for name, fn in FILES.items()}
 
 
-STRUCTS = HERE.parent / "structs.py"
+ROOT = HERE.parent.parent
 
 
 def write() -> list[Path]:
-    from models.schema.structs import source
+    from models.schema.structs import sources
 
-    STRUCTS.write_text(source(), encoding="utf-8")
-    paths = [STRUCTS]
+    paths = []
+    for where, text in sources().items():
+        path = ROOT / where
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
     for name, text in generated().items():
         path = HERE / name
         path.write_text(text, encoding="utf-8")
