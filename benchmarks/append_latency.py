@@ -17,7 +17,7 @@ every commit (``--idle-ms``): at a table taps come seconds apart, and after a pa
 are cold (the tap's Python costs several times its warm time, the raw commit much less).
 
     python benchmarks/append_latency.py [--games 1] [--count TAPS] [--block 50] [--runs 3] [--idle-ms 10]
-                                        [--idle-count 150] [--dir DIR]
+                                        [--idle-count 150] [--only GAME …] [--dir DIR]
 
 Prints figures; asserts nothing about time.
 """
@@ -47,10 +47,10 @@ GOAL_RATIO = 1.5
 HELD_OUT = 50_000  # first seed of the games played here: no other benchmark plays them
 
 
-def held_out_games(per_game: int) -> list[dict[str, Any]]:
-    """``per_game`` complete games of every refereed game, taken in turns (one of each game, then
-    the next of each…) so that any run of whole games mixes them."""
-    by_game = [[playout(game, HELD_OUT + i) for i in range(per_game)] for game in refereed_games()]
+def held_out_games(per_game: int, only: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """``per_game`` complete games of every refereed game (or of the games ``only`` names), taken
+    in turns (one of each game, then the next of each…) so that any run of whole games mixes them."""
+    by_game = [[playout(game, HELD_OUT + i) for i in range(per_game)] for game in only or refereed_games()]
     return [games[i] for i in range(per_game) for games in by_game]
 
 
@@ -206,15 +206,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--idle-ms", type=float, default=10.0, help="pause before each commit of the idle reading")
     parser.add_argument("--idle-count", type=int, default=150, help="commits measured on each side after a pause")
     parser.add_argument("--games", type=int, default=1, help="held-out games of each game, played in turn")
+    parser.add_argument("--only", nargs="*", default=(), choices=refereed_games(),
+                        help="these games only (information: the goal is over every game)")
     parser.add_argument("--dir", default=None, help="directory for the databases (default: a temporary one)")
     args = parser.parse_args(argv)
-    games = held_out_games(args.games)
+    games = held_out_games(args.games, tuple(args.only))
     texts = [json.dumps(action, ensure_ascii=False, separators=(",", ":"))
              for record in games for action in record["actions"]]
     count = args.count or len(texts)
     print("== the tap goal: taps of whole games (endings included), service.submit, durable commit "
           "(WAL, synchronous=FULL), fresh database, alternating blocks ==")
-    print(f"{len(games)} held-out games of {len(refereed_games())} games, {len(texts)} taps; "
+    print(f"{len(games)} held-out games of {len(args.only or refereed_games())} games, {len(texts)} taps; "
           f"blocks of {args.block}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         tmp_path = Path(tmp)
