@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> None:
     print()
     engine_replay.main(["--seconds", "0.5" if args.quick else "2", "--games", "5" if args.quick else "20"])
     print()
-    append_latency.main(["--count", "100" if args.quick else "400", "--idle-count", "50" if args.quick else "150",
+    # whole games always (the goal's measure): --quick makes fewer runs, not fewer taps
+    append_latency.main(["--runs", "1" if args.quick else "3", "--idle-count", "50" if args.quick else "150",
                          *extra])
     print()
     resume.main(["--games", "10" if args.quick else "30", *extra])

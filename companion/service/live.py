@@ -25,7 +25,7 @@ from sqlmodel import Session
 from companion.service.errors import STORAGE_ERRORS, Offline, ServiceError, unknown_session
 from companion.service.records import columns_record, refereed_actions
 from companion.service.replay import Fold, fold
-from companion.service.states import UTC, Connection, LogEntry, Prefix, SessionState, utc
+from companion.service.states import UTC, Connection, LogEntry, Prefix, SessionState, made, utc
 from companion.store import SessionRows, Store, is_disconnect
 from models.i18n import Msg, in_words
 from models.record import AnyAction, MalformedRecord, TableRecord
@@ -242,8 +242,8 @@ class ServiceCore:
         else:
             engine, log, outcome = folded.engine, folded.log, folded.engine.outcome()
         chosen = live.actions if actions is None else list(actions)
-        return SessionState(
-            session_id=live.session_id, game=live.game, variant=MappingProxyType(live.variant),
+        return made(
+            SessionState, session_id=live.session_id, game=live.game, variant=MappingProxyType(live.variant),
             players=live.players, first_player=live.first_player, assist=live.assist, log=Prefix(log),
             expected=engine.expected(), outcome=outcome,
             status=STATUS_FINISHED if outcome is not None else STATUS_IN_PROGRESS,

@@ -41,7 +41,7 @@ from companion.service.errors import (
 )
 from companion.service.live import Live, ServiceCore, broken
 from companion.service.replay import Fold, fold, result_rows
-from companion.service.states import Connection, LogEntry, SessionState
+from companion.service.states import Connection, LogEntry, SessionState, made
 from companion.store import CommitUnknown, Tx, dumps, is_disconnect, is_seq_race
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
@@ -141,7 +141,7 @@ class Play(ServiceCore):
                 raise
             live.actions.append(parsed)
             live.seqs.append(seq)
-            live.log.append(LogEntry(index, data, tuple(events)))
+            live.log.append(made(LogEntry, index=index, action=data, events=tuple(events)))
             live.last_seq = seq
             live.updated_at = now
             live.outcome = outcome

@@ -4,7 +4,7 @@ lists of sessions, players, statistics). Every time in them is an aware UTC date
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from enum import Enum
 from functools import cached_property
@@ -46,6 +46,30 @@ class LogEntry:
 
 
 T = TypeVar("T")
+F = TypeVar("F")
+
+
+def made(cls: type[F], /, **values: Any) -> F:
+    """An instance of the frozen dataclass ``cls`` with these field values, made without its
+    generated ``__init__`` (a frozen dataclass sets each field through ``object.__setattr__``: for
+    a :class:`SessionState`, made on every tap, that cost as much as the rest of the state). Only
+    for dataclasses with no ``__post_init__`` and no field that has a default factory; every
+    field must be given (checked, but only while the checks run: ``python -O`` skips them). The
+    instance stays frozen: setting a field raises as it would."""
+    assert values.keys() == _field_names(cls), f"{cls.__name__}: not every field given"
+    instance = object.__new__(cls)
+    instance.__dict__.update(values)
+    return instance
+
+
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
+def _field_names(cls: type) -> frozenset[str]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))
+    return names
 
 
 class Prefix(Sequence[T]):

@@ -18,10 +18,14 @@ from companion.store.summaries import Summaries
 from models.names import name_key
 from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS, ActionRow, GameSession, Player, Seat, table
 
+# json.dumps with options other than its defaults builds an encoder on every call: a tap's entry
+# costs half as much to write with one made once (the same options, so the same text)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
 
 def dumps(data: Any) -> str:
     """JSON as the store keeps it: compact, UTF-8 text, keys in the order given."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODE(data)
 
 
 @dataclass(frozen=True)
