@@ -85,7 +85,7 @@ def test_the_pin_screen_says_how_long_to_wait(service):
     assert "Attendez encore 5 secondes avant d'essayer un autre code." in _shown(page)
     now[0] = 5.0
     probe.type_into(page.controls[0], "pin-field", "314159", submit=True)
-    assert probe.has(page.controls[0], "home-new")
+    assert probe.has(page.controls[0], "sv-reveal")  # in, on the game in play
 
 
 def test_the_lock_says_what_a_restart_does(service):

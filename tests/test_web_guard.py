@@ -166,7 +166,7 @@ def test_a_device_on_the_lan_sees_only_the_pin_screen_until_it_enters_the_pin(se
     assert probe.has(root, "pin-problem") and not probe.has(root, "home-new")
     probe.type_into(root, "pin-field", "314159", submit=True)
     assert not probe.has(page.controls[0], "pin-screen")
-    assert probe.has(page.controls[0], "home-new")
+    assert probe.has(page.controls[0], "sv-reveal")  # straight to the game in play
 
 
 def test_the_serving_machine_needs_no_pin_and_ten_wrong_pins_lock_out_only_that_device(service):
@@ -187,7 +187,7 @@ def test_the_serving_machine_needs_no_pin_and_ten_wrong_pins_lock_out_only_that_
     guest = Page("192.168.1.21")  # …but another device still joins the table
     _open(make_main(service, gate=gate), guest)
     probe.type_into(guest.controls[0], "pin-field", "314159", submit=True)
-    assert probe.has(guest.controls[0], "home-new")
+    assert probe.has(guest.controls[0], "sv-reveal")  # in, on the game in play
     assert probe.has(local.controls[0], "home-new")
 
 

@@ -182,8 +182,8 @@ def test_a_device_opens_the_printed_url_and_gets_in_only_with_the_pin(server: Se
         submit(s, PIN)
         s.wait_for("sv-reveal", timeout=30)  # straight to the game in play, as a phone that joins is
         s.wait_gone("pin-screen")
-        for name in NAMES:  # the names the PIN screen kept hidden
-            s.wait_text(name)
+        for name in NAMES:  # the players the PIN screen kept hidden
+            s.wait_text(name, f"sv-player-{name}")
         assert tab.refused() == [], tab.refused()
         assert tab.elsewhere == [], tab.elsewhere
     finally:
