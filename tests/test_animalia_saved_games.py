@@ -4,17 +4,10 @@ longer replays; the app says which game and why, on opening it and when it is co
 
 from __future__ import annotations
 
-import json
-import sqlite3
-from datetime import datetime
-
-import pytest
-
-from companion.service import ServiceError, SessionService
 from companion.service.migrate import check_game
-from companion.store import LogRow, SourceGame, Store
 from models.i18n import Msg
 from scoring.animalia import power_of
+from tests.saved_games import opening_refused, saved_game, source_game
 from tests.test_animalia import engine
 
 PLAYERS = ["Anne", "Bruno"]
@@ -32,40 +25,19 @@ def saved_actions() -> list[dict]:
                       {"type": "pass", "player": "Bruno"}, {"type": "take", "player": "Anne", "row": 0}]
 
 
-def text(action: dict) -> str:
-    return json.dumps(action, ensure_ascii=False, separators=(",", ":"))
-
 
 def test_opening_a_saved_forced_take_says_which_game_and_why(tmp_path):
-    db = tmp_path / "ani.db"
-    service = SessionService(Store(db))
-    sid = service.start("animalia", PLAYERS).session_id
     actions = saved_actions()
-    service.submit(sid, actions[0])
-    with sqlite3.connect(db) as con:  # the rest as an older version stored it
-        for seq, action in enumerate(actions[1:], start=90):
-            con.execute("INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
-                        (sid, seq, text(action), "2026-01-01T00:00:00+00:00"))
-    con.close()
-    with pytest.raises(ServiceError) as err:
-        SessionService(Store(db)).open(sid)
-    fr, en = err.value.msg.render("fr"), err.value.msg.render("en")
+    sid = saved_game(tmp_path / "ani.db", "animalia", PLAYERS, actions)
+    fr, en = opening_refused(tmp_path / "ani.db", sid)
     assert f"La partie {sid} ne peut plus être rejouée : l'entrée {len(actions)} est refusée (ANI-TURN)" in fr
     assert "ANI-FORCED-ROWS" in fr and "le donneur pioche" in fr
     assert "ANI-FORCED-ROWS" in en and "the dealer now draws" in en
 
 
-def source_game(actions: list[dict]) -> SourceGame:
-    now = datetime(2026, 1, 1)
-    return SourceGame(session_id=7, game="animalia", variant="{}", first_player="Anne", assist=False,
-                      status="in_progress", started_at=now, finished_at=None, updated_at=now, setup=None,
-                      abandoned_at=None, table_name=None, origin="tablet/7", names=PLAYERS, profiles=[1, 2],
-                      log=[LogRow(i + 1, text(a), now, None) for i, a in enumerate(actions)])
-
-
 def test_copying_such_a_game_to_a_club_says_why_and_another_refusal_is_not_blamed_on_it():
-    said = check_game(source_game(saved_actions()))
+    said = check_game(source_game("animalia", PLAYERS, saved_actions()))
     assert isinstance(said, Msg) and "ANI-FORCED-ROWS" in said.render("en")
     other = saved_actions()[:16] + [{"type": "pass", "player": "Anne"}]  # no lot yet: refused, not for this
-    said = check_game(source_game(other))
+    said = check_game(source_game("animalia", PLAYERS, other))
     assert isinstance(said, Msg) and "ANI-FORCED-ROWS" not in said.render("en")
