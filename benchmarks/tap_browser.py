@@ -26,11 +26,9 @@ import argparse
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,7 +40,7 @@ from _setup import ROOT, percentile
 
 from models.record import PLAYER_COUNTS, parse_action, parse_record_data
 from scoring.referee import new_engine
-from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, Screen, free_port, sel
+from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, AppProcess, Screen, sel
 
 GOAL = 2.0  # p95 of a game's taps ≤ GOAL × the floor's p95
 TAP_TIMEOUT_MS = 15_000
@@ -297,52 +295,27 @@ def best_plan(game: str, n: int, taps: int, seed: int) -> Plan:
 
 # --- serving, measuring ------------------------------------------------------------------------
 
-class Server:
-    """A server subprocess on a free loopback port, its output in a log file; stopped by its id."""
+class Server(AppProcess):
+    """A server subprocess, served and stopped as the browser tests serve the app (the harness's
+    ``AppProcess``) but with its own command line (``{port}`` stands for the free port it gets)."""
 
     def __init__(self, argv: list[str], log_path: Path):
-        self.argv, self.log_path = argv, log_path
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+        super().__init__(Path(), log_path)
+        self.argv = argv
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
+    def command(self) -> list[str]:
+        return [a.replace("{port}", str(self.port)) for a in self.argv]
 
     def __enter__(self) -> "Server":
-        env = {k: v for k, v in os.environ.items() if k not in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB")}
-        env["PYTHONUNBUFFERED"] = "1"
-        with open(self.log_path, "a", encoding="utf-8") as log:
-            self.proc = subprocess.Popen([a.replace("{port}", str(self.port)) for a in self.argv], cwd=str(ROOT),
-                                         stdout=log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited ({self.proc.returncode}):\n{self.log()}")
-            try:
-                with urllib.request.urlopen(self.url, timeout=2) as answer:
-                    if answer.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.2)
-        self.__exit__()
-        raise RuntimeError(f"the server did not answer on {self.url}:\n{self.log()}")
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
 
     def __exit__(self, *_: Any) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(encoding="utf-8")[-3000:]
-        except OSError:
-            return ""
+        self.stop()
 
     def cpu_seconds(self) -> float:
         """utime + stime of the server process and its descendants (/proc), in seconds."""

@@ -32,13 +32,18 @@ def free_port() -> int:
 
 
 class AppProcess:
-    """`companion --db DB run --port PORT` in the background, its output in a log file."""
+    """`companion --db DB run [EXTRA…] --port PORT` in the background, its output in a log file
+    (``extra``: e.g. ``--lan --pin 135790``; a subclass may serve another command: ``command``)."""
 
-    def __init__(self, db: Path, log_path: Path):
+    def __init__(self, db: Path, log_path: Path, extra: Iterable[str] = ()):
         self.db = db
         self.log_path = log_path
+        self.extra = tuple(extra)
         self.port = 0
         self.proc: subprocess.Popen | None = None
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "companion", "--db", str(self.db), "run", *self.extra, "--port", str(self.port)]
 
     @property
     def url(self) -> str:
@@ -51,9 +56,7 @@ class AppProcess:
             env.pop(knob, None)
         env["PYTHONUNBUFFERED"] = "1"
         log = open(self.log_path, "a", encoding="utf-8")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "--db", str(self.db), "run", "--port", str(self.port)],
-            cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT, env=env)
+        self.proc = subprocess.Popen(self.command(), cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT, env=env)
         log.close()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

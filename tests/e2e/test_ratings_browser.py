@@ -11,10 +11,6 @@ player-page-<size>.png) for the README."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,7 +18,7 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.harness import ROOT, AppProcess, Screen, free_port
+from tests.e2e.harness import AppProcess, Screen
 from tests.test_app_ratings import GAMES
 from tests.test_ratings import play_hs
 from tests.test_store_games import hs_designed
@@ -35,31 +31,6 @@ PIN = "135790"
 
 def fr(key: str, **params) -> str:
     return Msg(key, params).render("fr")
-
-
-class LanApp(AppProcess):
-    """`companion --db DB run --lan --pin PIN --port PORT`: served on every interface; this test's
-    tab opens it from loopback (the serving machine), and sends nothing anywhere else."""
-
-    def start(self) -> "LanApp":
-        self.port = free_port()
-        env = {k: v for k, v in os.environ.items() if k not in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB")}
-        env["PYTHONUNBUFFERED"] = "1"
-        with open(self.log_path, "a", encoding="utf-8") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "companion", "--db", str(self.db), "run", "--lan", "--pin", PIN,
-                 "--port", str(self.port)], cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the app exited ({self.proc.returncode}):\n{self.log()}")
-            try:
-                with urllib.request.urlopen(self.url, timeout=2) as answer:
-                    if answer.status == 200:
-                        return self
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"the app did not answer on {self.url}:\n{self.log()}")
 
 
 def seed(db: Path) -> int:
@@ -104,7 +75,8 @@ def scroll_to(s: Screen, ident: str, room: float = 120) -> None:
 def test_join_code_bg_stats_league_by_rating_and_a_players_rivals(chromium, tmp_path, size):
     db = tmp_path / "companion.db"
     going = seed(db)
-    server = LanApp(db, tmp_path / "app.log").start()
+    # served on every interface; this test's tab opens it from loopback (the serving machine)
+    server = AppProcess(db, tmp_path / "app.log", extra=("--lan", "--pin", PIN)).start()
     width, height = SIZES[size]
     context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
     page = context.new_page()
