@@ -103,6 +103,13 @@ class Screen:
         self.page.locator("flt-semantics-placeholder").dispatch_event("click")
         self.wait_for(first, timeout=60)
 
+    def resume(self, sid: int) -> None:
+        """Back to the home screen (if not there), then tap the game in progress ``sid``."""
+        if self.exists("nav-home"):
+            self.click("nav-home")
+        self.wait_for(f"resume-{sid}")
+        self.click(f"resume-{sid}")
+
     # -- finding -------------------------------------------------------------------------------
 
     def exists(self, ident: str) -> bool:

@@ -251,10 +251,7 @@ def test_every_turn_s_controls_in_view_for_two_to_six_players(chromium, prepared
             first, needed = TURNS[turn]
             for (width, height), screens in (((1280, 800), 1.0), ((390, 844), 2.0)):
                 s.page.set_viewport_size({"width": width, "height": height})
-                if s.exists("nav-home"):
-                    s.click("nav-home")
-                s.wait_for(f"resume-{sid}")
-                s.click(f"resume-{sid}")
+                s.resume(sid)
                 s.wait_for(needed[-1] if first is None else first)
                 if first is not None:
                     s.click(first)

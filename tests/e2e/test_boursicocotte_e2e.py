@@ -236,10 +236,7 @@ def test_every_control_a_turn_needs_is_in_view_on_a_tablet_and_one_scroll_away_o
     for n in COUNTS:
         sid = sessions[(phase, n)]
         s.page.set_viewport_size({"width": TABLET[0], "height": TABLET[1]})
-        if s.exists("nav-home"):
-            s.click("nav-home")
-        s.wait_for(f"resume-{sid}")
-        s.click(f"resume-{sid}")
+        s.resume(sid)
         s.wait_for("prompt")
         for ident in taps:
             s.click(ident)

@@ -248,10 +248,7 @@ def test_every_turns_controls_are_in_view_on_a_tablet_and_a_phone(chromium, turn
     try:
         for (game, n), sids in games.items():
             for turn, sid in sids.items():
-                if s.exists("nav-home"):
-                    s.click("nav-home")
-                s.wait_for(f"resume-{sid}")
-                s.click(f"resume-{sid}")
+                s.resume(sid)
                 s.wait_for("hs-reveal" if turn == "reveal" else "hs-bid" if turn == "bid" else "hs-discard")
                 idents = needs.get(turn) or page.evaluate(REVEALS)
                 assert len(idents) > 5 or turn == "discard", idents

@@ -133,10 +133,7 @@ def small_targets(screen: Screen, inside: str) -> list[str]:
 def open_game(screen: Screen, sid: int, game: str) -> None:
     """From wherever the tab is: home (waiting for its list), then the game's table (waiting for its
     title: the accessibility tree may still hold the screen before for a moment)."""
-    if screen.exists("nav-home"):
-        screen.click("nav-home")
-    screen.wait_for(f"resume-{sid}")
-    screen.click(f"resume-{sid}")
+    screen.resume(sid)
     screen.wait_text(fr(f"game.{game}.name"), "screen-title")
     screen.wait_for("prompt")
 

@@ -147,10 +147,7 @@ def tables(tmp_path_factory) -> Any:
 
 
 def _open(screen: Screen, sid: int) -> None:
-    if screen.exists("nav-home"):
-        screen.click("nav-home")
-    screen.wait_for(f"resume-{sid}")
-    screen.click(f"resume-{sid}")
+    screen.resume(sid)
     screen.wait_text(fr("game.monte-descend.name"), "screen-title")
     screen.wait_for("md-pile")
 

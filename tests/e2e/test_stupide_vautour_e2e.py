@@ -149,10 +149,7 @@ def rounds(tmp_path_factory) -> Any:
 
 
 def _open(screen: Screen, sid: int) -> None:
-    if screen.exists("nav-home"):
-        screen.click("nav-home")
-    screen.wait_for(f"resume-{sid}")
-    screen.click(f"resume-{sid}")
+    screen.resume(sid)
     screen.wait_for("prompt")
 
 
