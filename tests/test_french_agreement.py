@@ -1,9 +1,14 @@
 """French texts a player reads, rendered with real values: counts of 0 and 1 agree with their
-noun, a sentence about one player or about several agrees with either, a name whose Y sounds like
+noun (and no « en » says the noun twice; a game under a minute is not « 0 minute »), a sentence about
+one player or about several agrees with either, a name whose Y sounds like
 a consonant keeps its "de", and a saved Animalement Vôtre game that can no longer be replayed says
 why in the edition's own words."""
 
 from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +191,26 @@ def test_too_many_of_one_animal_in_a_short_version_deal_is_said_in_french():
                            "start_animals": deal, "actions": []})
     said = err.value.msg.render("fr")
     assert said.startswith("start_animals : ") and "plus que les" not in said and "plus de 4 fois" in said, said
+
+
+# « en » + a verb + a placeholder: the placeholder is a count with its noun (« 2 cartes-bonus »), so
+# the pronoun and the noun say the same thing twice
+EN_THEN_NOUN = re.compile(r"\ben [a-zàâçéèêëîïôûùüÿœ]+ \{(?!n\b)")
+
+
+def test_en_never_stands_for_a_noun_the_sentence_repeats():
+    from scoring.animalia import count_msg
+
+    french = json.loads((Path(__file__).resolve().parent.parent / "assets" / "i18n" / "fr" / "animalia.json")
+                        .read_text(encoding="utf-8"))
+    assert {key: text for key, text in french.items() if EN_THEN_NOUN.search(text)} == {}
+    said = render(Msg("app.ani.bonus_intro", {"cards": count_msg("bonus", 2)}), "fr")
+    assert "2 cartes-bonus" in said and " en recevez" not in said
+    assert EN_THEN_NOUN.search("(vous en recevez {cards})")  # the scan finds what it looks for
+
+
+def test_a_game_shorter_than_a_minute_is_not_0_minute():
+    said = render(Msg("app.history.length", {"entries": Msg("app.history.entries_n", {"count": 11}),
+                                             "duration": Msg("app.history.under_minute")}), "fr")
+    assert said == "11 saisies en moins d'une minute"
+    assert not re.search(r"\b0 minute", said)
