@@ -97,7 +97,7 @@ def build(state: State, ctx: TableContext) -> ft.Control:
         if step is not None and PRIVATE.is_open(ctx, _token(state, view, step[0])):
             # the private entry hides everything else the screen would show
             return _private_block(state, ctx, view, *step)
-    challenge = _challenge_chosen(state, ctx, view) if live and view["phase"] == "turn" else (None, None)
+    challenge = _challenge_chosen(state, ctx, view["turn"]) if live and view["phase"] == "turn" else (None, None)
     parts: list[ft.Control] = [_table_block(state, ctx, view, challenge)]
     if live:
         phase = view["phase"]
@@ -147,21 +147,21 @@ def _frozen(value: Any) -> Any:
 def prompt(state: State, ctx: TableContext) -> str | None:
     """The frame's prompt while the player whose turn it is chooses a challenge (the engine's says
     only whose turn it is): whom, then over which animal (public: the animals lie face up)."""
-    view = state.engine.player_view()
-    if view["phase"] != "turn" or view["turn"] is None:
+    engine = state.engine  # its turn and phase, not the whole player view the screen builds anyway
+    if engine.phase != "turn" or engine.turn is None:
         return None
-    target, chosen = _challenge_chosen(state, ctx, view)
+    target, chosen = _challenge_chosen(state, ctx, engine.turn)
     if target is None:
         return None
     if chosen is None:
-        return ctx.t("app.bc.step_animal", player=view["turn"], target=target)
-    return ctx.t("app.bc.trade_on", challenger=view["turn"], target=target, animal=animal(chosen))
+        return ctx.t("app.bc.step_animal", player=engine.turn, target=target)
+    return ctx.t("app.bc.trade_on", challenger=engine.turn, target=target, animal=animal(chosen))
 
 
-def _challenge_chosen(state: State, ctx: TableContext, view: PlayerView) -> tuple[str | None, str | None]:
-    """(target, animal) of the challenge chosen so far in the draft on this turn, each None until
-    chosen; only a legal one counts (whom and over which animal is public: the animals lie face up)."""
-    player = view["turn"]
+def _challenge_chosen(state: State, ctx: TableContext, player: str | None) -> tuple[str | None, str | None]:
+    """(target, animal) of the challenge ``player`` (whose turn it is) has chosen so far in the draft,
+    each None until chosen; only a legal one counts (whom and over which animal is public: the
+    animals lie face up)."""
     target, chosen = ctx.draft.get("target"), ctx.draft.get("animal")
     if player is None or target not in state.players or target == player:
         return None, None
