@@ -103,6 +103,19 @@ class Screen:
         self.page.locator("flt-semantics-placeholder").dispatch_event("click")
         self.wait_for(first, timeout=60)
 
+    def tap_until_saved(self, ident: str, saved: Callable[[], bool], wait: float = 6.0) -> None:
+        """Tap ``ident``; if the server has not saved its entry (``saved()``) ``wait`` seconds later,
+        tap once more, as a player whose tap did nothing would (on a loaded machine a tap dispatched
+        while Flutter rebuilds the screen it lands on can be lost). Never a third time: a tap that
+        never works fails on what the test waits for next."""
+        self.click(ident)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if saved():
+                return
+            time.sleep(0.2)
+        self.click(ident)
+
     def resume(self, sid: int) -> None:
         """Back to the home screen (if not there), then tap the game in progress ``sid``."""
         if self.exists("nav-home"):

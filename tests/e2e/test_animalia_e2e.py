@@ -16,7 +16,6 @@ adviser to animalia-medals.png.
 from __future__ import annotations
 
 import os
-import time
 from typing import Any
 
 import pytest
@@ -80,20 +79,6 @@ def entries(db) -> int:
         return con.execute("SELECT COUNT(*) FROM actions WHERE retracted_at IS NULL").fetchone()[0]
 
 
-def tap_until_saved(s, db, ident: str, before: int) -> int:
-    """Tap as a player does: once, and once more if the server saved nothing 6 s later (on a loaded
-    machine a tap on a screen being rebuilt was lost once); never a third time. Returns the count."""
-    for attempt in range(2):
-        s.click(ident)
-        deadline = time.monotonic() + (6 if attempt == 0 else 20)
-        while time.monotonic() < deadline:
-            if entries(db) > before:
-                time.sleep(0.3)  # the last player's one tap saves two entries, one right after the other
-                return entries(db)
-            time.sleep(0.1)
-    raise AssertionError(f"tapping {ident} twice saved nothing")
-
-
 def test_animalia_one_whole_season_through_the_real_screens(tablet, companion_app):
     s = tablet
     s.open(companion_app.url)
@@ -105,9 +90,11 @@ def test_animalia_one_whole_season_through_the_real_screens(tablet, companion_ap
     s.wait_text(fr("app.ani.season", season=1), "ani-season")
 
     taps = phase1_taps()
-    saved = entries(companion_app.db)
     for i, ident in enumerate(taps):
-        saved = tap_until_saved(s, companion_app.db, ident, saved)
+        # the next tap's control shows once the tap's handler is done (the last player's one tap
+        # saves two entries), so the count read here is the whole of what came before
+        before = entries(companion_app.db)
+        s.tap_until_saved(ident, lambda: entries(companion_app.db) > before)
         if i == 0:
             s.wait_text(fr("app.ani.offered", player=A), "ani-holder")
             if shots:

@@ -12,9 +12,6 @@ by itself once the server answers. Every step is a tap or a read on the page."""
 
 from __future__ import annotations
 
-import time
-from typing import Callable
-
 import pytest
 
 from companion.service import SessionService
@@ -47,19 +44,6 @@ def club_server():
         yield server
 
 
-def tap_until_saved(s: Screen, ident: str, saved: Callable[[], bool], wait: float = 6.0) -> None:
-    """Tap ``ident``; if the server has not saved its entry ``wait`` seconds later, tap once more,
-    as a player whose tap did nothing would (on a loaded machine a tap dispatched while Flutter
-    rebuilds the screen it lands on can be lost). Never a third time: a tap that never works fails."""
-    s.click(ident)
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        if saved():
-            return
-        time.sleep(0.2)
-    s.click(ident)
-
-
 def acknowledged(url: str, session_id: int) -> list[dict]:
     service = SessionService(Store(url))
     try:
@@ -85,7 +69,7 @@ def test_a_tablet_says_offline_refuses_entries_and_carries_on_when_the_server_re
         s.open(app.url)
         s.wait_text(fr("app.online.connected"), "connection")
         s.click(f"resume-{sid}")
-        tap_until_saved(s, "reveal-p10", lambda: len(acknowledged(url, sid)) == 1)
+        s.tap_until_saved("reveal-p10", lambda: len(acknowledged(url, sid)) == 1)
         s.wait_for("entry-0")
         s.wait_text(A, "prompt")
 
@@ -119,7 +103,7 @@ def test_a_tablet_says_offline_refuses_entries_and_carries_on_when_the_server_re
         s.wait_gone("offline-paused")
         for ident in ENTRY_CONTROLS:  # enabled again without a reload
             s.wait_enabled(ident)
-        tap_until_saved(s, "pass", lambda: len(acknowledged(url, sid)) == 2)
+        s.tap_until_saved("pass", lambda: len(acknowledged(url, sid)) == 2)
         s.wait_for("entry-1")
         s.wait_text(B, "prompt")
         assert not s.exists("problem")
