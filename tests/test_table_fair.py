@@ -118,6 +118,30 @@ def test_stupide_vautour_reveals_everything_once_the_game_is_over(service):
     assert said("sv.played_by", player="Chloé", card=8) in shown  # round 1, now public
 
 
+
+def test_the_frame_reads_only_the_log_entries_it_shows(service, monkeypatch):
+    """A render's cost does not grow with the game's length: the game's ``table_log`` is asked for
+    the latest entries the side column shows, not the whole log (all of it only once asked for), and
+    the short log hides the earlier rounds as the whole log does."""
+    from companion.app.games import stupide_vautour as screen
+    from companion.app.screens.table import LOG_SHORT
+
+    rounds = SV_ROUNDS + [{"type": "reveal", "card": 1}, {"type": "play", "cards": {"Anne": 1, "Bruno": 3, "Chloé": 2}}]
+    session = play(service, "stupide-vautour", rounds, assist=False)
+    asked: list[int] = []
+    table_log = screen.table_log
+    monkeypatch.setattr(screen, "table_log", lambda state, entries: asked.append(len(entries)) or table_log(state, entries))
+    app = App(service, None)
+    app.lang = "en"
+    app.go("table", session_id=session)
+    short = "\n".join(probe.texts(app.root))
+    assert asked and max(asked) == LOG_SHORT < len(rounds)
+    assert said("sv.played_by", player="Bruno", card=12) not in short  # round 3, under round 4's cards
+    assert said("app.sv.log.round_hidden", round=3) in short
+    assert said("sv.played_by", player="Bruno", card=3) in short  # the latest round
+    probe.tap(app.root, "log-toggle")
+    assert asked[-1] == len(rounds)  # the whole log, once asked for
+
 # -- Boursicocotte: money cards ----------------------------------------------------------------------
 
 BC_SALE = [

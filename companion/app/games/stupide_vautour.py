@@ -59,7 +59,8 @@ def build(state: State, ctx: TableContext) -> ft.Control:
 def table_log(state: State, entries: Sequence[Any]) -> list[tuple[Msg, ...]]:
     """The log as the shared screen shows it. Without the table aid and before the end, a round
     other than the latest is one line without its cards or its award (those cards lie under later
-    ones, the points taken face down); reveals stay as they are (the table saw each point card)."""
+    ones, the points taken face down); reveals stay as they are (the table saw each point card).
+    ``entries``: the log or its latest entries (a tail: the latest round in it is the game's)."""
     if state.assist or state.outcome is not None:
         return [tuple(entry.events) for entry in entries]
     plays = [entry.index for entry in entries if entry.action.get("type") == "play"]

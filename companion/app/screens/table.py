@@ -269,8 +269,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     top = paused(app, build_side(state, ctx)) if build_side is not None else None
 
     table_log = getattr(game_screen, "table_log", None)  # table-fair: what the log may say
-    public = table_log(state_from_session(session), session.log) if table_log is not None else None
-    side = _side(app, session, draft, undo, redo, top, public, share)
+    side = _side(app, session, draft, undo, redo, top, table_log, share)
     if app.wide:
         layout: ft.Control = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8, "xl": share}),
@@ -375,15 +374,19 @@ def entry_text_room(width: float | None, buttons: int) -> float | None:
 
 
 def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: Any, top: ft.Control | None,
-          public: Sequence[tuple[Msg, ...]] | None = None, share: int = 8) -> ft.Control:
-    """``public``: each entry's sentences as the shared screen may show them (the game screen's
-    ``table_log``), or None to show the engine's sentences as they are. The tools, the count and
-    each log line are kept between renders while what they show is the same (companion.app.memo)."""
+          table_log: Callable[[Any, Sequence[Any]], Sequence[tuple[Msg, ...]]] | None = None,
+          share: int = 8) -> ft.Control:
+    """``table_log``: the game screen's, saying the entries shown as the shared screen may show them
+    (None: the engine's sentences as they are). Only the entries shown are read (the latest
+    ``LOG_SHORT`` unless the whole log is asked for), so a render's cost does not grow with the
+    game's length. The tools, the count and each log line are kept between renders while what they
+    show is the same (companion.app.memo)."""
     memo = app.memo
-    entries = list(session.log)
-    if public is not None:
-        entries = [replace(entry, events=tuple(events)) for entry, events in zip(entries, public)]
-    shown = entries if draft.full_log else entries[-LOG_SHORT:]
+    log = session.log
+    shown = list(log) if draft.full_log else list(log[-LOG_SHORT:])
+    if table_log is not None:
+        shown = [replace(entry, events=tuple(events))
+                 for entry, events in zip(shown, table_log(state_from_session(session), shown))]
     locked = draft.correcting is not None or app.offline
 
     def start_correction(index: int) -> ui.Handler:
@@ -437,7 +440,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
 
     def tools_part() -> ft.Control:
         tools = [ui.button(app.t("app.table.undo"), undo, ident="undo", icon=ft.Icons.UNDO,
-                           disabled=not entries or locked, size=ui.FONT_BODY)]
+                           disabled=not log or locked, size=ui.FONT_BODY)]
         if draft.undone and draft.correcting is None:
             tools.append(ui.button(app.t("app.table.redo"), redo, ident="redo", icon=ft.Icons.REDO,
                                    size=ui.FONT_BODY, disabled=app.offline))
@@ -446,14 +449,14 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
         return ui.wrap(tools, spacing=10)
 
     # undo and redo act on the game this render shows: kept while it is the same version
-    count = app.t("app.table.log", count=len(entries))
+    count = app.t("app.table.log", count=len(log))
     controls += [
-        memo.keep("frame-tools", (session.version, len(entries), locked, app.offline, len(draft.undone),
+        memo.keep("frame-tools", (session.version, len(log), locked, app.offline, len(draft.undone),
                                   draft.correcting, id(draft)), tools_part),
         memo.keep("frame-log-count", (count,), lambda: ui.subtitle(count, ident="log-count")),
         ft.Column(rows, spacing=4),
     ]
-    if len(entries) > LOG_SHORT:
+    if len(log) > LOG_SHORT:
         def toggle(_: Any) -> None:
             draft.full_log = not draft.full_log
             app.render()
