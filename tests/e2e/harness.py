@@ -103,25 +103,34 @@ class Screen:
         self.page.locator("flt-semantics-placeholder").dispatch_event("click")
         self.wait_for(first, timeout=60)
 
-    def tap_until_saved(self, ident: str, saved: Callable[[], bool], wait: float = 6.0) -> None:
-        """Tap ``ident``; if the server has not saved its entry (``saved()``) ``wait`` seconds later,
-        tap once more, as a player whose tap did nothing would (on a loaded machine a tap dispatched
-        while Flutter rebuilds the screen it lands on can be lost). Never a third time: a tap that
-        never works fails on what the test waits for next."""
+    def tap_until(self, ident: str, done: Callable[[], bool], wait: float = 6.0) -> None:
+        """Tap ``ident``; if ``done()`` is still false ``wait`` seconds later, tap once more, as a
+        player whose tap did nothing would (on a loaded machine a tap dispatched while Flutter
+        rebuilds the screen it lands on, after a resize for instance, can be lost). Never a third
+        time: a tap that never works fails on what the test waits for next."""
         self.click(ident)
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
-            if saved():
-                return
-            time.sleep(0.2)
-        self.click(ident)
+            try:
+                if done():
+                    return
+            except Exception:  # the tree is being rebuilt
+                pass
+            time.sleep(0.1)
+        if self.exists(ident):
+            self.click(ident)
+
+    def tap_until_saved(self, ident: str, saved: Callable[[], bool], wait: float = 6.0) -> None:
+        """Tap ``ident`` until the server has saved its entry (``saved()``): see ``tap_until``."""
+        self.tap_until(ident, saved, wait)
 
     def resume(self, sid: int) -> None:
-        """Back to the home screen (if not there), then tap the game in progress ``sid``."""
+        """Back to the home screen (if not there), then tap the game in progress ``sid``; each tap
+        is made once more if its screen did not come (see ``tap_until``)."""
         if self.exists("nav-home"):
-            self.click("nav-home")
+            self.tap_until("nav-home", lambda: self.exists(f"resume-{sid}"))
         self.wait_for(f"resume-{sid}")
-        self.click(f"resume-{sid}")
+        self.tap_until(f"resume-{sid}", lambda: not self.exists(f"resume-{sid}"))
 
     # -- finding -------------------------------------------------------------------------------
 
