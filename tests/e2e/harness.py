@@ -249,8 +249,30 @@ class Screen:
             self.page.keyboard.type(value)
             self.frames(2)
             if field.input_value() == value:
+                self.settle()  # each key may re-render the screen: tap what the last one shows
                 return
         raise AssertionError(f"could not type {value!r} into {ident}")
+
+    def settle(self, quiet: float = 0.25, limit: float = 3.0) -> bool:
+        """Wait until the page has not changed for ``quiet`` seconds (no DOM mutation: the server's
+        renders have landed), at most ``limit`` seconds; whether it settled."""
+        return bool(self.page.evaluate(
+            """([quiet, limit]) => new Promise(resolve => {
+                let last = performance.now();
+                const start = last;
+                const seen = new MutationObserver(() => { last = performance.now(); });
+                seen.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+                const tick = () => {
+                    const now = performance.now();
+                    if (now - last >= quiet || now - start >= limit) {
+                        seen.disconnect();
+                        resolve(now - last >= quiet);
+                    } else {
+                        setTimeout(tick, 25);
+                    }
+                };
+                setTimeout(tick, 25);
+            })""", [quiet * 1000, limit * 1000]))
 
     def frames(self, n: int = 2) -> None:
         for _ in range(n):

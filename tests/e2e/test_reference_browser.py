@@ -62,7 +62,7 @@ def test_rules_search_filters_the_page_and_nothing_leaves_the_app(tablet: Screen
     screen.click("rules-game-high-society")
     screen.type_into("rules-search", "vautour")
     screen.wait_for("rules-none")
-    screen.click("rules-elsewhere-stupide-vautour")
+    screen.tap_until("rules-elsewhere-stupide-vautour", lambda: not screen.exists("rules-none"))
     screen.wait_text(fr("game.stupide-vautour.name"), "screen-title")
     screen.until(lambda: bool(rules_on_page(screen)), "Stupide Vautour's rules holding the word")
 
