@@ -294,14 +294,16 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
 
 def web_app(main: Callable[[Any], None], port: int, hosts: list[str]) -> Any:
     """Flet's ASGI app for ``main`` (flet_web's FastAPI app: static client + websocket), wrapped
-    in the origin check: only the app's own origins (loopback, and ``hosts``) may connect."""
+    in the origin check: only the app's own origins (loopback, and ``hosts``) may connect; a tab
+    that slept takes back its page session from a socket the server still holds (reconnect)."""
     import flet as ft
 
+    from companion.app.reconnect import SessionTakeover
     from companion.app.web import OriginGuard, allowed_origins
 
     inner = ft.run(main, assets_dir=str(ASSETS_DIR), no_cdn=True, view=ft.AppView.WEB_BROWSER,
                    export_asgi_app=True)
-    return OriginGuard(inner, allowed_origins(port, hosts))
+    return OriginGuard(SessionTakeover(inner), allowed_origins(port, hosts))
 
 
 STOP_WITHIN_S = 3  # on SIGTERM or SIGINT: open connections are closed after this long at most

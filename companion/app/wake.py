@@ -5,7 +5,9 @@ or the page is gone, nothing happens: the game goes on, the screen may dim as th
 
 A browser tab that slept reconnects by itself: Flet's web client opens its websocket again and the
 server gives it back the same page session (kept ``FLET_SESSION_TIMEOUT`` seconds, an hour by
-default), so the tab shows the current state without a reload."""
+default), so the tab shows the current state without a reload — also when the server had not yet
+noticed the tab's old socket die (companion.app.reconnect). tests/e2e/test_sleeping_tab_browser.py
+checks it in chromium."""
 
 from __future__ import annotations
 
