@@ -68,9 +68,12 @@ PG_FIXTURES = {"pg_server", "pg_url", "pg_empty_url", "pg_own_url"}
 
 def pytest_collection_modifyitems(items):
     """A test that runs against PostgreSQL (it asks for a server, or is the ``postgresql`` case of
-    ``database``) is marked ``postgresql`` and ``slow``: a quick local loop
-    (``-m "not slow"``) skips it, the README's test command runs it."""
+    ``database``) is marked ``postgresql`` and ``slow``, and a test in ``tests/e2e/`` ``browser`` and
+    ``slow``: a quick local loop (``-m "not slow"``) skips them, the README's test command runs them."""
     for item in items:
+        if item.nodeid.startswith("tests/e2e/") or "/tests/e2e/" in str(item.path):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
         params = getattr(getattr(item, "callspec", None), "params", {})
         if PG_FIXTURES & set(getattr(item, "fixturenames", ())) or "postgresql" in params.values():
             item.add_marker(pytest.mark.postgresql)

@@ -8,6 +8,10 @@ screen asks for none."""
 
 from __future__ import annotations
 
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 RECORDER = """
 window.__wake = [];
 Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
