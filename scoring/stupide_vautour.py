@@ -30,7 +30,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache, partial
-from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
@@ -559,17 +558,18 @@ class StupideVautourEngine(Engine):
         seating = self.players
         if len(seating) < 2:  # (itemgetter reads one key as itself, not in a tuple)
             return False
-        # each play names exactly the players at the table: every one of them, and as many names
+        # each play names exactly the players at the table: every one of them (or a KeyError), and no
+        # more names (a play names at least as many, so no play names more when the sum is no more)
         try:
             rounds = list(map(itemgetter(*seating), hands))  # every round's cards, in seating order
         except KeyError:
             return False
-        if list(map(len, hands)) != [len(seating)] * len(hands):
+        if sum(map(len, hands)) != len(seating) * len(hands):
             return False
         if rounds:
-            cards_of = list(map(set, zip(*rounds)))  # each player's cards, once each
-            if (list(map(len, cards_of)) != [len(rounds)] * len(seating)  # a card played again
-                    or not _HAND_SET.issuperset(chain.from_iterable(cards_of))):
+            cards_of = list(map(set, zip(*rounds)))  # each player's cards, once each (at most a card a round)
+            if (sum(map(len, cards_of)) != len(rounds) * len(seating)  # a card played again
+                    or not all(map(_HAND_SET.issuperset, cards_of))):
                 return False
         state = self.state
         ties, taken = self.ties, state.taken
