@@ -54,6 +54,11 @@ class _Plan(NamedTuple):
 
 
 _PLANS: dict[type, _Plan] = {}
+# the struct types whose plan reads one field naming a player at most, or one object keyed by player:
+# (that field or None, that object's field or None, the keys every value was given), read by the loop
+# every record pays for (:func:`_check_actions`) in one look-up; filled with ``_PLANS``
+_QUICK: dict[type, tuple[str | None, str | None, int]] = {}
+_NO_QUICK: dict[type, tuple[str | None, str | None, int]] = {}  # (stays empty: for a game's own check)
 
 
 def _plan(cls: type) -> _Plan:
@@ -64,6 +69,8 @@ def _plan(cls: type) -> _Plan:
             found = _Plan(cls.named_one, cls.named_many, 1 + sum(1 for field in fields if field.required),
                           tuple(field.name for field in fields if not field.required),
                           tuple(field.name for field in fields if _holds_object(field.type))).only_one()
+            if found.one is not None or found.keyed is not None:
+                _QUICK[cls] = (found.one or None, found.keyed, found.fixed)
         else:  # a pydantic model (the reference path, or an action a test built): its keys are not counted
             ones, manys = cls.people_fields()  # type: ignore[attr-defined]
             found = _Plan(ones, manys, 0, (), ())
@@ -152,24 +159,24 @@ def _check_actions(actions: list[Any], seen: set[str], extra: Callable[[Any, int
     (one pass: this is the loop every record pays for)."""
     keys = 0
     plans = _PLANS
+    quick = _QUICK if extra is None else _NO_QUICK
     for i, action in enumerate(actions):
-        plan = plans.get(action.__class__) or _plan(action.__class__)
-        one = plan.one
-        if one is not None and extra is None:  # a player named at most: most actions, one test
-            if one:
+        how = quick.get(action.__class__)
+        if how is not None:  # a player named at most (most actions), or one object keyed by player: one test
+            one, keyed, fixed = how
+            if one is not None:
                 name = getattr(action, one)
                 if name is not None and name not in seen:
                     raise bad("action_player", i, i=i, name=repr(name))
-            keys += plan.fixed
+            elif keyed is not None:
+                names = getattr(action, keyed)
+                if not seen.issuperset(names):
+                    stranger = next(name for name in names if name not in seen)
+                    raise bad("action_player", i, i=i, name=repr(stranger))
+                keys += len(names)
+            keys += fixed
             continue
-        keyed = plan.keyed
-        if keyed is not None and extra is None:  # one object keyed by player: one test too
-            names = getattr(action, keyed)
-            if not seen.issuperset(names):
-                stranger = next(name for name in names if name not in seen)
-                raise bad("action_player", i, i=i, name=repr(stranger))
-            keys += plan.fixed + len(names)
-            continue
+        plan = plans.get(action.__class__) or _plan(action.__class__)
         for attr in plan.ones:
             name = getattr(action, attr)
             if name is not None and name not in seen:

@@ -58,7 +58,7 @@ def result_of(outcome: Outcome, lang: str = "en", words: str | None = None) -> V
     ``lang`` and in the words of ``words`` (a game id; default: the ``dialect`` the caller renders in
     now): the scores cost no sentence."""
     return VerdictResult(
-        scores={p: score_out(s) for p, s in outcome.scores.items()},
+        scores={p: s if s.__class__ is int else score_out(s) for p, s in outcome.scores.items()},  # (most are)
         eliminated=list(outcome.eliminated),
         winners=list(outcome.winners),
         replay_required=outcome.replay_required,

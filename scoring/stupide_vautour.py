@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache, partial
+from operator import attrgetter, itemgetter
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from models.games.stupide_vautour import STUPIDE_VAUTOUR, SV_HAND, SV_POINT_CARDS
@@ -59,6 +60,10 @@ END_TIE_RULE = "SV-END-TIE"  # the ruling: a shared second best score, or nobody
 _POINT_SET = frozenset(SV_POINT_CARDS)
 _SILENT: tuple[Event, ...] = ()  # what a quiet engine's actions return
 _HAND_SET = frozenset(SV_HAND)
+# what ``run``'s check of a whole record reads (``_run_whole``): the actions' types in turn from the
+# first round, by how many actions there are, and the readers of their fields
+_TURNS = [[("reveal", "play")[i % 2] for i in range(n)] for n in range(2 * ROUNDS + 1)]
+_KIND, _CARD, _CARDS = attrgetter("type"), attrgetter("card"), attrgetter("cards")
 
 
 def _m(key: str, **params: Any) -> Msg:
@@ -130,6 +135,23 @@ def decide(cards: Mapping[str, int], seating: Sequence[str], high: bool, ties: s
     return Decision(high, None, None, tuple((p, v) for v in values for p in holders[v]))
 
 
+def _taker(values: Sequence[int], seating: Sequence[str], high: bool, ties: str) -> str | None:
+    """``decide(cards, seating, high, ties).winner`` from every player's card in seating order
+    (``values``), without the cards set aside on the way: what a verdict's fold reads of a round."""
+    pick = max if high else min
+    top = pick(values)
+    if values.count(top) == 1:
+        return seating[values.index(top)]
+    if ties == "one-level":  # the tied best cards set aside, the next level decides (looked at once)
+        rest = [v for v in values if v != top]
+        if not rest:
+            return None
+        after = pick(rest)
+        return seating[values.index(after)] if rest.count(after) == 1 else None
+    once = [v for v in values if values.count(v) == 1]  # highest-unique: the best value played once
+    return seating[values.index(pick(once))] if once else None
+
+
 # Keys and rule tuples every round uses, by side (True: the pending sum is >= 0, the highest card takes)
 # and by whether carried-over cards are in the points.
 _REVEAL_KEY = {True: "sv.reveal.suricate", False: "sv.reveal.vulture"}
@@ -187,7 +209,7 @@ class StupideVautourState:
     players: tuple[str, ...]
     phase: Phase = Phase.REVEAL
     plays: list[Mapping[str, int]] = field(default_factory=list)  # every player's card, round by round
-    played: set[tuple[str, int]] = field(default_factory=set)  # (player, hand card) pairs played so far
+    used: dict[str, set[int]] = field(default_factory=dict)  # player -> the hand cards they played so far
     revealed: list[int] = field(default_factory=list)  # point cards, in the order turned over (one a round)
     pending: list[int] = field(default_factory=list)  # in play or carried over, in the order they came up
     pending_sum: int = 0
@@ -242,7 +264,8 @@ class StupideVautourEngine(Engine):
         self.ties: str = ties or DEFAULT_TIES
         if self.ties not in TIES:
             raise ValueError(f"unknown ties reading {self.ties!r}")
-        self.state = StupideVautourState(self.players, taken={p: [] for p in self.players})
+        self.state = StupideVautourState(self.players, taken={p: [] for p in self.players},
+                                         used={p: set() for p in self.players})
         # the seats as a set: a play names exactly these players (a dict's keys compare with a set)
         self._seats = frozenset(self.players)
 
@@ -294,8 +317,8 @@ class StupideVautourEngine(Engine):
 
     @property
     def hands(self) -> dict[str, tuple[int, ...]]:
-        played = self.state.played
-        return {p: tuple(c for c in SV_HAND if (p, c) not in played) for p in self.players}
+        used = self.state.used
+        return {p: tuple(c for c in SV_HAND if c not in used[p]) for p in self.players}
 
     @property
     def last_played(self) -> dict[str, int | None]:
@@ -379,13 +402,14 @@ class StupideVautourEngine(Engine):
                 raise RuleViolation(PLAY_PLAYERS, "sv.refuse.stranger", players=tuple(strangers))
             raise RuleViolation(PLAY_PLAYERS, "sv.refuse.missing", round=state.rounds_played + 1,
                                 players=tuple(p for p in self.players if p not in cards))
-        if _HAND_SET.issuperset(cards.values()) and state.played.isdisjoint(cards.items()):
+        used = state.used
+        if _HAND_SET.issuperset(cards.values()) and not any([card in used[p] for p, card in cards.items()]):
             return  # the usual play: every card a hand card, none played before
         for player in self.players:
             card = cards[player]
             if card not in _HAND_SET:
                 raise RuleViolation(NO_SUCH_CARD, "sv.refuse.not_a_hand_card", player=player, card=card)
-            if (player, card) in state.played:
+            if card in used[player]:
                 number = next(n for n, play in enumerate(state.plays, start=1) if play[player] == card)
                 raise RuleViolation(PLAY_USED, "sv.refuse.played_already", player=player, card=card,
                                     round=number)
@@ -418,7 +442,9 @@ class StupideVautourEngine(Engine):
         state = self.state
         plays = state.plays
         plays.append(cards)
-        state.played.update(cards.items())
+        used = state.used
+        for player, given in cards.items():
+            used[player].add(given)
         number = len(plays)
         pending = state.pending
         total = state.pending_sum
@@ -450,12 +476,15 @@ class StupideVautourEngine(Engine):
     def run(self, actions: Iterable[Any]) -> None:
         """The verdict's fold (see :meth:`Engine.run`), with the usual reveal and play settled inline:
         the same state as :meth:`apply` leaves (``tests/test_engine_base.py`` compares them), no
-        sentence built. Anything unusual (a tie, a refusal) goes through ``_check`` and ``_perform``."""
+        sentence built. Anything unusual (a tie, a refusal) goes through ``_check`` and ``_perform``.
+        A fresh engine given a list it accepts whole (a verdict's record, most often) checks it all at
+        once first (:meth:`_run_whole`); anything that list does not pass goes action by action."""
         state = self.state
+        if not state.revealed and actions.__class__ is list and self._run_whole(actions):
+            return
         check, perform = self._check, self._perform
         seats, players, ties = self._seats, self.players, self.ties
-        seats_count = len(seats)
-        plays, played, revealed, taken = state.plays, state.played, state.revealed, state.taken
+        plays, used, revealed, taken = state.plays, state.used, state.revealed, state.taken
         hand, points = _HAND_SET, _POINT_SET
         applied = self.applied
         self.quiet = True
@@ -464,14 +493,10 @@ class StupideVautourEngine(Engine):
                 phase = state.phase
                 if action.type == "play":
                     cards = action.cards
-                    if phase is _PLAY and cards.keys() == seats and hand.issuperset(cards.values()):
-                        before = len(played)
-                        played.update(cards.items())  # checks and adds at once: a card played again adds no pair
-                        if len(played) - before != seats_count:  # refused: the pairs again from the plays
-                            played.clear()
-                            for earlier in plays:
-                                played.update(earlier.items())
-                            check(action)  # raises the refusal (SV-PLAY-USED)
+                    if (phase is _PLAY and cards.keys() == seats and hand.issuperset(cards.values())
+                            and not any([card in used[p] for p, card in cards.items()])):
+                        for player, card in cards.items():
+                            used[player].add(card)
                         plays.append(cards)
                         number = len(plays)
                         pending = state.pending
@@ -514,6 +539,75 @@ class StupideVautourEngine(Engine):
         finally:
             self.applied = applied
             self.quiet = False
+
+    def _run_whole(self, actions: list[Any]) -> bool:
+        """Fold a fresh engine over ``actions`` when every one of them is accepted, checking them all
+        before changing anything: True when done (the state as :meth:`apply` would leave it), False
+        (nothing changed) when any action might be refused, for :meth:`run`'s loop to refuse it at its
+        place. What is checked is what ``_check`` refuses, for the whole list at once: reveal and
+        play in turns from the first round (nothing after the 15th play), point cards revealed once,
+        each play naming exactly the players at the table, hand cards only, none played twice by the
+        same player."""
+        count = len(actions)
+        if count > 2 * ROUNDS or list(map(_KIND, actions)) != _TURNS[count]:
+            return False
+        shown = list(map(_CARD, actions[::2]))
+        if not _POINT_SET.issuperset(shown) or len(set(shown)) != len(shown):
+            return False
+        hands = list(map(_CARDS, actions[1::2]))
+        seating = self.players
+        if len(seating) < 2:  # (itemgetter reads one key as itself, not in a tuple)
+            return False
+        # each play names exactly the players at the table: every one of them (or a KeyError), and no
+        # more names (a play names at least as many, so no play names more when the sum is no more)
+        try:
+            rounds = list(map(itemgetter(*seating), hands))  # every round's cards, in seating order
+        except KeyError:
+            return False
+        if sum(map(len, hands)) != len(seating) * len(hands):
+            return False
+        if rounds:
+            cards_of = list(map(set, zip(*rounds)))  # each player's cards, once each (at most a card a round)
+            if (sum(map(len, cards_of)) != len(rounds) * len(seating)  # a card played again
+                    or not all(map(_HAND_SET.issuperset, cards_of))):
+                return False
+        state = self.state
+        ties, taken = self.ties, state.taken
+        pending: list[int] = state.pending
+        total = state.pending_sum
+        held, winner, best = pending, None, None
+        for card, values in zip(shown, rounds):
+            pending.append(card)
+            total += card
+            top = max(values) if total >= 0 else min(values)
+            held = pending
+            if values.count(top) == 1:  # the usual round, as _play settles it
+                winner, best = seating[values.index(top)], top
+            else:
+                winner, best = _taker(values, seating, total >= 0, ties), None
+            if winner is not None:
+                taken[winner].extend(pending)
+                pending, total = [], 0
+            else:  # carried over: the round's list stays as it was, the next reveal joins a copy
+                pending = pending.copy()
+        number = len(rounds)
+        if number:
+            state.plays.extend(hands)
+            for player, cards in zip(seating, cards_of):
+                state.used[player].update(cards)
+            state.last_round = (number, hands[-1], held, winner, best)
+        state.revealed.extend(shown)
+        if number == ROUNDS:
+            state.phase = _OVER
+            state.lost.extend(pending)
+            pending, total = [], 0
+        elif len(shown) > number:  # ends on a reveal: the round is open
+            pending.append(shown[-1])
+            total += shown[-1]
+            state.phase = _PLAY
+        state.pending, state.pending_sum = pending, total
+        self.applied += count
+        return True
 
     def _play_events(self, last: LastRound) -> list[Event]:
         number, cards = last[0], last[1]

@@ -481,3 +481,45 @@ def test_the_verdicts_fold_refuses_a_card_played_again_as_apply_does(ties):
     by_run.run(parse_record_data(record(["A", "B", "C"], [play(A=4, B=1, C=8)])).actions)
     assert by_run.applied == 4 and by_run.played_in["C"] == {9: 1, 8: 2}
     assert en(by_run.last_award) == ["B's 1 is the lowest card and takes the -2."]
+
+
+@pytest.mark.parametrize("ties", ["one-level", "highest-unique"])
+def test_the_verdicts_fold_checks_a_whole_legal_record_at_once_then_settles_it_as_apply_does(ties, monkeypatch):
+    """A fresh engine's ``run`` over a list it accepts whole (``_run_whole``) checks it all first, then
+    settles every round itself, ties, carries and lost cards included, the plays naming the players in
+    any order, and leaves the state ``apply`` leaves; a record that stops after a reveal leaves the
+    round open."""
+    players = ["A", "B", "C"]
+    points = [5, -2, 7, 3, 1, 2, 4, 6, 8, 9, 10, -1, -3, -4, -5]
+    rounds = [(3, 3, 1),     # the 3s tied: C's 1 takes the 5
+              (2, 2, 5),     # a vulture: the 2s tied, C's 5 takes the -2
+              (1, 4, 4),     # the 4s tied, A's 1 takes the 7
+              (15, 15, 15),  # every card tied: the 3 is carried over
+              (14, 14, 3)]   # the 14s tied, C's 3 takes 3 and 1
+    left = [sorted(set(range(1, 16)) - {r[seat] for r in rounds} - {13}) for seat in range(3)]
+    rounds += list(zip(*left)) + [(13, 13, 13)]  # the last round tied again: the -5 is lost
+    actions = []
+    for number, (point, cards) in enumerate(zip(points, rounds)):
+        named = dict(zip(players, cards))
+        actions += [reveal(point), play(**(dict(reversed(named.items())) if number % 2 else named))]
+    for count in (len(actions), 9, 0):
+        parsed = parse_record_data(record(players, actions[:count], ties=ties)).actions
+        by_apply = engine(players, ties)
+        for action in parsed:
+            by_apply.apply(action)
+        by_run, whole = engine(players, ties), []
+        with monkeypatch.context() as patched:
+            at_once = StupideVautourEngine._run_whole
+            patched.setattr(StupideVautourEngine, "_run_whole", lambda self, got: whole.append(at_once(self, got)) or whole[-1])
+            for name in ("_check", "_perform"):
+                patched.setattr(StupideVautourEngine, name, lambda *args: pytest.fail("went action by action"))
+            by_run.run(parsed)
+        assert whole == [True]
+        assert vars(by_run) == vars(by_apply) and by_run.applied == count
+        assert by_run.outcome() == by_apply.outcome() and by_run.last_award == by_apply.last_award
+        if count == len(actions):
+            assert by_run.finished and by_run.lost == (-5,) and by_run.taken["C"][:3] == (5, -2, 3)
+        elif count == 9:
+            assert by_run.round_open and by_run.pending == (3, 1) and by_run.taken["A"] == (7,)
+        else:
+            assert by_run.player_view() == engine(players, ties).player_view()

@@ -224,3 +224,95 @@ def test_standings_rank_as_the_rule_groups_them(values):
         place += len(group)
     assert standings(players, scores) == (tuple(winners), tuple(ranking))
     assert settle(players, scores)[:2] == (tuple(winners), tuple(ranking))
+
+
+def _fold_with_apply(eng, actions):
+    for action in actions:
+        try:
+            eng.apply(action)
+        except RuleViolation as refusal:
+            return refusal
+    return None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.data())
+def test_the_verdicts_fold_of_a_whole_list_refuses_and_settles_as_apply_does(game, data):
+    """``run`` on a fresh engine checks a whole list at once before it folds it (``_run_whole``): on a
+    legal game, cut anywhere, its plays naming the players in any order, and on the same game with one
+    action changed, added or left out (a card played again or not in the hand, a point card revealed
+    twice or not one, a player missing or a stranger, two reveals or two plays in a row, anything after
+    the 15th round), it refuses the same action with the same rule and sentence as ``apply`` does, and
+    leaves every attribute as ``apply`` leaves it. (The actions are the structs a record is parsed
+    into, built here without the parser's checks.)"""
+    from models.games import stupide_vautour_structs as structs
+
+    players, ties, points, hands = game
+    actions = []
+    for rnd in range(15):
+        cards = {p: hands[p][rnd] for p in data.draw(st.permutations(players))}
+        actions += [structs.SVReveal(card=points[rnd]), structs.SVPlay(cards=cards)]
+    if data.draw(st.booleans()):  # cut anywhere
+        actions = actions[:data.draw(st.integers(0, 30))]
+    reveals = [i for i, action in enumerate(actions) if action.type == "reveal"]
+    plays = [i for i, action in enumerate(actions) if action.type == "play"]
+    change = data.draw(st.sampled_from(["none", "again", "stranger", "missing", "not in the hand", "revealed again",
+                                        "not a point card", "after the end", "replace", "insert", "remove"]))
+    if change == "after the end" and len(actions) == 30:
+        actions.append(data.draw(st.sampled_from(actions)))
+    elif change == "again" and len(plays) > 1:  # one player's card of an earlier round, played again
+        earlier, later = sorted(data.draw(st.lists(st.sampled_from(plays), min_size=2, max_size=2, unique=True)))
+        cheater = data.draw(st.sampled_from(players))
+        actions[later] = structs.SVPlay(cards={**actions[later].cards, cheater: actions[earlier].cards[cheater]})
+    elif change in ("stranger", "missing", "not in the hand") and plays:
+        at = data.draw(st.sampled_from(plays))
+        cards = {**actions[at].cards}
+        if change == "stranger":
+            cards["Zoé"] = data.draw(st.integers(1, 15))
+        elif change == "missing":
+            del cards[data.draw(st.sampled_from(players))]
+        else:
+            cards[data.draw(st.sampled_from(players))] = data.draw(st.sampled_from([0, 16, -1, 99]))
+        actions[at] = structs.SVPlay(cards=dict(data.draw(st.permutations(list(cards.items())))))
+    elif change in ("revealed again", "not a point card") and len(reveals) > 1:
+        earlier, later = sorted(data.draw(st.lists(st.sampled_from(reveals), min_size=2, max_size=2, unique=True)))
+        card = actions[earlier].card if change == "revealed again" else data.draw(st.sampled_from([0, 11, -6]))
+        actions[later] = structs.SVReveal(card=card)
+    elif change in ("replace", "insert", "remove") and (actions or change == "insert"):
+        at = data.draw(st.integers(0, len(actions) - (change != "insert")))
+        if change == "remove":
+            del actions[at]
+        else:
+            if data.draw(st.booleans()):
+                odd = structs.SVReveal(card=data.draw(st.sampled_from([*SV_POINT_CARDS, 0, 11, -6])))
+            else:
+                who = data.draw(st.lists(st.sampled_from([*players, "Zoé"]), min_size=1, max_size=6, unique=True))
+                odd = structs.SVPlay(cards={p: data.draw(st.integers(0, 16)) for p in who})
+            actions[at:at + (change == "replace")] = [odd]
+    else:
+        change = "none"
+    event(f"changed: {change}")
+    by_apply, by_run = new_engine(players, ties), new_engine(players, ties)
+    refusal = _fold_with_apply(by_apply, actions)
+    try:
+        by_run.run(actions)
+        ran = None
+    except RuleViolation as error:
+        ran = error
+    event(f"refused: {refusal.rule if refusal else None}")
+    assert (ran is None) == (refusal is None)
+    if ran is not None:
+        assert (ran.rule, ran.msg) == (refusal.rule, refusal.msg)
+    assert vars(by_run) == vars(by_apply)
+    assert by_run.outcome() == by_apply.outcome()
+
+
+@given(st.lists(st.integers(1, 15), min_size=2, max_size=5), st.booleans(),
+       st.sampled_from(["one-level", "highest-unique"]))
+def test_the_folds_taker_is_the_decisions_winner(values, high, ties):
+    """``_taker`` (who takes the points, from the cards in seating order: the verdict's fold) names the
+    winner ``decide`` names, in both readings and both directions."""
+    from scoring.stupide_vautour import _taker, decide
+
+    seating = [f"P{i}" for i in range(len(values))]
+    assert _taker(values, seating, high, ties) == decide(dict(zip(seating, values)), seating, high, ties).winner
