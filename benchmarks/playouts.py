@@ -116,7 +116,7 @@ def stupide_vautour(rng: random.Random, game: str = "stupide-vautour") -> dict[s
 # --- Boursicocotte: the property tests' driver (random auctions, payments and trades that end) --
 
 def boursicocotte(rng: random.Random, game: str = "boursicocotte") -> dict[str, Any]:
-    from tests.test_boursicocotte_properties import Driver
+    from tests.boursicocotte_driver import Driver
 
     record = _envelope(game, rng)
     engine: Any = new_engine(parse_record_data(record))
