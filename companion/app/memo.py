@@ -8,6 +8,14 @@ they are equal to last render's, the part is the very same control object as bef
 comparison skips at no cost (neither built nor compared), and only the parts whose inputs changed
 are built and compared.
 
+Flet pairs each control of a list with the one of the last render by key, and unkeyed controls
+by their place: a kept part that changes place (a part above it appeared or went) would be paired
+with whatever held its place before, and the new control there would take over its Flet identity
+while the kept part is still on screen under the same one (two controls, one id: the browser's
+next patch goes to the wrong one). So a kept part gets its slot as key, unless it has a key
+already (an identified control has its identifier: companion.app.ui.tid); a slot names one place
+on the screen, so no list holds two kept parts with the same key.
+
 A kept part's handlers run long after the render that built them, so they may read only what its
 inputs name, or what stays the same object for the screen's life (the table's draft dicts, which
 are emptied in place, never replaced; the context's ``submit`` and ``refresh``). The app clears the
@@ -42,6 +50,8 @@ class Memo:
             self.kept += 1
             return found[1]  # type: ignore[return-value]  # the control this slot's build returned
         control = build()
+        if control.key is None:  # see the module's docstring: Flet pairs a kept part by its key
+            control.key = slot
         self._kept[slot] = (inputs, control)
         self.built += 1
         return control

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -26,7 +27,7 @@ from companion.app.settings import DeviceSettings
 from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg, current_dialect, dialect
 
 if TYPE_CHECKING:
-    from companion.service import SessionService
+    from companion.service import SessionService, SessionState
 
 log = logging.getLogger("companion.app")
 
@@ -79,6 +80,8 @@ class App:
         # depend on: when that changes (another screen, language, theme, size, offline) none is kept
         self.memo = Memo()
         self._memo_context: tuple[Any, ...] | None = None
+        self._rendering = False
+        self._read: dict[int, SessionState] = {}  # the games read during the render under way (App.read)
         # the club's server as last found (LOCAL: a SQLite file, no indicator); see _watch_link
         self.link = service.last_connection
         self._closed = False   # the page's session ended: the watch stops
@@ -308,11 +311,21 @@ class App:
             return None
         from companion.service import ServiceError
 
-        try:  # offline: as last read, without waiting for a server that does not answer
-            game = (self.service.last_known if self.offline else self.service.open)(session_id).game
-            return str(game)
+        try:
+            return str(self.read(session_id).game)
         except ServiceError:  # the screen itself will say what is wrong with the session
             return None
+
+    def read(self, session_id: int) -> SessionState:
+        """The game as the server has it (offline: as last read, without waiting for a server that
+        does not answer). Read once per render: the dialect's look-up and the screen share it."""
+        kept = self._read.get(session_id)
+        if kept is not None:
+            return kept
+        state = (self.service.last_known if self.offline else self.service.open)(session_id)
+        if self._rendering:
+            self._read[session_id] = state
+        return state
 
     def render(self) -> None:
         from companion.app.screens import SCREENS
@@ -325,8 +338,12 @@ class App:
         if context != self._memo_context:
             self.memo.clear()
             self._memo_context = context
+        self._rendering = True
+        # a screen that reads a live engine (the table) is built holding the service steady from
+        # the read on: no entry from another tab of this process changes the game it read meanwhile
+        steady = self.service.steady() if getattr(screen, "STEADY", False) else nullcontext()
         try:
-            with dialect(self._game_of(place.params)):  # Animalement Vôtre's own words, e.g.
+            with steady, dialect(self._game_of(place.params)):  # Animalement Vôtre's own words, e.g.
                 heading, body = screen.build(self, **place.params)
         except Exception as err:
             from companion.service import ServiceError
@@ -341,6 +358,9 @@ class App:
             body = ft.Column([ui.banner(sentence, ident="screen-error"),
                               ui.button(self.t("app.nav.home"), lambda _: self.home(), ident="go-home",
                                         icon=ft.Icons.HOME)], spacing=ui.GAP)
+        finally:
+            self._rendering = False
+            self._read.clear()
         self.root = self._frame(heading, body)
         keep_awake(self, place.screen == "table")  # a game on screen: the tablet does not sleep
         if self.page is not None:

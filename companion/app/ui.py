@@ -28,11 +28,19 @@ Handler = Callable[[Any], None]
 def tid(identifier: str, control: ft.Control, **semantics: Any) -> ft.Semantics:
     """Wrap a control with a stable identifier (the browser tests' selector:
     ``[flt-semantics-identifier="…"]``). The wrapper takes over the child's ``expand`` and
-    ``col`` so that it sits in a Row or a ResponsiveRow exactly as the child would."""
+    ``col`` so that it sits in a Row or a ResponsiveRow exactly as the child would.
+
+    The identifier is also the wrapper's key (unless one is given): Flet pairs the controls of a
+    list by key, and unkeyed ones by their place. By place, a log line that moves down when a new
+    one comes on top, or a block after one that appears or goes, would be compared with whatever
+    held its place before and sent to the browser again, even when the screen kept it as the
+    same object (companion.app.memo). An identifier names one control on a screen, so no list
+    holds two controls with the same key."""
     for name in ("expand", "col"):
         value = getattr(control, name, None)
         if value is not None and name not in semantics:
             semantics[name] = value
+    semantics.setdefault("key", identifier)
     return ft.Semantics(identifier=identifier, content=control, **semantics)
 
 

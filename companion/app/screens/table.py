@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 
 LOG_SHORT = 6
+# The shell builds this screen holding the service steady (App.render): the game it reads once for
+# the render (App.read) is the one the screen shows, even if another tab enters something meanwhile.
+STEADY = True
 log = logging.getLogger("companion.app")
 
 
@@ -297,7 +300,7 @@ def _session(app: App, session_id: int) -> SessionState:
     if app.offline:  # no wait for a server known not to answer: the watch says when it is back
         return app.service.last_known(session_id)
     try:
-        return app.service.open(session_id)
+        return app.read(session_id)  # read once for this render (the shell's look-up of the game read it)
     except Offline as err:
         app.failed(err)
         return app.service.last_known(session_id)
