@@ -31,6 +31,7 @@ from companion.service import SessionService
 from companion.store import Store
 
 ENCODE = configure_encode_object_for_msgpack(BaseControl)
+OPEN_LOOPS: list[asyncio.AbstractEventLoop] = []  # the recording pages' loops, closed after each test
 
 
 class Recording(Connection):
@@ -40,12 +41,35 @@ class Recording(Connection):
     def __init__(self) -> None:
         super().__init__()
         self.loop = asyncio.new_event_loop()
+        OPEN_LOOPS.append(self.loop)
         self.pubsubhub = PubSubHub(loop=self.loop)
         self.sent = 0
 
     def send_message(self, message: Any) -> None:
         msgpack.packb([message.action, message.body], default=ENCODE)
         self.sent += 1
+
+
+@pytest.fixture(autouse=True)
+def _page_context_restored() -> Iterator[None]:
+    """A Flet session makes its page the thread's current page (a context variable Flet's services
+    register with): put back the one before, so that no later test in this process builds a control
+    on a page whose session is gone ("An attempt to fetch destroyed session"); and close the
+    recording pages' loops."""
+    from flet.controls.context import _context_page
+
+    token = _context_page.set(None)
+    yield
+    _context_page.reset(token)
+    while OPEN_LOOPS:  # what the pages scheduled (the wake lock's switch) is let run, then cancelled
+        loop = OPEN_LOOPS.pop()
+        loop.run_until_complete(asyncio.sleep(0))
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.wait(pending))
+        loop.close()
 
 
 @pytest.fixture
