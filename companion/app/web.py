@@ -329,5 +329,10 @@ def lan_addresses() -> list[str]:
 
 
 def show(page: Any, control: ft.Control) -> None:
+    """Put ``control`` on the page in place of what it showed. Without its key: a view shown again
+    (the PIN screen after a try) would have the key of the one it replaces, and with the two paired
+    by key the browser never showed the new one's message (tests/e2e/test_lan_browser.py in
+    Chromium; paired by place, as without keys, it does)."""
+    control.key = None
     page.controls = [control]
     page.update()
