@@ -132,8 +132,10 @@ class Tab:
 
 
 def submit(s: Screen, pin: str) -> None:
+    """Type the PIN and tap "Rejoindre la table", once more if the tap did nothing (the field still
+    holds the PIN: the app empties it after each refused try, and leaves the PIN screen on success)."""
     s.type_into("pin-field", pin)
-    s.click("pin-enter")
+    s.tap_until("pin-enter", lambda: not s.exists("pin-field") or pin_typed(s) == "")
 
 
 def pin_typed(s: Screen) -> str:
