@@ -236,13 +236,14 @@ def test_every_turn_s_controls_in_view_for_two_to_six_players(chromium, prepared
     try:
         for (n, turn), sid in sessions.items():
             first, needed = TURNS[turn]
+            s.page.set_viewport_size({"width": 1280, "height": 800})
+            s.resume(sid)
+            s.wait_for(needed[-1] if first is None else first)
+            if first is not None:
+                s.click(first)
+                s.wait_for(needed[0])
             for (width, height), screens in (((1280, 800), 1.0), ((390, 844), 2.0)):
                 s.page.set_viewport_size({"width": width, "height": height})
-                s.resume(sid)
-                s.wait_for(needed[-1] if first is None else first)
-                if first is not None:
-                    s.click(first)
-                    s.wait_for(needed[0])
                 s.frames(3)
                 s.scroll_top()
                 for ident in needed:
@@ -250,9 +251,9 @@ def test_every_turn_s_controls_in_view_for_two_to_six_players(chromium, prepared
                         s.until(lambda: _bottom_within(s, ident, screens), ident, timeout=4)
                     except AssertionError:
                         misses.append(f"{n} players, {turn}, {width}×{height}: {ident} at {s.box(ident)}")
-                if first is not None:
-                    s.click("ani-hide")
-                    s.wait_gone("ani-private")
+            if first is not None:
+                s.click("ani-hide")
+                s.wait_gone("ani-private")
     finally:
         context.close()
     assert misses == [], "\n".join(misses)
