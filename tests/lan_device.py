@@ -122,7 +122,10 @@ def main(argv: list[str]) -> dict[str, Any]:
     if command == "spoof":
         client = Client(url)
         client.register(spoof="127.0.0.1")
-        return {"texts": client.read(6.0)}
+        # what the server sends up to the PIN screen, then for 2 s more: had the page's word been
+        # taken, the app itself would follow the answer to the same two frames
+        texts = client.read(6.0, until=("pin-screen",))
+        return {"texts": texts + client.read(2.0)}
     if command == "pins":
         spoof = next((arg.split("=", 1)[1] for arg in rest if arg.startswith("--client-ip=")), None)
         pins = [pin for pin in rest if not pin.startswith("--")]
