@@ -134,9 +134,10 @@ def test_sigterm_stops_the_app_quickly_with_a_device_connected(net, history, tmp
     served = Served(net, history, tmp_path / "server.log", port=8553).wait()
     holder = subprocess.Popen(net.in_ns(net.device_ns, [sys.executable, "-c", (
         "import sys, time; sys.path.insert(0, %r); from lan_device import Client; "
-        "c = Client(%r); c.register(); c.read(3.0); time.sleep(60)") % (str(Path(__file__).parent), served.url)]))
+        "c = Client(%r); c.register(); c.read(20.0, until=('pin-screen',)); print('connected', flush=True); "
+        "time.sleep(60)") % (str(Path(__file__).parent), served.url)]), stdout=subprocess.PIPE, text=True)
     try:
-        time.sleep(6)
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "connected"  # its page is open
         started = time.monotonic()
         served.proc.send_signal(signal.SIGTERM)
         served.proc.wait(timeout=30)
