@@ -166,13 +166,20 @@ def test_every_turn_is_in_view_on_a_tablet_and_a_round_needs_no_scroll_on_a_phon
             players = NAMES[:n]
             reveal = [f"sv-reveal-{c}" for c in SV_POINT_CARDS]
             cards = [f"sv-card-{p}-{c}" for p in players for c in SV_HAND]
-            for width, height in ((1280, 800), (390, 844)):
+            sizes = ((1280, 800), (390, 844))
+            page.set_viewport_size({"width": 1280, "height": 800})
+            _open(screen, reveal_sid)
+            for width, height in sizes:
                 page.set_viewport_size({"width": width, "height": height})
-                _open(screen, reveal_sid)
+                screen.frames(3)
                 screen.scroll_top()
                 assert_in_view(screen, reveal, f"{n} players at {width}x{height}: the point cards to reveal")
-                _open(screen, play_sid)
-                screen.wait_for("sv-play")
+            page.set_viewport_size({"width": 1280, "height": 800})
+            _open(screen, play_sid)
+            screen.wait_for("sv-play")
+            for width, height in sizes:
+                page.set_viewport_size({"width": width, "height": height})
+                screen.frames(3)
                 screen.scroll_top()
                 if width > 1000:  # a tablet: every row, and the confirm, at once
                     assert_in_view(screen, cards + ["sv-confirm", "sv-clear"],
@@ -187,7 +194,7 @@ def test_every_turn_is_in_view_on_a_tablet_and_a_round_needs_no_scroll_on_a_phon
                 assert_in_view(screen, ["sv-confirm"] + [f"sv-change-{p}" for p in players],
                                f"{n} players at {width}x{height}: the round entered, the confirm")
                 screen.wait_enabled("sv-confirm")
-                for player in players:  # leave the draft empty for the next size
+                for player in players:  # leave the draft empty for the next game
                     screen.click(f"sv-change-{player}")
                     screen.wait_for(f"sv-card-{player}-1")
     finally:
