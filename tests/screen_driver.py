@@ -77,4 +77,4 @@ class ScreenDriver:
         if self.sep is None:
             return probe.text_of(self.root, ident)
         node = self.find(ident) if ident else self.root
-        return self.sep.join(c.value for c in probe.walk(node) if isinstance(c, ft.Text) and c.value)
+        return self.sep.join(c.value for c in probe.shown(node) if isinstance(c, ft.Text) and c.value)

@@ -41,7 +41,7 @@ def test_a_draw_and_a_take_build_again_only_what_they_change(table):
     boxes = {p: _find(app, f"ani-collection-{p}-0") for p in PLAYERS}
     header = _find(app, "ani-header")
     probe.tap(app.root, "ani-pick-dog-thief")  # Anne turns a card over: the lot is offered to her
-    assert not shown(app.root, "ani-draw") and probe.has(app.root, "ani-pick-owl")  # hidden, kept on the page
+    assert not shown(app.root, "ani-draw") and probe.kept_hidden(app.root, "ani-pick-owl")  # hidden, kept on the page
     assert all(_find(app, f"ani-collection-{p}-0") is boxes[p] for p in (B, C, D))
     probe.tap(app.root, "ani-pass")
     probe.tap(app.root, "ani-take")  # Bruno takes it

@@ -547,3 +547,24 @@ def test_hand_cards_are_kept_from_one_round_to_the_next_and_still_pick(tmp_path)
         probe.tap(app.root, f"sv-card-{player}-1")
     probe.tap(app.root, "sv-confirm")
     assert service.open(sid).log[-1].action == {"type": "play", "cards": {p: 1 for p in FIVE}}
+
+
+# -- the reveal and the play blocks switched, not rebuilt ---------------------------------------------
+
+
+def test_the_block_not_expected_stays_on_the_page_hidden_and_holds_no_pick():
+    """Both entry blocks stay on the page, only the expected one shown: the hidden one cannot be
+    read or tapped, and the hand cards hidden while a point card is revealed hold no pick (the
+    last round's picks are gone with its entry: nothing the table may not see)."""
+    revealing = Table(state_of([reveal(3), play(Anne=14, Bruno=1, Chloé=2)]))
+    assert revealing.has("sv-reveal") and probe.kept_hidden(revealing.root, "sv-play")
+    assert not revealing.has("sv-card-Anne-14") and en("app.sv.confirm", n=2) not in revealing.text()
+    with pytest.raises(LookupError):
+        probe.tap(revealing.root, "sv-confirm")
+    hidden = probe.kept_hidden
+    assert all(hidden(revealing.root, f"sv-card-{p}-{c}") for p in TABLE for c in SV_HAND)
+    assert not [c.identifier for c in ui.walk(revealing.root)
+                if isinstance(c, ft.Semantics) and (c.identifier or "").startswith("sv-card-") and c.selected]
+    playing = Table(state_of([reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)]))
+    assert playing.has("sv-play") and probe.kept_hidden(playing.root, "sv-reveal")
+    assert not playing.has("sv-reveal-7") and en("app.sv.which_card") not in playing.text()

@@ -234,3 +234,40 @@ def test_a_new_log_line_is_the_only_line_sent(tmp_path, diffs):
         lines = [c.identifier for c in sent(app.page, diffs[0]) if isinstance(c, ft.Semantics)
                  and re.fullmatch(r"entry-\d+", c.identifier or "")]
         assert lines == [f"entry-{len(service.open(sid).log) - 1}"]
+
+
+
+def new_controls(ops: list[dict[str, Any]]) -> list[Any]:
+    """The controls a diff sends whole (added, or put in another's place): the browser builds each."""
+    return [c for op in ops if op["op"] in ("add", "replace") for c in walk(op["value"])
+            if isinstance(c, BaseControl)]
+
+
+def test_stupide_vautour_switches_between_reveal_and_play_without_building_either_again(tmp_path, diffs):
+    """Stupide Vautour's entry alternates the point cards to reveal and every player's hand: both
+    blocks stay on the page and only the one expected is visible, so a reveal or a confirm sends
+    what changed (a card out, the picks gone, which block shows), not the 140-300 controls of the
+    block that comes into view."""
+    from companion.app import probe
+
+    players = ("Anne", "Bruno", "Chloé")
+    service, app, sid, _session = open_table(tmp_path, "stupide-vautour", list(players), first_player="Anne")
+    sizes: dict[str, int] = {}
+    hands: dict[str, int] = {}
+    for n, (card, picks) in enumerate(((3, (14, 1, 2)), (-2, (13, 2, 1)), (7, (1, 15, 3)))):
+        diffs.clear()
+        probe.tap(app.root, f"sv-reveal-{card}")
+        assert probe.has(app.root, "sv-play") and not probe.has(app.root, "sv-reveal")
+        sizes[f"reveal {card}"] = len(new_controls(diffs[-1]))
+        # a hand card no one picked is the very object it was a round ago: kept, not built again
+        now = {f"{p}-{c}": id(probe.find(app.root, f"sv-card-{p}-{c}")) for p in players for c in (5, 9)}
+        assert not hands or now == hands
+        hands = now
+        for player, value in zip(players, picks):
+            probe.tap(app.root, f"sv-card-{player}-{value}")
+        diffs.clear()
+        probe.tap(app.root, "sv-confirm")
+        assert len(service.open(sid).log) == 2 * (n + 1)
+        assert probe.has(app.root, "sv-reveal") and not probe.has(app.root, "sv-play")
+        sizes[f"confirm {n + 1}"] = len(new_controls(diffs[-1]))
+    assert max(sizes.values()) <= 30, sizes

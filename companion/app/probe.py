@@ -1,6 +1,10 @@
 """Looking into a built control tree without a browser: find a control by its test identifier,
 read the text under it, tap it, type into it. Used by the pure-Python UI tests (no page needed:
-handlers are plain functions of the control tree)."""
+handlers are plain functions of the control tree).
+
+Only what is shown counts: a control under an invisible one (``visible=False``, itself included)
+is absent, as in the browser — Flet does not render it, nothing of it reaches the accessibility
+tree, so no one can read or tap it."""
 
 from __future__ import annotations
 
@@ -12,8 +16,17 @@ import flet as ft
 from companion.app.ui import walk
 
 
-def identified(root: Any) -> Iterator[ft.Semantics]:
+def shown(root: Any) -> Iterator[Any]:
+    """Every control below (and including) ``root`` that is on screen: not under an invisible one."""
+    hidden: set[int] = set()
     for node in walk(root):
+        if id(node) not in hidden and getattr(node, "visible", True) is False:
+            hidden.update(id(inner) for inner in walk(node))
+    return (node for node in walk(root) if id(node) not in hidden)
+
+
+def identified(root: Any) -> Iterator[ft.Semantics]:
+    for node in shown(root):
         if isinstance(node, ft.Semantics) and node.identifier:
             yield node
 
@@ -33,10 +46,16 @@ def has(root: Any, ident: str) -> bool:
     return any(node.identifier == ident for node in identified(root))
 
 
+def kept_hidden(root: Any, ident: str) -> bool:
+    """``ident`` is on the page but not on screen: under an invisible control (kept for later)."""
+    return not has(root, ident) and any(isinstance(node, ft.Semantics) and node.identifier == ident
+                                        for node in walk(root))
+
+
 def texts(root: Any) -> list[str]:
     """Every string a player reads under ``root``: Text values, button and field labels, tooltips."""
     out: list[str] = []
-    for node in walk(root):
+    for node in shown(root):
         if isinstance(node, ft.Text) and node.value:
             out.append(str(node.value))
         for name in ("label", "tooltip", "hint_text", "helper_text", "error_text"):
@@ -52,7 +71,7 @@ def text_of(root: Any, ident: str | None = None) -> str:
 
 def _target(node: Any, handler: str) -> Any:
     """The first control at or below ``node`` that has ``handler`` set."""
-    for inner in walk(node):
+    for inner in shown(node):
         if getattr(inner, handler, None) is not None:
             return inner
     raise LookupError(f"nothing under {getattr(node, 'identifier', node)!r} handles {handler}")
@@ -65,7 +84,7 @@ def is_enabled(root: Any, ident: str) -> bool:
     if any(getattr(above, "disabled", False) and above is not node and any(n is node for n in walk(above))
            for above in walk(root)):
         return False
-    for inner in walk(node):
+    for inner in shown(node):
         if getattr(inner, "disabled", False):
             return False
         if getattr(inner, "on_click", None) is not None:

@@ -47,11 +47,17 @@ def build(state: State, ctx: TableContext) -> ft.Control:
         said = tuple(ctx.say(m) for m in engine.last_award)
         parts.append(ctx.keep("sv-award", (engine.rounds_played, said), lambda: _award_block(state, ctx)))
     if not ctx.readonly and state.outcome is None:
+        # Both entry blocks stay on the page and only the expected one is visible: a reveal or a
+        # confirm switches them and sends what changed, not the whole block coming into view
+        # (140-300 controls the browser built anew at every entry). The hidden one shows nothing
+        # and cannot be reached (Flet does not render an invisible control), and holds nothing the
+        # table may not see: the point cards out, every value of every hand (greyed only with the
+        # aid, which shows the hands anyway), no pick (the draft is emptied by each entry).
         types = tuple(state.expected.types)
-        if "reveal" in types:
-            parts.append(ctx.keep("sv-reveal", frozenset(engine.revealed), lambda: _reveal_block(state, ctx)))
-        elif "play" in types:
-            parts.append(_play_block(state, ctx))
+        revealing = "reveal" in types
+        parts.append(ctx.keep("sv-reveal", (frozenset(engine.revealed), revealing),
+                              lambda: _reveal_block(state, ctx, shown=revealing)))
+        parts.append(_play_block(state, ctx, shown=not revealing and "play" in types))
     parts.append(_players_block(state, ctx))
     return ft.Column(parts, spacing=ui.GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -235,26 +241,30 @@ def _player_tile(state: State, ctx: TableContext, player: str, card: int | None)
 # -- entries ---------------------------------------------------------------------------------------
 
 
-def _reveal_block(state: State, ctx: TableContext) -> ft.Control:
+def _reveal_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
     out = set(state.engine.revealed)
 
     def reveal(card: int) -> ui.Handler:
         return lambda _: ctx.submit({"type": "reveal", "card": card})
 
-    def tile(card: int) -> ft.Control:
-        gone = card in out
+    def tile(card: int, gone: bool) -> ft.Control:
         face = ft.Container(point_card(ctx, card, scale=0.8), on_click=None if gone else reveal(card),
                             border_radius=10, ink=not gone, opacity=0.25 if gone else 1.0)
         label = ctx.t("app.sv.point_card_out" if gone else "app.sv.point_card", card=card)
         return ui.tid(ctx.ident(f"sv-reveal-{card}"), face, button=not gone, label=label)
 
+    def kept(card: int) -> ft.Control:  # a card is kept while it is in or out: a reveal changes one
+        return ctx.keep(f"sv-reveal-{card}", card in out, partial(tile, card, card in out))
+
     positive = [c for c in SV_POINT_CARDS if c > 0]
     negative = [c for c in SV_POINT_CARDS if c < 0]
-    return ui.panel(ft.Column([
+    block = ui.panel(ft.Column([
         ui.subtitle(ctx.t("app.sv.which_card")),
-        ft.Row([tile(c) for c in positive], wrap=True, spacing=8, run_spacing=8),
-        ft.Row([tile(c) for c in negative], wrap=True, spacing=8, run_spacing=8),
+        ft.Row([kept(c) for c in positive], wrap=True, spacing=8, run_spacing=8),
+        ft.Row([kept(c) for c in negative], wrap=True, spacing=8, run_spacing=8),
     ], spacing=12), ident=ctx.ident("sv-reveal"))
+    block.visible = shown
+    return block
 
 
 # The fifteen hand cards of a player fit the width the screen gets: 15 in a row where each keeps at
@@ -293,7 +303,7 @@ def last_cards(state: State) -> dict[str, int] | None:
     return {p: hands[p][0] for p in state.players}
 
 
-def _play_block(state: State, ctx: TableContext) -> ft.Control:
+def _play_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
     engine = state.engine
     players = tuple(state.players)
     chosen: dict[str, int] = ctx.draft.setdefault("cards", {})
@@ -418,7 +428,9 @@ def _play_block(state: State, ctx: TableContext) -> ft.Control:
     lines += rows
     if not state.assist:
         lines.append(ui.muted(ctx.t("app.sv.fair_hint"), ident=ctx.ident("sv-fair-hint")))
-    return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("sv-play"), padding=PLAY_PADDING)
+    block = ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("sv-play"), padding=PLAY_PADDING)
+    block.visible = shown
+    return block
 
 
 def _hand_rows(head: ft.Control, tiles: list[ft.Control], per_row: int, beside: bool) -> ft.Control:
