@@ -3,9 +3,12 @@ page), what it shows in each phase, and the actions it hands to ctx.submit."""
 
 from __future__ import annotations
 
+import re
+
+import flet as ft
 import pytest
 
-from companion.app import probe
+from companion.app import probe, ui
 from companion.app.games import TableContext, TableState, screen_for
 from companion.app.games import high_society as screen
 from models.games.high_society import HS_MONEY
@@ -202,6 +205,52 @@ def test_on_a_phone_the_pad_keeps_48_dp_and_confirm_comes_before_the_figures():
 
 
 # -- parts kept between taps (companion.app.memo) ---------------------------------------------------
+
+
+# -- the reveal grid and the bid panel switched, not rebuilt ------------------------------------------
+
+
+def _hidden_money(root) -> dict[int, ft.Semantics]:
+    return {int(c.identifier.split("-")[1]): c for c in ui.walk(root)
+            if isinstance(c, ft.Semantics) and re.fullmatch(r"money-\d+", c.identifier or "")}
+
+
+@pytest.mark.parametrize("assist", [False, True])
+def test_the_block_not_expected_stays_on_the_page_hidden_and_holds_no_pick(assist):
+    """Both entry blocks stay on the page, only the expected one shown: the hidden one cannot be
+    read or tapped. The bid panel hidden while a card is turned over is the next bidder's (the one
+    who turns it), holds no pick even if the draft still held some, and greys a money card only
+    with the aid (which shows the money left anyway): nothing the table may not see."""
+    spent = [rv("p4"), bid(A, 25), pas(B), pas(C)]   # Anne took the 4 for 25, she turns the next card
+    revealing = Screen(state_of(spent, assist=assist))
+    revealing.ctx.draft.update(add=[2, 8], player=A)   # a stale pick: shown nowhere
+    revealing.build()
+    assert probe.has(revealing.root, "hs-reveal") and probe.kept_hidden(revealing.root, "hs-bid")
+    assert not probe.has(revealing.root, "money-8") and probe.kept_hidden(revealing.root, "bid-confirm")
+    for ident in ("money-8", "bid-confirm", "bid-clear", "pass"):
+        with pytest.raises(LookupError):
+            probe.tap(revealing.root, ident)
+    assert revealing.sent == []
+    assert Msg("app.hs.pass", {"player": A}).render("fr") not in probe.texts(revealing.root)
+    money = _hidden_money(revealing.root)
+    assert sorted(money) == sorted(HS_MONEY) and not [v for v, c in money.items() if c.selected]
+    greyed = sorted(v for v, c in money.items() if all(getattr(n, "on_click", None) is None for n in ui.walk(c)))
+    assert greyed == ([25] if assist else [])
+    hidden = {c.identifier: c for c in ui.walk(revealing.root) if isinstance(c, ft.Semantics)}
+    assert all(probe.text_of(hidden[f"bid-{f}"], f"bid-{f}").endswith("0") for f in ("open", "adding", "total"))
+    bidding = Screen(state_of([*spent, rv("p5")], assist=assist))
+    assert probe.has(bidding.root, "hs-bid") and probe.kept_hidden(bidding.root, "hs-reveal")
+    assert not probe.has(bidding.root, "reveal-p7") and probe.kept_hidden(bidding.root, "reveal-p7")
+    assert Msg("app.hs.which_card", {"player": A}).render("fr") not in probe.texts(bidding.root)
+    with pytest.raises(LookupError):
+        probe.tap(bidding.root, "reveal-p7")
+    assert bidding.sent == []
+
+
+def test_the_theft_hides_both_entry_blocks():
+    s = Screen(state_of(PHASES["discard"]))
+    assert probe.has(s.root, "hs-discard")
+    assert probe.kept_hidden(s.root, "hs-reveal") and probe.kept_hidden(s.root, "hs-bid")
 
 
 KEPT_TABLE = ("Anne", "Bruno", "Chloé", "David", "Emma")

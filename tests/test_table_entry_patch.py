@@ -271,3 +271,33 @@ def test_stupide_vautour_switches_between_reveal_and_play_without_building_eithe
         assert probe.has(app.root, "sv-reveal") and not probe.has(app.root, "sv-play")
         sizes[f"confirm {n + 1}"] = len(new_controls(diffs[-1]))
     assert max(sizes.values()) <= 30, sizes
+
+
+@pytest.mark.parametrize("game", ["high-society", "animalement-votre"])
+def test_high_society_switches_between_reveal_and_bid_without_building_either_again(tmp_path, diffs, game):
+    """High Society's entry alternates the cards to turn over and the bid panel (money cards,
+    figures, confirm, clear, pass): both blocks stay on the page and only the one expected is
+    visible, so a reveal, a bid or a pass sends what changed (a card fewer in the deck, the
+    figures, which block shows), not the whole block that comes into view."""
+    from companion.app import probe
+
+    service, app, sid, _session = open_table(tmp_path, game, ["Anne", "Bruno", "Chloé"], first_player="Anne")
+    sizes: dict[str, int] = {}
+    taps = [("reveal p7", ["reveal-p7"]), ("bid Anne", ["money-8", "bid-confirm"]),
+            ("bid Bruno", ["money-12", "bid-confirm"]), ("pass Chloé", ["pass"]), ("pass Anne", ["pass"]),
+            ("reveal p3", ["reveal-p3"]), ("pass Bruno", ["pass"]), ("bid Chloé", ["money-1", "bid-confirm"]),
+            ("pass Anne 2", ["pass"]), ("reveal p5", ["reveal-p5"])]
+    for name, idents in taps:
+        for ident in idents[:-1]:
+            probe.tap(app.root, ident)
+        before = len(service.open(sid).log)
+        diffs.clear()
+        probe.tap(app.root, idents[-1])
+        assert len(service.open(sid).log) == before + 1, name
+        bidding = not name.startswith("pass Anne")  # Anne's pass ends each auction: a card to turn over
+        assert probe.has(app.root, "hs-bid") == bidding and probe.has(app.root, "hs-reveal") != bidding, name
+        sizes[name] = len(new_controls(diffs[-1]))
+    # before: a reveal 85-86, the pass that ends an auction 98-132 (the reveal grid built anew); now
+    # a reveal 16-17, that pass 20-48 (the result, the log's lines, nothing of the two blocks)
+    assert max(n for name, n in sizes.items() if name.startswith("reveal")) <= 25, sizes
+    assert max(sizes.values()) <= 50, sizes

@@ -56,15 +56,24 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     if not ctx.readonly and state.outcome is None:
         types = tuple(state.expected.types)
         engine = state.engine
-        if "discard" in types:
+        discarding = "discard" in types
+        if discarding:
             owned = tuple(engine.collections[engine.discard_required or ""])
             parts.append(ctx.keep("hs-discard", (engine.discard_required, owned),
                                   lambda: _discard_block(state, ctx)))
-        elif "reveal" in types:
-            parts.append(ctx.keep("hs-reveal", (engine.starter, tuple(engine.deck_left.items())),
-                                  lambda: _reveal_block(state, ctx)))
-        elif "bid" in types or "pass" in types:
-            parts.append(_bid_block(state, ctx))
+        # The reveal grid and the bid panel both stay on the page and only the expected one is
+        # visible: a reveal, or the bid or pass that ends an auction, switches them and sends what
+        # changed, not the whole block coming into view (85-130 controls the browser built anew).
+        # The hidden one shows nothing and cannot be reached (Flet does not render an invisible
+        # control), and holds nothing the table may not see: the cards left in the deck, the bid
+        # panel of the player who bids next (its figures are the open bids, its money cards greyed
+        # only with the aid, which shows the money left anyway), no pick (the draft is emptied by
+        # each entry, and a hidden panel reads none).
+        revealing = not discarding and "reveal" in types
+        bidding = not discarding and not revealing and ("bid" in types or "pass" in types)
+        parts.append(ctx.keep("hs-reveal", (engine.starter, tuple(engine.deck_left.items()), revealing),
+                              lambda: _reveal_block(state, ctx, shown=revealing)))
+        parts.append(_bid_block(state, ctx, shown=bidding))
     if not ctx.side_panel:
         parts.append(_players_block(state, ctx))
     return ft.Column(parts, spacing=ui.GAP)
@@ -295,30 +304,38 @@ def _player_row(state: State, ctx: TableContext, player: str) -> ft.Control:
 # -- entries ---------------------------------------------------------------------------------------
 
 
-def _reveal_block(state: State, ctx: TableContext) -> ft.Control:
+def _reveal_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
     engine = state.engine
 
     def reveal(card: str) -> ui.Handler:
         return lambda _: ctx.submit({"type": "reveal", "card": card})
 
-    tiles: list[ft.Control] = [ui.tid(ctx.ident(f"reveal-{card}"),
-                    ft.Container(card_face(state, ctx, card, scale=0.62 if ctx.compact else 0.8, copies=copies),
-                                 on_click=reveal(card),
-                                 border_radius=12, ink=True),
-                    button=True, label=ctx.say(engine.card_label(card)))
-             for card, copies in engine.deck_left.items()]
-    return ui.panel(ft.Column([
+    def tile(card: str, copies: int) -> ft.Control:
+        return ui.tid(ctx.ident(f"reveal-{card}"),
+                      ft.Container(card_face(state, ctx, card, scale=0.62 if ctx.compact else 0.8, copies=copies),
+                                   on_click=reveal(card), border_radius=12, ink=True),
+                      button=True, label=ctx.say(engine.card_label(card)))
+
+    # a card is kept while as many copies are left: a reveal changes one card (or takes it away)
+    tiles: list[ft.Control] = [ctx.keep(f"hs-reveal-{card}", copies, partial(tile, card, copies))
+                               for card, copies in engine.deck_left.items()]
+    block = ui.panel(ft.Column([
         ui.subtitle(ctx.t("app.hs.which_card", player=engine.starter)),
         ft.Row(tiles, wrap=True, spacing=10, run_spacing=10),
     ], spacing=12), ident=ctx.ident("hs-reveal"))
+    block.visible = shown
+    return block
 
 
-def _bid_block(state: State, ctx: TableContext) -> ft.Control:
+def _bid_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
+    """The bid panel of the player whose turn it is; hidden (``shown`` false), that of the player
+    who bids first once the next card is turned over (the one who turns it), so that the switch
+    changes little. A hidden panel shows no pick, whatever the draft holds."""
     engine = state.engine
-    player = engine.turn
+    player = engine.turn if shown else engine.starter
     assert player is not None  # bids are awaited: someone's turn
-    chosen: list[int] = ctx.draft.setdefault("add", [])
-    if ctx.draft.get("player") != player:  # a new turn starts with nothing picked
+    chosen: list[int] = ctx.draft.setdefault("add", []) if shown else []
+    if shown and ctx.draft.get("player") != player:  # a new turn starts with nothing picked
         chosen.clear()
         ctx.draft["player"] = player
     open_bid = engine.bid_totals[player]
@@ -384,8 +401,10 @@ def _bid_block(state: State, ctx: TableContext) -> ft.Control:
     hint = ctx.keep("hs-lays", (hint_key, player), lambda: ui.muted(ctx.t(hint_key, player=player)))
     pad = ft.Row(money, wrap=True, spacing=6, run_spacing=6)
     lines: list[ft.Control] = ([hint, pad, buttons, summary] if small else [hint, pad, summary, buttons])
-    return ui.panel(ft.Column(lines, spacing=8 if small else 10), ident=ctx.ident("hs-bid"),
-                    padding=10 if small else 14)
+    block = ui.panel(ft.Column(lines, spacing=8 if small else 10), ident=ctx.ident("hs-bid"),
+                     padding=10 if small else 14)
+    block.visible = shown
+    return block
 
 
 def _figure(caption: str, value: str, ident: str, strong: bool = False, small: bool = False) -> ft.Control:
