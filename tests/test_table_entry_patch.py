@@ -301,3 +301,33 @@ def test_high_society_switches_between_reveal_and_bid_without_building_either_ag
     # a reveal 16-17, that pass 20-48 (the result, the log's lines, nothing of the two blocks)
     assert max(n for name, n in sizes.items() if name.startswith("reveal")) <= 25, sizes
     assert max(sizes.values()) <= 50, sizes
+
+
+def test_monte_descend_switches_between_pad_and_take_without_building_either_again(tmp_path, diffs):
+    """Monte & descend's entry is the card pad, or the take when a yellow « prends » was played (no
+    take stacking): both stay on the page and only the one expected is visible, and a yellow's
+    actions stay in the pad, hidden under another colour. So the take that gives the turn back to
+    the pad sends what changed, not the pad's 95 controls coming into view (nor the take's 19 when
+    it comes, nor the actions' 21 when yellow is chosen)."""
+    from companion.app import probe
+
+    service, app, sid, _session = open_table(tmp_path, "monte-descend", ["Anne", "Bruno", "Chloé"],
+                                             variant={"take_stacking": False})
+    taps = [("card", "md-value-16"), ("confirm", "md-confirm"), ("draw", "md-draw"), ("pass", "md-pass"),
+            ("colour yellow", "md-colour-y"), ("action", "md-action-take"), ("yellow card", "md-value-17"),
+            ("confirm take card", "md-confirm"), ("take", "md-take-confirm"), ("colour red", "md-colour-r"),
+            ("red card", "md-value-12"), ("colour yellow again", "md-colour-y")]
+    sizes: dict[str, int] = {}
+    for name, ident in taps:
+        diffs.clear()
+        probe.tap(app.root, ident)
+        sizes[name] = len(new_controls(diffs[-1]))
+        assert probe.has(app.root, "md-take") == (name == "confirm take card"), name
+        assert probe.has(app.root, "md-pad") != (name == "confirm take card"), name
+        assert probe.has(app.root, "md-action-take") == (name in ("colour yellow", "action", "yellow card",
+                                                                   "colour yellow again")), name
+    assert len(service.open(sid).log) == 5
+    # before: the take 110 (the pad built anew), the yellow chosen 24; now 17 and 3 (the log's
+    # line, the hand counts, the switch); the rest is the log's line and the cards laid
+    assert sizes["take"] <= 25 and sizes["colour yellow"] <= 5 and sizes["colour yellow again"] <= 5, sizes
+    assert max(sizes.values()) <= 40, sizes

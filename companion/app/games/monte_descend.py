@@ -76,18 +76,23 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     pile = _pile_block(state, ctx)
     take = pad = moves = None
     if entering:
-        if t.phase is Phase.TAKE:
-            take = _take_block(state, ctx)
-        if t.phase is not Phase.TAKE or engine.take_stacking:
-            pad = _pad_block(state, ctx, side)
+        # The take and the pad stay on the page and only the expected one is visible: a take, or the
+        # play that calls for one, switches them and sends what changed, not the whole block coming
+        # into view (the pad: 95 controls the browser built anew). The hidden one cannot be reached
+        # (Flet does not render an invisible control) and holds nothing the table may not see: the
+        # hidden take names the player to act, the count and the others' hand counts (public), no
+        # pick; the hidden pad is the empty pad of whoever takes (hands are never shown).
+        taking = t.phase is Phase.TAKE
+        take = _take_block(state, ctx, shown=taking)
+        pad = _pad_block(state, ctx, side, shown=not taking or engine.take_stacking)
         moves = _moves(state, ctx)
-    banners = _banners(state, ctx, side=side, taking=take is not None)
+    banners = _banners(state, ctx, side=side, taking=entering and t.phase is Phase.TAKE)
     tail = [_hands_block(state, ctx), _sheet_block(state, ctx)]
     if not side:
         parts = [pile, *banners, *_present(take, pad, moves), *tail]
         return ft.Column(parts, spacing=ui.GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    if pad is None:  # a take that cannot be answered: the take is the entry
-        left, right = [pile, *banners], [take]
+    if not engine.take_stacking:  # a take cannot be answered: the take is the entry, in the pad's place
+        left, right = [pile, *_present(moves), *banners], [take, pad]
     else:  # with take stacking the take stays under the pile, the pad offers the answer
         left, right = [pile, *_present(moves), *banners, *_present(take)], [pad]
     columns = ft.Row([
@@ -267,20 +272,21 @@ def _take_sentence(state: State, ctx: TableContext) -> str:
     return ctx.t(key, player=t.turn, each=ctx.say(_n_cards(t.take_count)))
 
 
-def _take_block(state: State, ctx: TableContext) -> ft.Control:
+def _take_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
     """Whom the player takes from: preselected when there is no choice (the only opponent, or both
-    others with three players): one tap then."""
+    others with three players): one tap then. Hidden, it holds no pick and leaves the draft alone."""
     t = state.engine.table
     others = tuple(p for p in state.players if p != t.turn)
     need = min(2, len(others))
-    victims: list[str] = ctx.draft.setdefault("victims", list(others) if len(others) == need else [])
+    victims: list[str] = (ctx.draft.setdefault("victims", list(others) if len(others) == need else []) if shown
+                          else [])
     inputs = (t.turn, t.take_count, tuple((p, t.hands[p]) for p in others), tuple(victims), need == len(others),
               _take_sentence(state, ctx))
-    return ctx.keep("md-take", inputs, lambda: _take(ctx, *inputs))
+    return ctx.keep("md-take", (inputs, shown), lambda: _take(ctx, *inputs, shown=shown))
 
 
 def _take(ctx: TableContext, player: str, count: int, others: tuple[tuple[str, int], ...],
-          victims: tuple[str, ...], no_choice: bool, sentence: str) -> ft.Control:
+          victims: tuple[str, ...], no_choice: bool, sentence: str, *, shown: bool) -> ft.Control:
     d = ctx.draft  # the handlers read the draft when tapped: this part may be kept across entries
 
     def toggle(p: str) -> ui.Handler:
@@ -313,8 +319,10 @@ def _take(ctx: TableContext, player: str, count: int, others: tuple[tuple[str, i
                            disabled=not victims, size=ui.FONT_BODY))
     if not no_choice:  # under the controls: in view on a tablet whatever the number of players
         lines.append(ui.muted(ctx.t("app.md.take_choose"), ident=ctx.ident("md-take-choose")))
-    return ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("md-take"), padding=10,
-                    bgcolor=ft.Colors.TERTIARY_CONTAINER)
+    block = ui.panel(ft.Column(lines, spacing=8), ident=ctx.ident("md-take"), padding=10,
+                     bgcolor=ft.Colors.TERTIARY_CONTAINER)
+    block.visible = shown
+    return block
 
 
 # -- draw and pass ---------------------------------------------------------------------------------
@@ -364,7 +372,7 @@ def pad_width(ctx: TableContext, side: bool) -> float | None:
     return (ctx.width - ui.GAP) * (1 - PILE_SHARE) if side else ctx.width
 
 
-def _pad_block(state: State, ctx: TableContext, side: bool) -> ft.Control:
+def _pad_block(state: State, ctx: TableContext, side: bool, *, shown: bool = True) -> ft.Control:
     """The pad: colour (and a yellow's action), the value, the series so far, the direction when
     the player chooses it, confirm. Each is a part kept while what it shows is the same: its
     handlers read the draft when tapped."""
@@ -381,7 +389,9 @@ def _pad_block(state: State, ctx: TableContext, side: bool) -> ft.Control:
     fits = tuple(engine.fits([*series, _card_id(colour, v, action)], direction) for v in MD_VALUES)
     rows: list[ft.Control | None] = [
         ctx.keep("md-pad-colours", (colour, layout), lambda: _colours(ctx, colour, layout)),
-        ctx.keep("md-pad-actions", (action, layout), lambda: _actions(ctx, action, layout)) if colour == "y" else None,
+        # a yellow's actions stay in the pad, hidden under another colour: choosing yellow shows them
+        ctx.keep("md-pad-actions", (action, layout, colour == "y"),
+                 lambda: _actions(ctx, action, layout, colour == "y")),
         _values(ctx, colour, action, fits, layout),
         ctx.keep("md-pad-series", tuple(series), lambda: _series(ctx, tuple(series))),
         ctx.keep("md-pad-direction", (player, direction), lambda: _direction(ctx, player, direction))
@@ -393,7 +403,9 @@ def _pad_block(state: State, ctx: TableContext, side: bool) -> ft.Control:
             ui.muted(ctx.t("app.md.pad_how"), ident=ctx.ident("md-pad-how")),
             ui.muted(ctx.t("app.md.highlight_hint"), ident=ctx.ident("md-highlight-hint"))], spacing=4)),
     ]
-    return ui.panel(ft.Column(_present(*rows), spacing=8), ident=ctx.ident("md-pad"), padding=PAD_PADDING)
+    block = ui.panel(ft.Column(_present(*rows), spacing=8), ident=ctx.ident("md-pad"), padding=PAD_PADDING)
+    block.visible = shown
+    return block
 
 
 def _set(ctx: TableContext, key: str, value: Any) -> ui.Handler:
@@ -436,10 +448,10 @@ def _colours(ctx: TableContext, colour: str, layout: Any) -> ft.Control:
     return ft.Row(tiles, spacing=VALUE_GAP)
 
 
-def _actions(ctx: TableContext, action: str, layout: Any) -> ft.Control:
+def _actions(ctx: TableContext, action: str, layout: Any, shown: bool) -> ft.Control:
     return ft.Row([_choice(ctx, ctx.t(f"md.action.{a}"), _set(ctx, "action", a), ctx.ident(f"md-action-{a}"),
                            a == action, ACTION_ICONS[a], height=60, small=True) for a in MD_ACTIONS],
-                  spacing=VALUE_GAP)
+                  spacing=VALUE_GAP, visible=shown)
 
 
 def _values(ctx: TableContext, colour: str, action: str, fits: tuple[bool, ...],
