@@ -109,15 +109,7 @@ class Screen:
         rebuilds the screen it lands on, after a resize for instance, can be lost). Never a third
         time: a tap that never works fails on what the test waits for next."""
         self.click(ident)
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            try:
-                if done():
-                    return
-            except Exception:  # the tree is being rebuilt
-                pass
-            time.sleep(0.1)
-        if self.exists(ident):
+        if not self.holds(done, wait, step=0.1) and self.exists(ident):
             self.click(ident)
 
     def tap_until_saved(self, ident: str, saved: Callable[[], bool], wait: float = 6.0) -> None:
@@ -154,16 +146,23 @@ class Screen:
             "e => (e.getAttribute('aria-label') || '') + ' ' + (e.childElementCount ? '' : e.textContent)).join(' ')"
         ).split())
 
-    def until(self, check: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    @staticmethod
+    def holds(check: Callable[[], bool], timeout: float, step: float = 0.05) -> bool:
+        """Whether ``check()`` comes true within ``timeout`` seconds (polled every ``step``; an error
+        while the tree is being rebuilt counts as not yet)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
                 if check():
-                    return
+                    return True
             except Exception:  # the tree is being rebuilt
                 pass
-            time.sleep(0.05)
-        raise AssertionError(f"timed out: {what}\n--- screen text ---\n{self.body_text()[:3000]}")
+            time.sleep(step)
+        return False
+
+    def until(self, check: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+        if not self.holds(check, timeout):
+            raise AssertionError(f"timed out: {what}\n--- screen text ---\n{self.body_text()[:3000]}")
 
     def box(self, ident: str) -> dict[str, float] | None:
         """Where the control ``ident`` is on the page (x, y, width, height in CSS pixels), or None."""
