@@ -438,7 +438,7 @@ class StupideVautourEngine(Engine):
                       pending=tuple(pending[:-1]), total=state.pending_sum)]
 
     def _play(self, cards: Mapping[str, int]) -> LastRound:
-        """Play every player's card and settle the points (the same as :meth:`run`'s loop does)."""
+        """Play every player's card and settle the points (:meth:`run`'s loop calls it too)."""
         state = self.state
         plays = state.plays
         plays.append(cards)
@@ -474,7 +474,7 @@ class StupideVautourEngine(Engine):
         return last
 
     def run(self, actions: Iterable[Any]) -> None:
-        """The verdict's fold (see :meth:`Engine.run`), with the usual reveal and play settled inline:
+        """The verdict's fold (see :meth:`Engine.run`), with the usual reveal and play checked inline:
         the same state as :meth:`apply` leaves (``tests/test_engine_base.py`` compares them), no
         sentence built. Anything unusual (a tie, a refusal) goes through ``_check`` and ``_perform``.
         A fresh engine given a list it accepts whole (a verdict's record, most often) checks it all at
@@ -482,9 +482,9 @@ class StupideVautourEngine(Engine):
         state = self.state
         if not state.revealed and actions.__class__ is list and self._run_whole(actions):
             return
-        check, perform = self._check, self._perform
-        seats, players, ties = self._seats, self.players, self.ties
-        plays, used, revealed, taken = state.plays, state.used, state.revealed, state.taken
+        check, perform, play, reveal = self._check, self._perform, self._play, self._reveal
+        seats = self._seats
+        used, revealed = state.used, state.revealed
         hand, points = _HAND_SET, _POINT_SET
         applied = self.applied
         self.quiet = True
@@ -495,42 +495,13 @@ class StupideVautourEngine(Engine):
                     cards = action.cards
                     if (phase is _PLAY and cards.keys() == seats and hand.issuperset(cards.values())
                             and not any([card in used[p] for p, card in cards.items()])):
-                        for player, card in cards.items():
-                            used[player].add(card)
-                        plays.append(cards)
-                        number = len(plays)
-                        pending = state.pending
-                        total = state.pending_sum
-                        values = list(cards.values())
-                        top = max(values) if total >= 0 else min(values)
-                        if values.count(top) == 1:
-                            winner, card = list(cards)[values.index(top)], top
-                        else:
-                            winner, card = decide(cards, players, total >= 0, ties).winner, None
-                        state.last_round = (number, cards, pending, winner, card)
-                        if winner is not None:
-                            taken[winner].extend(pending)
-                            state.pending = []
-                            state.pending_sum = 0
-                        else:
-                            state.pending = pending.copy()
-                        if number == ROUNDS:
-                            state.phase = _OVER
-                            if state.pending:
-                                state.lost.extend(state.pending)
-                                state.pending = []
-                                state.pending_sum = 0
-                        else:
-                            state.phase = _REVEAL
+                        play(cards)
                         applied += 1
                         continue
                 else:
                     card = action.card
                     if phase is _REVEAL and card in points and card not in revealed:
-                        revealed.append(card)
-                        state.phase = _PLAY
-                        state.pending.append(card)
-                        state.pending_sum += card
+                        reveal(card)
                         applied += 1
                         continue
                 check(action)
