@@ -23,6 +23,13 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 TIMEOUT = 20.0
+# each control's rectangle in the window ([left, top, right, bottom]), or null when it is not on screen
+RECTS = """(ids) => ids.map(id => {
+  const e = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+  if (!e) return [id, null];
+  const r = e.getBoundingClientRect();
+  return [id, [r.left, r.top, r.right, r.bottom]];
+})"""
 
 
 def free_port() -> int:
@@ -163,6 +170,15 @@ class Screen:
     def until(self, check: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
         if not self.holds(check, timeout):
             raise AssertionError(f"timed out: {what}\n--- screen text ---\n{self.body_text()[:3000]}")
+
+    def out_of_view(self, idents: Iterable[str]) -> list[str]:
+        """The controls among ``idents`` not wholly inside the window (or not on the screen at all),
+        each with its rectangle, read in one call."""
+        size = self.page.viewport_size or {"width": 0, "height": 0}
+        rects = self.page.evaluate(RECTS, list(idents))
+        return [f"{ident} {rect and [round(v) for v in rect]}" for ident, rect in rects
+                if rect is None or rect[0] < -0.5 or rect[1] < -0.5 or rect[2] > size["width"] + 0.5
+                or rect[3] > size["height"] + 0.5]
 
     def box(self, ident: str) -> dict[str, float] | None:
         """Where the control ``ident`` is on the page (x, y, width, height in CSS pixels), or None."""

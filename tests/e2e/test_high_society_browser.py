@@ -175,12 +175,6 @@ def test_a_high_society_game_from_set_up_to_history(tablet, companion_app):
 # -- every turn in view --------------------------------------------------------------------------
 
 NAMES = ("Anne", "Bruno", "Chloé", "David", "Emma")
-RECTS = """(ids) => ids.map(id => {
-  const e = document.querySelector(`[flt-semantics-identifier="${id}"]`);
-  if (!e) return [id, null];
-  const r = e.getBoundingClientRect();
-  return [id, [r.left, r.top, r.right, r.bottom]];
-})"""
 REVEALS = "() => Array.from(document.querySelectorAll('[flt-semantics-identifier^=\"reveal-\"]'))" \
           ".map(e => e.getAttribute('flt-semantics-identifier'))"
 
@@ -222,13 +216,6 @@ def turns(tmp_path_factory):
         server.stop()
 
 
-def _out_of_view(screen, idents: list[str]) -> list[str]:
-    size = screen.page.viewport_size
-    return [f"{ident} {rect and [round(v) for v in rect]}" for ident, rect in screen.page.evaluate(RECTS, idents)
-            if rect is None or rect[0] < -0.5 or rect[1] < -0.5 or rect[2] > size["width"] + 0.5
-            or rect[3] > size["height"] + 0.5]
-
-
 def test_every_turns_controls_are_in_view_on_a_tablet_and_a_phone(chromium, turns):
     """With the page at its top, every control a turn needs is wholly in view, at every player
     count, on a 10-inch tablet in landscape (1280×800) and on a phone (390×844): the cards to reveal;
@@ -258,9 +245,9 @@ def test_every_turns_controls_are_in_view_on_a_tablet_and_a_phone(chromium, turn
                     s.scroll_top()
                     what = f"{game}, {n} players, {turn} at {width}x{height}"
                     try:
-                        s.until(lambda: _out_of_view(s, idents) == [], what, timeout=10)
+                        s.until(lambda: s.out_of_view(idents) == [], what, timeout=10)
                     except AssertionError:
-                        raise AssertionError(f"{what}: not wholly in view: {_out_of_view(s, idents)[:8]}") from None
+                        raise AssertionError(f"{what}: not wholly in view: {s.out_of_view(idents)[:8]}") from None
                 page.set_viewport_size({"width": 1280, "height": 800})
     finally:
         context.close()

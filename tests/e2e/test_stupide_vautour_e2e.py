@@ -105,27 +105,13 @@ def test_stupide_vautour_table(tablet: Screen, companion_app):
 
 NAMES = ("Anne", "Bruno", "Chloé", "David", "Emma")
 COUNTS = list(range(PLAYER_COUNTS["stupide-vautour"][0], PLAYER_COUNTS["stupide-vautour"][1] + 1))
-RECTS = """(ids) => ids.map(id => {
-  const e = document.querySelector(`[flt-semantics-identifier="${id}"]`);
-  if (!e) return [id, null];
-  const r = e.getBoundingClientRect();
-  return [id, [r.left, r.top, r.right, r.bottom]];
-})"""
-
-
-def out_of_view(screen: Screen, idents: list[str]) -> list[str]:
-    """The controls among ``idents`` not wholly inside the window (or not on the screen at all)."""
-    size = screen.page.viewport_size
-    return [f"{ident} {rect and [round(v) for v in rect]}" for ident, rect in screen.page.evaluate(RECTS, idents)
-            if rect is None or rect[0] < -0.5 or rect[1] < -0.5 or rect[2] > size["width"] + 0.5
-            or rect[3] > size["height"] + 0.5]
 
 
 def assert_in_view(screen: Screen, idents: list[str], what: str) -> None:
     try:
-        screen.until(lambda: out_of_view(screen, idents) == [], what, timeout=10)
+        screen.until(lambda: screen.out_of_view(idents) == [], what, timeout=10)
     except AssertionError:
-        raise AssertionError(f"{what}: not wholly in view: {out_of_view(screen, idents)[:8]}") from None
+        raise AssertionError(f"{what}: not wholly in view: {screen.out_of_view(idents)[:8]}") from None
 
 
 @pytest.fixture(scope="module")
