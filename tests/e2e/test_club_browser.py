@@ -17,6 +17,7 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
+from tests.e2e.conftest import _offline
 from tests.e2e.harness import AppProcess, Screen
 from tests.test_store_games import hs_designed, hs_nobody_wins
 
@@ -108,8 +109,7 @@ def test_a_tablet_names_its_table_plays_and_reads_the_club_league(chromium, tmp_
     width, height = SIZES[size]
     context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
     page = context.new_page()
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-               else route.abort())
+    page.route("**/*", _offline)
     try:
         s = Screen(page)
         s.open(server.url)

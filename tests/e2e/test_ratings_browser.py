@@ -18,6 +18,7 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
+from tests.e2e.conftest import _offline
 from tests.e2e.harness import AppProcess, Screen
 from tests.test_app_ratings import GAMES
 from tests.test_ratings import play_hs
@@ -80,8 +81,7 @@ def test_join_code_bg_stats_league_by_rating_and_a_players_rivals(chromium, tmp_
     width, height = SIZES[size]
     context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
     page = context.new_page()
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-               else route.abort())
+    page.route("**/*", _offline)
     try:
         s = Screen(page)
         s.open(server.url)
