@@ -15,9 +15,18 @@ node and a MutationObserver watches for the screen to show the result (a new log
 that enters an action; for a pick, the node that says what was picked); at the first mutation
 that shows it, the next animation frame reads ``performance.now()``. No Python in the loop.
 
+The page also notes when each websocket message from the server arrives (a wrapper around the
+page's WebSocket, installed before Flet's client starts): a tap's time splits into the *reply*
+(from the click to the server's first message after it: the click's way to the server, the
+server's work, the patch's way back) and the *drawing* (from that message to the screen showing
+the result: Flet's client applying the patch, Flutter building, laying out and painting).
+
 Prints, per game and player count: p50, p95, the ratio of p95 to the floor's p95 beside the goal
-(p95 ≤ 2× the floor) and the server's CPU per tap (utime + stime of the server process from
-/proc, before and after the taps, divided by their number). Asserts nothing about time.
+(p95 ≤ 2× the floor), the p50 of the reply and of the drawing, and the server's CPU per tap (utime
++ stime of the server process from /proc, before and after the taps, divided by their number).
+Taps follow each other as soon as the next control can be tapped (two frames after); ``--pause MS``
+waits longer before each, as players do (the animations of the last tap have ended). Asserts
+nothing about time.
 """
 
 from __future__ import annotations
@@ -60,7 +69,23 @@ class Tap:
     watch: str | None = None
 
 
-# The JavaScript that times one tap. It returns {ms} or {error}.
+# Installed in every page before its scripts run: the arrival time of each websocket message.
+WS_ARRIVALS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__arrivals = [];
+  class Noted extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => window.__arrivals.push(performance.now()));
+    }
+  }
+  window.WebSocket = Noted;
+})();
+"""
+
+# The JavaScript that times one tap. It returns {ms, reply} or {error}; ``reply`` is the time from
+# the click to the first websocket message after it (null if none came before the result showed).
 TIME_TAP = """
 async ([click, watch, timeout]) => {
   const S = (id) => `[flt-semantics-identifier="${id}"]`;
@@ -99,7 +124,9 @@ async ([click, watch, timeout]) => {
     const observer = new MutationObserver(() => {
       if (seen || !shown()) return;
       seen = true;
-      requestAnimationFrame(() => finish({ms: performance.now() - start}));
+      const reply = (window.__arrivals || []).find((t) => t >= start);
+      requestAnimationFrame(() => finish({ms: performance.now() - start,
+                                          reply: reply === undefined ? null : reply - start}));
     });
     observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
     const timer = setTimeout(() => finish({error: `no result of ${click} after ${timeout} ms`}), timeout);
@@ -345,6 +372,8 @@ class Server(AppProcess):
 class Measure:
     label: str
     times: list[float] = field(default_factory=list)  # ms
+    replies: list[float] = field(default_factory=list)  # ms from the click to the server's first message
+    drawings: list[float] = field(default_factory=list)  # ms from that message to the result on screen
     kinds: dict[str, list[float]] = field(default_factory=dict)
     cpu_ms: float = float("nan")
     planned: int = 0
@@ -363,9 +392,9 @@ def tappable(ident: str) -> str:
     return f"{sel(ident)}[flt-tappable], {sel(ident)} [flt-tappable]"
 
 
-def time_taps(screen: Screen, server: Server, taps: list[Tap], label: str) -> Measure:
+def time_taps(screen: Screen, server: Server, taps: list[Tap], label: str, pause_ms: int = 0) -> Measure:
     """Tap each control in turn, each timed in the browser; between taps (not timed) wait for the
-    next control to be tappable and two frames."""
+    next control to be tappable, ``pause_ms`` and two frames."""
     measure = Measure(label, planned=len(taps))
     page = screen.page
     before = server.cpu_seconds()
@@ -375,12 +404,17 @@ def time_taps(screen: Screen, server: Server, taps: list[Tap], label: str) -> Me
         except Exception:
             measure.error = f"{tap.click} never tappable"
             break
+        if pause_ms:
+            page.wait_for_timeout(pause_ms)
         screen.frames(2)
         result = page.evaluate(TIME_TAP, [tap.click, tap.watch, TAP_TIMEOUT_MS])
         if "error" in result:
             measure.error = result["error"]
             break
         measure.times.append(result["ms"])
+        if result["reply"] is not None:
+            measure.replies.append(result["reply"])
+            measure.drawings.append(result["ms"] - result["reply"])
         measure.kinds.setdefault(tap.kind, []).append(result["ms"])
     if measure.times:
         measure.cpu_ms = (server.cpu_seconds() - before) * 1000 / len(measure.times)
@@ -390,10 +424,12 @@ def time_taps(screen: Screen, server: Server, taps: list[Tap], label: str) -> Me
 @dataclass
 class Browser:
     chromium: Any
+    pause_ms: int = 0  # waited before each tap (not timed), beyond the two frames
 
     @contextmanager
     def screen(self) -> Iterator[Screen]:
         context = self.chromium.new_context(viewport=VIEWPORT, device_scale_factor=1)
+        context.add_init_script(WS_ARRIVALS)
         page = context.new_page()
         page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
                    else route.abort())
@@ -413,7 +449,7 @@ def measure_floor(browser: Browser, work: Path, taps: int) -> Measure:
             for _ in range(3):  # warm up: the first taps pay for the first frames
                 screen.click(BUTTON)
             screen.frames(4)
-            return time_taps(screen, server, [Tap(BUTTON, "tap", COUNT)] * taps, "floor")
+            return time_taps(screen, server, [Tap(BUTTON, "tap", COUNT)] * taps, "floor", browser.pause_ms)
 
 
 def measure_game(browser: Browser, work: Path, game: str, counts: list[int], taps: int, seed: int) -> list[Measure]:
@@ -444,7 +480,7 @@ def measure_game(browser: Browser, work: Path, game: str, counts: list[int], tap
                     measures.append(Measure(label, planned=len(plan.taps), error=f"table not opened: {err}"))
                     continue
                 screen.frames(4)
-                measures.append(time_taps(screen, server, plan.taps, label))
+                measures.append(time_taps(screen, server, plan.taps, label, browser.pause_ms))
     return measures
 
 
@@ -463,7 +499,7 @@ def measure_history(browser: Browser, work: Path, taps: int) -> Measure:
             screen.wait_for("history-more", timeout=30)
             screen.frames(4)
             return time_taps(screen, server, [Tap("history-more", "more", "history-more")] * taps,
-                             f"history more ({PAGE} rows)")
+                             f"history more ({PAGE} rows)", browser.pause_ms)
 
 
 # --- printing ------------------------------------------------------------------------------------
@@ -473,8 +509,10 @@ def line(m: Measure, floor: Measure | None) -> str:
         return f"  {m.label:<24} no tap timed: {m.error}"
     ratio = m.p95 / floor.p95 if floor is not None and floor.times else float("nan")
     goal = "" if floor is None else f"{ratio:5.1f}×  ≤ {GOAL:g}×  {'met' if ratio <= GOAL else 'NOT met':<7}"
+    split = (f"  reply {percentile(m.replies, 50):5.1f} + drawing {percentile(m.drawings, 50):5.1f} ms (p50)"
+             if m.replies else "")
     text = (f"  {m.label:<24} n={len(m.times):<3} p50 {m.p50:6.1f} ms  p95 {m.p95:6.1f} ms  {goal}"
-            f"  server CPU {m.cpu_ms:5.1f} ms/tap")
+            f"  server CPU {m.cpu_ms:5.1f} ms/tap{split}")
     if len(m.kinds) > 1:
         text += "\n" + " " * 28 + "  ".join(f"{k} p50 {percentile(v, 50):.0f} / p95 {percentile(v, 95):.0f} (n={len(v)})"
                                            for k, v in m.kinds.items())
@@ -493,6 +531,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true",
                         help="fewer taps, and only the fewest and the most players of each game")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--pause", type=int, default=0, metavar="MS",
+                        help="wait MS before each tap, as players do (default 0: as soon as it can be tapped)")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in PLANNERS]
@@ -507,12 +547,13 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     print(f"Taps in headless chromium, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
-          "(other work skews every figure); from the click to the screen showing the result")
+          "(other work skews every figure); from the click to the screen showing the result"
+          + (f"; {args.pause} ms before each tap" if args.pause else "; each tap as soon as it can be made"))
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="tap-browser-"))
     try:
         with sync_playwright() as pw:
-            browser = Browser(pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS))
+            browser = Browser(pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS), args.pause)
             try:
                 floor = measure_floor(browser, work, floor_taps)
                 print(line(floor, None) + "   ← Flet's floor (one button, one text, page.update())")
