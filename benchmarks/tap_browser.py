@@ -61,12 +61,16 @@ VIEWPORT = {"width": 1280, "height": 800}  # a 10-inch tablet in landscape, as t
 @dataclass(frozen=True)
 class Tap:
     """One tap: the control tapped, what kind of tap it is (for the breakdown), and what shows its
-    result: ``watch`` None is a new log entry (``entry-N`` after the last one shown); otherwise the
-    identifier of a node whose text, labels or presence must change."""
+    result: ``watch`` None is a new log entry (``entry-N`` after the last one shown); ``new:P`` a
+    node whose identifier starts with P and was not on the page before (a row "more" adds);
+    otherwise the identifier of a node whose text, labels or presence must change. ``scroll``: the
+    control is at the end of a list built lazily (only the rows in view are on the page), which is
+    scrolled down, untimed, as a player does, until the control is there."""
 
     click: str
     kind: str
     watch: str | None = None
+    scroll: bool = False  # scroll the list down (not timed) until the control is on the page
 
 
 # Installed in every page before its scripts run: the arrival time of each websocket message.
@@ -102,7 +106,13 @@ async ([click, watch, timeout]) => {
     return parts.join('|');
   };
   let shown;
-  if (watch === null) {
+  if (watch !== null && watch.startsWith('new:')) {  // a node whose identifier starts so, not there before
+    const prefix = watch.slice(4);
+    const ids = () => Array.from(document.querySelectorAll(`[flt-semantics-identifier^="${prefix}"]`),
+                                 (e) => e.getAttribute('flt-semantics-identifier'));
+    const before = new Set(ids());
+    shown = () => ids().some((id) => !before.has(id));
+  } else if (watch === null) {
     let last = -1;
     for (const e of document.querySelectorAll('[flt-semantics-identifier^="entry-"]')) {
       const m = /^entry-(\\d+)$/.exec(e.getAttribute('flt-semantics-identifier'));
@@ -399,6 +409,13 @@ def time_taps(screen: Screen, server: Server, taps: list[Tap], label: str, pause
     page = screen.page
     before = server.cpu_seconds()
     for tap in taps:
+        if tap.scroll:
+            page.mouse.move(VIEWPORT["width"] / 2, VIEWPORT["height"] / 2)
+            for _ in range(100):
+                if page.locator(tappable(tap.click)).count():
+                    break
+                page.mouse.wheel(0, 400)
+                screen.frames(1)
         try:
             page.wait_for_selector(tappable(tap.click), state="attached", timeout=TAP_TIMEOUT_MS)
         except Exception:
@@ -496,9 +513,10 @@ def measure_history(browser: Browser, work: Path, taps: int) -> Measure:
         with browser.screen() as screen:
             screen.open(server.url)
             screen.click("home-history")
-            screen.wait_for("history-more", timeout=30)
+            screen.wait_for("history-count", timeout=30)
             screen.frames(4)
-            return time_taps(screen, server, [Tap("history-more", "more", "history-more")] * taps,
+            more = Tap("history-more", "more", "new:history-", scroll=True)
+            return time_taps(screen, server, [more] * taps,
                              f"history more ({PAGE} rows)", browser.pause_ms)
 
 

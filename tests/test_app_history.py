@@ -12,6 +12,7 @@ import pytest
 from companion.app import probe
 from companion.app.screens.history import Filters, bounds, parse_day
 from companion.app.shell import App
+from companion.app.ui import walk
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
@@ -243,6 +244,23 @@ def test_the_history_shows_a_page_then_more(app, service):
     probe.tap(app.root, "history-more")
     shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
     assert len(shown) == PAGE + 3 and not probe.has(app.root, "history-more")
+
+
+def test_the_history_list_scrolls_itself_so_the_browser_builds_only_the_rows_in_view(app, played):
+    """The history is one lazily built list (Flutter lays out only the rows in view, not every row
+    "more" has added) and the frame around it does not scroll it again: a second scroll around it
+    would build every row. Every other screen scrolls in the frame."""
+    import flet as ft
+
+    app.go("history")
+    scrolled = [c for c in walk(app.root) if isinstance(c, ft.Column) and c.scroll is not None]
+    lists = [c for c in walk(app.root) if isinstance(c, ft.ListView)]
+    assert not scrolled and len(lists) == 1 and lists[0].expand
+    rows = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
+    items = {getattr(c, "identifier", None) for c in lists[0].controls}
+    assert len(played) == len(rows) and set(rows) <= items  # each row an item of the list itself
+    app.go("players")
+    assert any(isinstance(c, ft.Column) and c.scroll is not None for c in walk(app.root))
 
 
 def test_the_history_filters_by_status_and_by_a_name_search(app, played, service):

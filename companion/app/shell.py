@@ -361,13 +361,13 @@ class App:
         finally:
             self._rendering = False
             self._read.clear()
-        self.root = self._frame(heading, body)
+        self.root = self._frame(heading, body, scrolls=getattr(screen, "SCROLLS", False))
         keep_awake(self, place.screen == "table")  # a game on screen: the tablet does not sleep
         if self.page is not None:
             self.page.controls = [self.root]
             self.page.update()
 
-    def _frame(self, heading: str, body: ft.Control) -> ft.Control:
+    def _frame(self, heading: str, body: ft.Control, scrolls: bool = False) -> ft.Control:
         # The bar and the notice are kept between renders while what they show is the same
         # (companion.app.memo): their handlers call the app's own methods, nothing of one render.
         bar = self.memo.keep("frame-bar", (heading, len(self.stack) > 1, self.lang, self.dark, self.narrow, self.link),
@@ -381,9 +381,11 @@ class App:
         content.append(body)
         # The same key on every rebuilt root lets Flet reconcile the new tree with the one on
         # screen (a property-level patch instead of a new tree): taps, focus and scroll survive.
+        # A screen whose module says SCROLLS scrolls itself (a long list Flutter builds lazily, only
+        # the rows in view): the frame's scroll around it would have every row built and laid out.
         return ft.Column([
             bar,
-            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=ft.ScrollMode.AUTO, expand=True),
+            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=None if scrolls else ft.ScrollMode.AUTO, expand=True),
                          padding=ft.Padding.symmetric(horizontal=8, vertical=8) if self.narrow
                          else ft.Padding.symmetric(horizontal=16, vertical=12), expand=True),
         ], spacing=0, expand=True, key="companion-root")

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 PERIODS = ("all", "week", "month", "year", "last_year")
 STATUSES = ("all", "finished", "in_progress", "abandoned")
 PAGE = 25
+SCROLLS = True  # the list scrolls itself, built lazily: only the rows in view are laid out
 PICKER = "file-picker"  # app.drafts key of the tab's FilePicker
 SHARE = "share-sheet"  # app.drafts key of the tab's Share service (the packaged app on a phone or tablet)
 log = logging.getLogger(__name__)
@@ -318,7 +319,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                               for s in items]
     if not rows and not problem:
         rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
-    parts.append(ft.Column(rows, spacing=10))
+    parts += rows
     if listed and len(items) < total:
         shown = len(items)
 
@@ -334,7 +335,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                                      total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
     parts.append(app.memo.keep("history-tools", (str(app.export_dir or Path.home()), export_route(app.page)),
                                lambda: _tools(app)))
-    return app.t("app.history.title"), ft.Column(parts, spacing=ui.GAP)
+    return app.t("app.history.title"), ft.ListView(parts, spacing=ui.GAP, expand=True)
 
 
 def _filter_panel(app: App, f: Filters) -> ft.Control:
@@ -460,18 +461,22 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
     length = app.t("app.history.entries_n", count=summary.entries)
     if summary.duration_s > 0:
         length = app.t("app.history.length", entries=length, duration=duration(app, summary.duration_s))
-    # few controls per row: a page of them is built at every rebuild of the screen
+    # few controls per row: "more" sends a page of them; on a phone the length goes under the
+    # result, where beside it, it would leave the game's lines a column a word wide
+    lines: list[ft.Control] = [
+        ui.text(app.t("app.history.row_title", game=app.t(f"game.{summary.game}.name"),
+                      when=when(app, summary.started_at)), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
+        ui.text(" · ".join(seated), ui.FONT_BODY),
+        ui.text(result, ui.FONT_BODY, weight=ft.FontWeight.W_600),
+        *([ui.muted(app.t("app.club.at_table", table=summary.table_name))] if summary.table_name else []),
+    ]
+    if app.narrow:
+        lines.append(ui.muted(length))
     body = ft.Row([
-        ft.Icon(icon, size=34, color=ft.Colors.AMBER_700 if finished else ft.Colors.PRIMARY),
-        ft.Column([
-            ui.text(app.t("app.history.row_title", game=app.t(f"game.{summary.game}.name"),
-                          when=when(app, summary.started_at)), ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
-            ui.text(" · ".join(seated), ui.FONT_BODY),
-            ui.text(result, ui.FONT_BODY, weight=ft.FontWeight.W_600),
-            *([ui.muted(app.t("app.club.at_table", table=summary.table_name))] if summary.table_name else []),
-        ], spacing=2, expand=True),
-        ui.muted(length),
-    ], spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        ft.Icon(icon, size=28 if app.narrow else 34, color=ft.Colors.AMBER_700 if finished else ft.Colors.PRIMARY),
+        ft.Column(lines, spacing=2, expand=True),
+        *([] if app.narrow else [ui.muted(length)]),
+    ], spacing=10 if app.narrow else ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ui.tile(body, lambda _: app.go("past", session_id=summary.session_id),
                    ident=f"history-{summary.session_id}", padding=14)
 
