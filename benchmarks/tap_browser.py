@@ -49,7 +49,7 @@ from _setup import ROOT, percentile
 
 from models.record import PLAYER_COUNTS, parse_action, parse_record_data
 from scoring.referee import new_engine
-from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, AppProcess, Screen, sel
+from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, AppProcess, Screen, sel, tab
 
 GOAL = 2.0  # p95 of a game's taps ≤ GOAL × the floor's p95
 TAP_TIMEOUT_MS = 15_000
@@ -445,15 +445,9 @@ class Browser:
 
     @contextmanager
     def screen(self) -> Iterator[Screen]:
-        context = self.chromium.new_context(viewport=VIEWPORT, device_scale_factor=1)
-        context.add_init_script(WS_ARRIVALS)
-        page = context.new_page()
-        page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-                   else route.abort())
-        try:
-            yield Screen(page)
-        finally:
-            context.close()
+        """A tab as the browser tests open one (tests/e2e/harness.py), noting websocket arrivals."""
+        with tab(self.chromium, VIEWPORT["width"], VIEWPORT["height"], init_script=WS_ARRIVALS) as screen:
+            yield screen
 
 
 def measure_floor(browser: Browser, work: Path, taps: int) -> Measure:

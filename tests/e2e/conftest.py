@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, AppProcess, Screen
+from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, AppProcess, tab
 
 
 def _unavailable(reason: str) -> None:
@@ -58,24 +58,11 @@ def chromium():
             browser.close()
 
 
-def _offline(route) -> None:
-    # The app must work with no network at all: every request that is not to the app is refused.
-    if route.request.url.startswith("http://127.0.0.1"):
-        route.continue_()
-    else:
-        route.abort()
-
-
 @pytest.fixture
 def tablet(chromium):
     """A fresh tab the size of a 10-inch tablet in landscape."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
-    try:
-        yield Screen(page)
-    finally:
-        context.close()
+    with tab(chromium) as screen:
+        yield screen
 
 
 @pytest.fixture

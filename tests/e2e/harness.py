@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -96,6 +98,31 @@ class AppProcess:
 
 def sel(ident: str) -> str:
     return f'[flt-semantics-identifier="{ident}"]'
+
+
+def loopback_only(route: Any) -> None:
+    """A tab's route: the app must work with no network at all, so every request that is not to
+    the app on loopback is refused."""
+    if route.request.url.startswith("http://127.0.0.1"):
+        route.continue_()
+    else:
+        route.abort()
+
+
+@contextmanager
+def tab(browser: Any, width: int = 1280, height: int = 800, *, init_script: str | None = None) -> Iterator["Screen"]:
+    """A fresh tab in a context of its own, ``width`` × ``height`` (a 10-inch tablet in landscape
+    unless told), that reaches nothing but the app (``loopback_only``); ``init_script`` runs in the
+    page before its own scripts. The context is closed on leaving."""
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        if init_script is not None:
+            page.add_init_script(init_script)
+        page.route("**/*", loopback_only)
+        yield Screen(page)
+    finally:
+        context.close()
 
 
 class Screen:

@@ -223,17 +223,12 @@ def _bottom_within(s: Any, ident: str, screens: float) -> bool:
 
 
 def test_every_turn_s_controls_in_view_for_two_to_six_players(chromium, prepared_turns):
-    from tests.e2e.conftest import _offline
-    from tests.e2e.harness import Screen
+    from tests.e2e.harness import tab
 
     server, sessions = prepared_turns
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
-    s = Screen(page)
-    s.open(server.url)
     misses: list[str] = []
-    try:
+    with tab(chromium) as s:
+        s.open(server.url)
         for (n, turn), sid in sessions.items():
             first, needed = TURNS[turn]
             s.page.set_viewport_size({"width": 1280, "height": 800})
@@ -254,6 +249,4 @@ def test_every_turn_s_controls_in_view_for_two_to_six_players(chromium, prepared
             if first is not None:
                 s.click("ani-hide")
                 s.wait_gone("ani-private")
-    finally:
-        context.close()
     assert misses == [], "\n".join(misses)

@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 
 from models.i18n import Msg
-from tests.e2e.conftest import _offline
-from tests.e2e.harness import ROOT, AppProcess, Screen
+from tests.e2e.harness import ROOT, AppProcess, Screen, tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -202,15 +201,9 @@ def prepared(tmp_path_factory: Any) -> Any:
 @pytest.fixture(scope="module")
 def screen(chromium: Any, prepared: Any) -> Any:
     server, _ = prepared
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
-    tab = Screen(page)
-    tab.open(server.url)
-    try:
-        yield tab
-    finally:
-        context.close()
+    with tab(chromium) as screen:
+        screen.open(server.url)
+        yield screen
 
 
 def _boxes(s: Screen, idents: list[str]) -> dict[str, dict[str, float]]:

@@ -17,8 +17,7 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.conftest import _offline
-from tests.e2e.harness import AppProcess, Screen
+from tests.e2e.harness import AppProcess, Screen, tab
 from tests.test_store_games import hs_designed, hs_nobody_wins
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -107,89 +106,85 @@ def test_a_tablet_names_its_table_plays_and_reads_the_club_league(chromium, tmp_
         monkeypatch.setenv("COMPANION_TABLE", "Table 4")  # named at start; renamed in the app below
     server = AppProcess(db, tmp_path / "app.log").start()
     width, height = SIZES[size]
-    context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
     try:
-        s = Screen(page)
-        s.open(server.url)
+        with tab(chromium, width, height) as s:
+            s.open(server.url)
 
-        # -- this tablet's table name, on the home screen ----------------------------------------------
-        s.wait_for("table-name-now")
-        if size == "phone":
-            s.wait_text(fr("app.club.table_named", table="Table 4"), "table-name-now")
-        else:
-            s.wait_text(fr("app.club.table_unnamed"), "table-name-now")
-        s.type_into("table-name-field", f"  {mine} ")
-        s.click("table-name-save")
-        s.wait_text(fr("app.club.table_saved", table=mine), "notice")
-        s.wait_text(fr("app.club.table_named", table=mine), "table-name-now")
+            # -- this tablet's table name, on the home screen ----------------------------------------------
+            s.wait_for("table-name-now")
+            if size == "phone":
+                s.wait_text(fr("app.club.table_named", table="Table 4"), "table-name-now")
+            else:
+                s.wait_text(fr("app.club.table_unnamed"), "table-name-now")
+            s.type_into("table-name-field", f"  {mine} ")
+            s.click("table-name-save")
+            s.wait_text(fr("app.club.table_saved", table=mine), "notice")
+            s.wait_text(fr("app.club.table_named", table=mine), "table-name-now")
 
-        # -- a game played here ----------------------------------------------------------------------------
-        s.click("home-new")
-        s.click("game-high-society")
-        s.wait_for("variant-final_tie-replay")  # the set-up screen of High Society
-        for k, name in enumerate((A, B, C), start=1):
-            s.click(f"profile-{name}")
-            s.wait_text(fr("app.setup.player_count", count=k, low=3, high=5), "setup-count")
-        s.click("setup-start")
-        s.wait_for("hs-reveal")
-        play_designed(s)
+            # -- a game played here ----------------------------------------------------------------------------
+            s.click("home-new")
+            s.click("game-high-society")
+            s.wait_for("variant-final_tie-replay")  # the set-up screen of High Society
+            for k, name in enumerate((A, B, C), start=1):
+                s.click(f"profile-{name}")
+                s.wait_text(fr("app.setup.player_count", count=k, low=3, high=5), "setup-count")
+            s.click("setup-start")
+            s.wait_for("hs-reveal")
+            play_designed(s)
 
-        # -- the statistics: the league table of this table, then of another -----------------------
-        s.click("nav-home")
-        s.click("home-stats")
-        s.wait_for("league-1")
-        s.wait_text(fr("app.club.league_points_rule")[:60], "league-points-rule")
-        # every table: 5 games; Bruno 2 + 2 + 3 + 0 (+ 1 here) points
-        s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=5), "league-heading")
-        s.wait_text(B, "league-1")
-        s.wait_text(fr("app.club.league_points", points=8), "league-1")
-        # The filters above leave the league table room: its heading is on the first screen, unscrolled
-        # (on a phone the filter chips share lines instead of stacking one per line).
-        s.scroll_top()
+            # -- the statistics: the league table of this table, then of another -----------------------
+            s.click("nav-home")
+            s.click("home-stats")
+            s.wait_for("league-1")
+            s.wait_text(fr("app.club.league_points_rule")[:60], "league-points-rule")
+            # every table: 5 games; Bruno 2 + 2 + 3 + 0 (+ 1 here) points
+            s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=5), "league-heading")
+            s.wait_text(B, "league-1")
+            s.wait_text(fr("app.club.league_points", points=8), "league-1")
+            # The filters above leave the league table room: its heading is on the first screen, unscrolled
+            # (on a phone the filter chips share lines instead of stacking one per line).
+            s.scroll_top()
 
-        def heading_on_first_screen() -> bool:
-            box = s.box("league-heading")
-            return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+            def heading_on_first_screen() -> bool:
+                box = s.box("league-heading")
+                return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
-        s.until(heading_on_first_screen, f"the league table's heading within the first {height} px")
-        s.click(f"stats-table-{mine}")
-        if mine == "Table 3":  # only the game played here: Anne 2 points, Bruno 1, Chloé 0
-            s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=1), "league-heading")
-            expected = [(A, 2, 1), (B, 1, 0), (C, 0, 0)]
-        else:  # the seeded four-player game (3 points each) and the game played here
+            s.until(heading_on_first_screen, f"the league table's heading within the first {height} px")
+            s.click(f"stats-table-{mine}")
+            if mine == "Table 3":  # only the game played here: Anne 2 points, Bruno 1, Chloé 0
+                s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=1), "league-heading")
+                expected = [(A, 2, 1), (B, 1, 0), (C, 0, 0)]
+            else:  # the seeded four-player game (3 points each) and the game played here
+                s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=2), "league-heading")
+                expected = [(A, 5, 1), (B, 4, 0), (D, 3, 0), (C, 3, 0)]  # David's place 1 beats Chloé's 2
+            for i, (name, points, wins) in enumerate(expected, start=1):
+                s.wait_text(name, f"league-{i}")
+                s.wait_text(fr("app.club.league_points", points=points), f"league-{i}")
+                games = 1 if mine == "Table 3" or name == D else 2
+                s.wait_text(fr("app.club.league_figures", games=games, wins=wins, place="X").split(" · place")[0],
+                            f"league-{i}")
+            assert not s.exists(f"league-{len(expected) + 1}")
+            s.wait_for("chart-league")
+            if os.environ.get("SCREENSHOTS"):
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                s.screenshot(SHOTS / f"club-league-{size}.png")
+            s.click("stats-table-Table 1")
             s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=2), "league-heading")
-            expected = [(A, 5, 1), (B, 4, 0), (D, 3, 0), (C, 3, 0)]  # David's place 1 beats Chloé's 2
-        for i, (name, points, wins) in enumerate(expected, start=1):
-            s.wait_text(name, f"league-{i}")
-            s.wait_text(fr("app.club.league_points", points=points), f"league-{i}")
-            games = 1 if mine == "Table 3" or name == D else 2
-            s.wait_text(fr("app.club.league_figures", games=games, wins=wins, place="X").split(" · place")[0],
-                        f"league-{i}")
-        assert not s.exists(f"league-{len(expected) + 1}")
-        s.wait_for("chart-league")
-        if os.environ.get("SCREENSHOTS"):
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            s.screenshot(SHOTS / f"club-league-{size}.png")
-        s.click("stats-table-Table 1")
-        s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=2), "league-heading")
-        s.wait_text(B, "league-1")
-        s.wait_text(fr("app.club.league_points", points=4), "league-1")
-        s.click("stats-table-unnamed")
-        s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=1), "league-heading")
-        s.wait_text(D, "league-1")
+            s.wait_text(B, "league-1")
+            s.wait_text(fr("app.club.league_points", points=4), "league-1")
+            s.click("stats-table-unnamed")
+            s.wait_text(fr("app.club.league_of", game=fr("game.high-society.name"), count=1), "league-heading")
+            s.wait_text(D, "league-1")
 
-        # -- the history, filtered by this table ---------------------------------------------------------
-        s.click("nav-home")
-        s.click("home-history")
-        s.wait_text(fr("app.history.count", count=5), "history-count")
-        s.click("history-filters-toggle")
-        s.click(f"filter-table-{mine}")
-        count = 1 if mine == "Table 3" else 2
-        s.wait_text(fr("app.history.count", count=count), "history-count")
-        s.wait_text(fr("app.club.at_table", table=mine), "history-5")
-        assert s.exists("history-5") and not s.exists("history-1")
+            # -- the history, filtered by this table ---------------------------------------------------------
+            s.click("nav-home")
+            s.click("home-history")
+            s.wait_text(fr("app.history.count", count=5), "history-count")
+            s.click("history-filters-toggle")
+            s.click(f"filter-table-{mine}")
+            count = 1 if mine == "Table 3" else 2
+            s.wait_text(fr("app.history.count", count=count), "history-count")
+            s.wait_text(fr("app.club.at_table", table=mine), "history-5")
+            assert s.exists("history-5") and not s.exists("history-1")
     finally:
-        context.close()
         server.stop()

@@ -221,18 +221,14 @@ def test_every_turns_controls_are_in_view_on_a_tablet_and_a_phone(chromium, turn
     count, on a 10-inch tablet in landscape (1280×800) and on a phone (390×844): the cards to reveal;
     the eleven money cards, the confirm, the clear and the pass; the possessions to discard."""
     from models.games.high_society import HS_MONEY
-    from tests.e2e.conftest import _offline
-    from tests.e2e.harness import Screen
+    from tests.e2e.harness import tab
 
     server, games = turns
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
-    s = Screen(page)
-    s.open(server.url)
     needs = {"bid": [f"money-{v}" for v in HS_MONEY] + ["bid-confirm", "bid-clear", "pass"],
              "discard": ["discard-p7"]}
-    try:
+    with tab(chromium) as s:
+        page = s.page
+        s.open(server.url)
         for (game, n), sids in games.items():
             for turn, sid in sids.items():
                 s.resume(sid)
@@ -249,5 +245,3 @@ def test_every_turns_controls_are_in_view_on_a_tablet_and_a_phone(chromium, turn
                     except AssertionError:
                         raise AssertionError(f"{what}: not wholly in view: {s.out_of_view(idents)[:8]}") from None
                 page.set_viewport_size({"width": 1280, "height": 800})
-    finally:
-        context.close()

@@ -21,8 +21,7 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.conftest import _offline
-from tests.e2e.harness import ROOT, AppProcess, Screen, sel
+from tests.e2e.harness import ROOT, AppProcess, Screen, sel, tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -95,15 +94,9 @@ def prepared(tmp_path_factory) -> Any:
 @pytest.fixture(scope="module")
 def screen(chromium, prepared) -> Any:
     server, _ = prepared
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
-    tab = Screen(page)
-    tab.open(server.url)
-    try:
-        yield tab
-    finally:
-        context.close()
+    with tab(chromium) as screen:
+        screen.open(server.url)
+        yield screen
 
 
 def box(screen: Screen, ident: str) -> dict[str, float]:

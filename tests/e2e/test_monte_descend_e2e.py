@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 
 from models.i18n import Msg
-from tests.e2e.conftest import _offline
-from tests.e2e.harness import ROOT, Screen
+from tests.e2e.harness import ROOT, Screen, tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -188,11 +187,7 @@ def _in_view_at_the_top(screen: Screen, idents: tuple[str, ...], what: str) -> N
 
 def test_every_turns_controls_are_in_view_on_a_tablet(chromium, tables):
     server, sessions = tables
-    context = chromium.new_context(viewport=TABLET, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
-    screen = Screen(page)
-    try:
+    with tab(chromium, **TABLET) as screen:
         screen.open(server.url)
         for n in range(2, 7):
             _open(screen, sessions["yellow", n])
@@ -211,17 +206,11 @@ def test_every_turns_controls_are_in_view_on_a_tablet(chromium, tables):
                                 f"take or answer it, {n} players")
         _open(screen, sessions["drawn", 4])
         _in_view_at_the_top(screen, ("md-banner-drawn", "md-pass", *COLOURS, *VALUES, "md-confirm"), "after a draw")
-    finally:
-        context.close()
 
 
 def test_a_turn_on_a_phone_needs_one_scroll_at_most(chromium, tables):
     server, sessions = tables
-    context = chromium.new_context(viewport=PHONE, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
-    screen = Screen(page)
-    try:
+    with tab(chromium, **PHONE) as screen:
         screen.open(server.url)
         for n in (2, 6):
             _open(screen, sessions["yellow", n])
@@ -240,5 +229,3 @@ def test_a_turn_on_a_phone_needs_one_scroll_at_most(chromium, tables):
             if os.environ.get("SCREENSHOTS") and n == 6:
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 screen.screenshot(SHOTS / "monte-descend-phone.png", top=False)
-    finally:
-        context.close()

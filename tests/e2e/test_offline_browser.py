@@ -17,7 +17,7 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.harness import AppProcess, Screen
+from tests.e2e.harness import AppProcess, tab
 from tests.pg import started_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -60,56 +60,51 @@ def test_a_tablet_says_offline_refuses_entries_and_carries_on_when_the_server_re
     seeding.store.close()
     monkeypatch.delenv("COMPANION_TABLE", raising=False)
     app = AppProcess(url, tmp_path / "app.log").start()  # --db takes a URL as well as a path
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-               else route.abort())
     try:
-        s = Screen(page)
-        s.open(app.url)
-        s.wait_text(fr("app.online.connected"), "connection")
-        s.click(f"resume-{sid}")
-        s.tap_until_saved("reveal-p10", lambda: len(acknowledged(url, sid)) == 1)
-        s.wait_for("entry-0")
-        s.wait_text(A, "prompt")
+        with tab(chromium) as s:
+            s.open(app.url)
+            s.wait_text(fr("app.online.connected"), "connection")
+            s.click(f"resume-{sid}")
+            s.tap_until_saved("reveal-p10", lambda: len(acknowledged(url, sid)) == 1)
+            s.wait_for("entry-0")
+            s.wait_text(A, "prompt")
 
-        assert s.enabled("pass") and s.enabled("money-1") and s.enabled("undo") and s.enabled("correct-0")
+            assert s.enabled("pass") and s.enabled("money-1") and s.enabled("undo") and s.enabled("correct-0")
 
-        club_server.halt("fast")
-        s.wait_text(fr("app.online.offline"), "connection", timeout=WAIT)
-        s.wait_text(fr("app.online.paused"), "offline-paused")
-        s.wait_text(fr("app.online.locked"), "offline-paused")  # why the controls are greyed
-        assert s.exists("entry-0") and not s.exists("entry-1")  # the game as it was acknowledged
-        s.wait_text(A, "prompt")
-        for ident in ENTRY_CONTROLS:
-            s.wait_enabled(ident, False)
-        assert s.enabled("table-rules")  # the rules need no server
-        adding = s.text("bid-adding")
-        for ident in ENTRY_CONTROLS:  # a player taps anyway: nothing happens
-            s.tap_anyway(ident)
-        # A tap that reached the app would show before the answer to a later one: the language switch.
-        s.click("lang-switch")
-        s.wait_text(en("app.online.offline"), "connection")
-        assert not s.exists("problem") and not s.exists("undo-confirm")
-        assert s.exists("entry-0") and not s.exists("entry-1")
-        s.click("lang-switch")
-        s.wait_text(fr("app.online.offline"), "connection")
-        assert s.text("bid-adding") == adding  # the money card was not picked
-        for ident in ENTRY_CONTROLS:
-            assert s.enabled(ident) is False, ident
+            club_server.halt("fast")
+            s.wait_text(fr("app.online.offline"), "connection", timeout=WAIT)
+            s.wait_text(fr("app.online.paused"), "offline-paused")
+            s.wait_text(fr("app.online.locked"), "offline-paused")  # why the controls are greyed
+            assert s.exists("entry-0") and not s.exists("entry-1")  # the game as it was acknowledged
+            s.wait_text(A, "prompt")
+            for ident in ENTRY_CONTROLS:
+                s.wait_enabled(ident, False)
+            assert s.enabled("table-rules")  # the rules need no server
+            adding = s.text("bid-adding")
+            for ident in ENTRY_CONTROLS:  # a player taps anyway: nothing happens
+                s.tap_anyway(ident)
+            # A tap that reached the app would show before the answer to a later one: the language switch.
+            s.click("lang-switch")
+            s.wait_text(en("app.online.offline"), "connection")
+            assert not s.exists("problem") and not s.exists("undo-confirm")
+            assert s.exists("entry-0") and not s.exists("entry-1")
+            s.click("lang-switch")
+            s.wait_text(fr("app.online.offline"), "connection")
+            assert s.text("bid-adding") == adding  # the money card was not picked
+            for ident in ENTRY_CONTROLS:
+                assert s.enabled(ident) is False, ident
 
-        club_server.resume()
-        s.wait_text(fr("app.online.connected"), "connection", timeout=WAIT)
-        s.wait_gone("offline-paused")
-        for ident in ENTRY_CONTROLS:  # enabled again without a reload
-            s.wait_enabled(ident)
-        s.tap_until_saved("pass", lambda: len(acknowledged(url, sid)) == 2)
-        s.wait_for("entry-1")
-        s.wait_text(B, "prompt")
-        assert not s.exists("problem")
-        assert app.proc is not None and app.proc.poll() is None  # the same app process throughout
+            club_server.resume()
+            s.wait_text(fr("app.online.connected"), "connection", timeout=WAIT)
+            s.wait_gone("offline-paused")
+            for ident in ENTRY_CONTROLS:  # enabled again without a reload
+                s.wait_enabled(ident)
+            s.tap_until_saved("pass", lambda: len(acknowledged(url, sid)) == 2)
+            s.wait_for("entry-1")
+            s.wait_text(B, "prompt")
+            assert not s.exists("problem")
+            assert app.proc is not None and app.proc.poll() is None  # the same app process throughout
     finally:
-        context.close()
         app.stop()
         club_server.resume()
     assert acknowledged(url, sid) == [{"type": "reveal", "card": "p10"}, {"type": "pass", "player": A}]
@@ -123,23 +118,18 @@ def test_an_app_started_while_the_server_is_down_opens_by_itself_when_it_answers
     monkeypatch.delenv("COMPANION_TABLE", raising=False)
     club_server.halt("fast")
     app = None
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
-               else route.abort())
     try:
-        app = AppProcess(url, tmp_path / "app.log").start()
-        s = Screen(page)
-        s.open(app.url, first="startup-waiting")
-        s.wait_text(fr("app.online.waiting"), "startup-waiting-text")
-        assert not s.exists("home-new")
+        with tab(chromium) as s:
+            app = AppProcess(url, tmp_path / "app.log").start()
+            s.open(app.url, first="startup-waiting")
+            s.wait_text(fr("app.online.waiting"), "startup-waiting-text")
+            assert not s.exists("home-new")
 
-        club_server.resume()
-        s.wait_for("home-new", timeout=WAIT)
-        s.wait_text(fr("app.online.connected"), "connection", timeout=WAIT)
-        assert app.proc is not None and app.proc.poll() is None  # the same app process throughout
+            club_server.resume()
+            s.wait_for("home-new", timeout=WAIT)
+            s.wait_text(fr("app.online.connected"), "connection", timeout=WAIT)
+            assert app.proc is not None and app.proc.poll() is None  # the same app process throughout
     finally:
-        context.close()
         if app is not None:
             app.stop()
         club_server.resume()

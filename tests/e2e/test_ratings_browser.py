@@ -18,8 +18,7 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.conftest import _offline
-from tests.e2e.harness import AppProcess, Screen
+from tests.e2e.harness import AppProcess, Screen, tab
 from tests.test_app_ratings import GAMES
 from tests.test_ratings import play_hs
 from tests.test_store_games import hs_designed
@@ -79,61 +78,57 @@ def test_join_code_bg_stats_league_by_rating_and_a_players_rivals(chromium, tmp_
     # served on every interface; this test's tab opens it from loopback (the serving machine)
     server = AppProcess(db, tmp_path / "app.log", extra=("--lan", "--pin", PIN)).start()
     width, height = SIZES[size]
-    context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
     try:
-        s = Screen(page)
-        s.open(server.url)
+        with tab(chromium, width, height) as s:
+            s.open(server.url)
 
-        # -- the serving machine's home: the address as a QR code, the PIN beside it -------------------
-        s.wait_for("join-qr")
-        s.wait_text(PIN, "join-pin")
-        printed = server.log()
-        assert any(line.startswith("http://") and line.strip() in s.text("join-url") for line in printed.splitlines())
-        box = s.box("join-qr")
-        assert box is not None and box["width"] >= 180 and box["height"] >= 180  # big enough to scan
-        shot(s, "lan-join", size)
+            # -- the serving machine's home: the address as a QR code, the PIN beside it -------------------
+            s.wait_for("join-qr")
+            s.wait_text(PIN, "join-pin")
+            printed = server.log()
+            assert any(line.startswith("http://") and line.strip() in s.text("join-url") for line in printed.splitlines())
+            box = s.box("join-qr")
+            assert box is not None and box["width"] >= 180 and box["height"] >= 180  # big enough to scan
+            shot(s, "lan-join", size)
 
-        # -- the game in play: its last tap, then "Send to BG Stats" ----------------------------------------
-        s.click(f"resume-{going}")
-        s.click("reveal-half")
-        s.wait_for("result-headline")
-        s.click("bgstats-send")
-        s.wait_for("bgstats-qr")
-        s.wait_for("bgstats-open")
-        assert (s.box("bgstats-qr") or {}).get("width", 0) >= 200
-        scroll_to(s, "bgstats-panel" if size == "tablet" else "bgstats-qr")
-        shot(s, "bgstats", size, top=False)
-        s.click("results-home")
+            # -- the game in play: its last tap, then "Send to BG Stats" ----------------------------------------
+            s.click(f"resume-{going}")
+            s.click("reveal-half")
+            s.wait_for("result-headline")
+            s.click("bgstats-send")
+            s.wait_for("bgstats-qr")
+            s.wait_for("bgstats-open")
+            assert (s.box("bgstats-qr") or {}).get("width", 0) >= 200
+            scroll_to(s, "bgstats-panel" if size == "tablet" else "bgstats-qr")
+            shot(s, "bgstats", size, top=False)
+            s.click("results-home")
 
-        # -- the league, sorted by rating; mu ± sigma behind a tap ------------------------------------------
-        s.click("home-stats")
-        s.wait_for("league-panel")
-        s.click("league-sort-rating")
-        reader = SessionService(Store(db))
-        try:
-            best = reader.ratings("high-society")[0]
-        finally:
-            reader.store.close()
-        s.wait_text(best.name, "league-1")
-        s.click("league-1-rating")
-        s.wait_for("league-1-detail")
-        s.wait_text("±", "league-1-detail")
-        scroll_to(s, "league-heading" if size == "tablet" else "league-1")
-        shot(s, "league-rating", size, top=False)
+            # -- the league, sorted by rating; mu ± sigma behind a tap ------------------------------------------
+            s.click("home-stats")
+            s.wait_for("league-panel")
+            s.click("league-sort-rating")
+            reader = SessionService(Store(db))
+            try:
+                best = reader.ratings("high-society")[0]
+            finally:
+                reader.store.close()
+            s.wait_text(best.name, "league-1")
+            s.click("league-1-rating")
+            s.wait_for("league-1-detail")
+            s.wait_text("±", "league-1-detail")
+            scroll_to(s, "league-heading" if size == "tablet" else "league-1")
+            shot(s, "league-rating", size, top=False)
 
-        # -- a player's page: rating, nemesis with its "?", streaks -----------------------------------------
-        s.click("nav-home")
-        s.click("home-players")
-        s.click("player-Anne")
-        s.wait_for("player-rating-high-society")
-        s.wait_for("player-nemesis")
-        s.wait_for("player-streak-all")
-        scroll_to(s, "player-rivals")
-        shot(s, "player-page", size, top=False)
-        s.click("help-nemesis")
-        s.wait_text(fr("app.players.help.nemesis")[:40], "help-nemesis-text")
+            # -- a player's page: rating, nemesis with its "?", streaks -----------------------------------------
+            s.click("nav-home")
+            s.click("home-players")
+            s.click("player-Anne")
+            s.wait_for("player-rating-high-society")
+            s.wait_for("player-nemesis")
+            s.wait_for("player-streak-all")
+            scroll_to(s, "player-rivals")
+            shot(s, "player-page", size, top=False)
+            s.click("help-nemesis")
+            s.wait_text(fr("app.players.help.nemesis")[:40], "help-nemesis-text")
     finally:
-        context.close()
         server.stop()

@@ -18,19 +18,11 @@ import pytest
 
 from companion.service import SessionService
 from companion.store import Store
-from tests.e2e.harness import AppProcess, Screen
+from tests.e2e.harness import AppProcess, tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 A, B, C = "Anne", "Bruno", "Chloé"
-TABLET = {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1}
-
-
-def _local(route) -> None:
-    if route.request.url.startswith("http://127.0.0.1"):
-        route.continue_()
-    else:
-        route.abort()
 
 
 class Network:
@@ -76,61 +68,53 @@ def test_a_tab_that_slept_shows_the_entries_made_meanwhile_and_carries_on(chromi
     seeding.store.close()
     monkeypatch.delenv("COMPANION_TABLE", raising=False)
     app = AppProcess(db, tmp_path / "app.log").start()
-    tablet = chromium.new_context(**TABLET)
-    other = chromium.new_context(**TABLET)
     try:
-        page = tablet.new_page()
-        page.route("**/*", _local)
-        network = Network()
-        page.route_web_socket("**/ws", network.route)
-        a = Screen(page)
-        a.open(app.url)
-        a.resume(sid)
-        a.wait_for("hs-reveal")
-        a.wait_text(A, "prompt")
-        assert not a.exists("entry-0") and network.sockets == 1
+        with tab(chromium) as a, tab(chromium) as b:
+            network = Network()
+            a.page.route_web_socket("**/ws", network.route)
+            a.open(app.url)
+            a.resume(sid)
+            a.wait_for("hs-reveal")
+            a.wait_text(A, "prompt")
+            assert not a.exists("entry-0") and network.sockets == 1
 
-        # A sleeps: its socket drops (the server is not told), then its scripts stop.
-        cdp = tablet.new_cdp_session(page)
-        paused: list[Any] = []
-        cdp.on("Debugger.paused", lambda event: paused.append(event))
-        network.cut()
-        cdp.send("Debugger.enable")
-        cdp.send("Debugger.pause")
+            # A sleeps: its socket drops (the server is not told), then its scripts stop.
+            cdp = a.page.context.new_cdp_session(a.page)
+            paused: list[Any] = []
+            cdp.on("Debugger.paused", lambda event: paused.append(event))
+            network.cut()
+            cdp.send("Debugger.enable")
+            cdp.send("Debugger.pause")
 
-        # Another device carries the game on: the 10 is revealed, Anne passes.
-        b = Screen(other.new_page())
-        b.page.route("**/*", _local)
-        b.open(app.url)
-        b.resume(sid)
-        b.tap_until_saved("reveal-p10", lambda: entries(db, sid) == 1)
-        b.wait_for("entry-0")
-        b.wait_text(A, "prompt")
-        b.tap_until_saved("pass", lambda: entries(db, sid) == 2)
-        b.wait_for("entry-1")
-        b.wait_text(B, "prompt")
-        assert paused, "tab A's scripts never stopped: it did not sleep"
-        assert network.sockets == 1  # nothing reached the app from A while it slept
+            # Another device carries the game on: the 10 is revealed, Anne passes.
+            b.open(app.url)
+            b.resume(sid)
+            b.tap_until_saved("reveal-p10", lambda: entries(db, sid) == 1)
+            b.wait_for("entry-0")
+            b.wait_text(A, "prompt")
+            b.tap_until_saved("pass", lambda: entries(db, sid) == 2)
+            b.wait_for("entry-1")
+            b.wait_text(B, "prompt")
+            assert paused, "tab A's scripts never stopped: it did not sleep"
+            assert network.sockets == 1  # nothing reached the app from A while it slept
 
-        # A wakes: the network is back, its scripts run again. No reload, no tap.
-        network.asleep = False
-        woke = time.monotonic()
-        cdp.send("Debugger.resume")
-        cdp.send("Debugger.disable")
-        a.until(lambda: a.exists("entry-1"), "tab A shows the entries made while it slept", timeout=15)
-        a.wait_text(B, "prompt")
-        came_back = time.monotonic() - woke
-        assert a.exists("entry-0")
-        assert network.sockets == 2, "tab A did not open its websocket again: the socket never dropped"
+            # A wakes: the network is back, its scripts run again. No reload, no tap.
+            network.asleep = False
+            woke = time.monotonic()
+            cdp.send("Debugger.resume")
+            cdp.send("Debugger.disable")
+            a.until(lambda: a.exists("entry-1"), "tab A shows the entries made while it slept", timeout=15)
+            a.wait_text(B, "prompt")
+            came_back = time.monotonic() - woke
+            assert a.exists("entry-0")
+            assert network.sockets == 2, "tab A did not open its websocket again: the socket never dropped"
 
-        # The table carries on on A: Bruno passes.
-        a.tap_until_saved("pass", lambda: entries(db, sid) == 3)
-        a.wait_for("entry-2")
-        a.wait_text(C, "prompt")
-        b.wait_for("entry-2")  # and the other device hears of it
-        print(f"tab A showed the current state {came_back:.2f} s after waking")
+            # The table carries on on A: Bruno passes.
+            a.tap_until_saved("pass", lambda: entries(db, sid) == 3)
+            a.wait_for("entry-2")
+            a.wait_text(C, "prompt")
+            b.wait_for("entry-2")  # and the other device hears of it
+            print(f"tab A showed the current state {came_back:.2f} s after waking")
     finally:
-        tablet.close()
-        other.close()
         app.stop()
     assert "Traceback" not in app.log(), app.log()

@@ -23,8 +23,7 @@ from companion.store import Store
 from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
 from models.record import PLAYER_COUNTS
-from tests.e2e.conftest import _offline
-from tests.e2e.harness import ROOT, AppProcess, Screen
+from tests.e2e.harness import ROOT, AppProcess, Screen, tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -141,12 +140,9 @@ def _open(screen: Screen, sid: int) -> None:
 
 def test_every_turn_is_in_view_on_a_tablet_and_a_round_needs_no_scroll_on_a_phone(chromium, rounds):
     server, games = rounds
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
-    page = context.new_page()
-    page.route("**/*", _offline)
-    screen = Screen(page)
-    screen.open(server.url)
-    try:
+    with tab(chromium) as screen:
+        page = screen.page
+        screen.open(server.url)
         for n in COUNTS:
             reveal_sid, play_sid = games[n]
             players = NAMES[:n]
@@ -183,5 +179,3 @@ def test_every_turn_is_in_view_on_a_tablet_and_a_round_needs_no_scroll_on_a_phon
                 for player in players:  # leave the draft empty for the next game
                     screen.click(f"sv-change-{player}")
                     screen.wait_for(f"sv-card-{player}-1")
-    finally:
-        context.close()

@@ -40,32 +40,27 @@ def asked(screen) -> list[str]:
 def test_a_game_on_screen_keeps_the_tablet_awake_and_leaving_it_lets_it_sleep(tmp_path, chromium):
     from companion.service import SessionService
     from companion.store import Store
-    from tests.e2e.conftest import _offline
-    from tests.e2e.harness import AppProcess, Screen
+    from tests.e2e.harness import AppProcess, tab
 
     store = Store(tmp_path / "companion.db")
     sid = SessionService(store).start("stupide-vautour", ["Anne", "Bruno", "Chloé"]).session_id
     store.close()
     server = AppProcess(tmp_path / "companion.db", tmp_path / "app.log").start()
-    context = chromium.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
     try:
-        page = context.new_page()
-        page.add_init_script(RECORDER)
-        page.route("**/*", _offline)
-        s = Screen(page)
-        s.open(server.url)
-        s.frames(3)
-        assert asked(s) == []  # the home screen lets the tablet sleep
+        with tab(chromium, init_script=RECORDER) as s:
+            s.open(server.url)
+            s.frames(3)
+            assert asked(s) == []  # the home screen lets the tablet sleep
 
-        s.resume(sid)
-        s.wait_for("prompt")
-        s.until(lambda: asked(s) == ["request screen"], "a screen wake lock asked for at the table")
+            s.resume(sid)
+            s.wait_for("prompt")
+            s.until(lambda: asked(s) == ["request screen"], "a screen wake lock asked for at the table")
 
-        s.tap_until("nav-home", lambda: s.exists(f"resume-{sid}"))
-        s.until(lambda: asked(s) == ["request screen", "release"], "the lock released on the home screen")
+            s.tap_until("nav-home", lambda: s.exists(f"resume-{sid}"))
+            s.until(lambda: asked(s) == ["request screen", "release"], "the lock released on the home screen")
 
-        s.resume(sid)  # back at the table: asked for again
-        s.until(lambda: asked(s) == ["request screen", "release", "request screen"], "the lock asked for again")
+            s.resume(sid)  # back at the table: asked for again
+            s.until(lambda: asked(s) == ["request screen", "release", "request screen"],
+                    "the lock asked for again")
     finally:
-        context.close()
         server.stop()
