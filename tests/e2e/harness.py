@@ -321,12 +321,15 @@ class Screen:
             self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
 
     def scroll_top(self) -> None:
-        """Scroll the screen's content back to its top (the mouse wheel over the content)."""
+        """Scroll the screen's content back to its top (the mouse wheel over the content), then
+        wait two frames. Two long turns of the wheel: one goes to the innermost list under the
+        pointer that can still scroll up (Flutter stops it at its top), and Flutter moves it as it
+        receives the turn, so the second finds the list around it; no frame is needed between them."""
         size = self.page.viewport_size or {"width": 1280, "height": 800}
         self.page.mouse.move(size["width"] / 2, size["height"] / 2)
-        for _ in range(4):
-            self.page.mouse.wheel(0, -3000)
-            self.frames(1)
+        for _ in range(2):
+            self.page.mouse.wheel(0, -100_000)
+        self.frames(2)
 
     def screenshot(self, path: Path, top: bool = True) -> None:
         if top:
