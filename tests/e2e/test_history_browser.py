@@ -46,7 +46,7 @@ def pick_file(screen: Screen, ident: str, path) -> None:
                 break
         assert box is not None
         try:
-            with screen.page.expect_file_chooser(timeout=15_000) as chosen:
+            with screen.page.expect_file_chooser(timeout=6_000) as chosen:  # a landed click opens it at once
                 screen.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         except Error:
             if attempt == 2:
