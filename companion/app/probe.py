@@ -16,13 +16,13 @@ import flet as ft
 from companion.app.ui import walk
 
 
+def _invisible(node: Any) -> bool:
+    return getattr(node, "visible", True) is False
+
+
 def shown(root: Any) -> Iterator[Any]:
     """Every control below (and including) ``root`` that is on screen: not under an invisible one."""
-    hidden: set[int] = set()
-    for node in walk(root):
-        if id(node) not in hidden and getattr(node, "visible", True) is False:
-            hidden.update(id(inner) for inner in walk(node))
-    return (node for node in walk(root) if id(node) not in hidden)
+    return walk(root, skip=_invisible)
 
 
 def identified(root: Any) -> Iterator[ft.Semantics]:

@@ -179,8 +179,9 @@ def wrap(controls: Iterable[ft.Control], spacing: float = 12) -> ft.Row:
     return ft.Row(list(controls), wrap=True, spacing=spacing, run_spacing=spacing)
 
 
-def walk(control: Any) -> Iterator[Any]:
-    """Every control below (and including) ``control``: for tests and for finding identifiers."""
+def walk(control: Any, skip: Callable[[Any], bool] | None = None) -> Iterator[Any]:
+    """Every control below (and including) ``control``: for tests and for finding identifiers.
+    A control for which ``skip`` is true is left out, and so is everything below it."""
     stack = [control]
     seen: set[int] = set()
     while stack:
@@ -188,6 +189,8 @@ def walk(control: Any) -> Iterator[Any]:
         if node is None or id(node) in seen:
             continue
         seen.add(id(node))
+        if skip is not None and skip(node):
+            continue
         yield node
         if not isinstance(node, ft.BaseControl):
             continue
