@@ -1,10 +1,11 @@
 """Shared by the engines' property tests: a refused action leaves the engine exactly as it was, and
-``check`` never changes anything (a deep snapshot of every attribute before and after)."""
+``check`` never changes anything (a deep snapshot of every attribute before and after); and the
+reference fold that ``run`` is compared with."""
 
 from __future__ import annotations
 
 import copy
-from typing import Any, Collection
+from typing import Any, Collection, Iterable
 
 from models.i18n import Msg
 from scoring.base import Engine, RuleViolation
@@ -36,3 +37,13 @@ def try_action(engine: Engine, action: Any, refusals: Collection[str], *, apply_
     assert verdict is None, f"check refused ({verdict.rule if verdict else ''}) what apply accepted"
     assert engine.applied == before["applied"] + 1
     return events
+
+
+def fold_with_apply(engine: Engine, actions: Iterable[Any]) -> RuleViolation | None:
+    """The reference fold: ``apply`` one action after the other, to the first refusal (returned)."""
+    for action in actions:
+        try:
+            engine.apply(action)
+        except RuleViolation as refusal:
+            return refusal
+    return None

@@ -9,6 +9,7 @@ import pytest
 
 from models.i18n import Msg
 from scoring.base import Event, event, rules_of
+from tests.all_or_nothing import fold_with_apply
 
 
 def test_event_builds_the_same_value_as_the_dataclass():
@@ -73,18 +74,6 @@ def test_every_engine_takes_an_action_its_caller_parsed_and_scoring_parses_nothi
         assert engine.apply(action) and engine.applied == 1
 
 
-def _fold_with_apply(engine, actions):
-    """The reference fold: ``apply`` one action after the other, to the first refusal."""
-    from scoring.base import RuleViolation
-
-    for action in actions:
-        try:
-            engine.apply(action)
-        except RuleViolation as refusal:
-            return refusal
-    return None
-
-
 @pytest.mark.parametrize("game", __import__("scoring.registry", fromlist=["refereed_games"]).refereed_games())
 def test_run_leaves_the_engine_as_apply_does_and_refuses_the_same_action(game):
     """``run`` (the verdict's fold, the engine quiet) checks and changes exactly what ``apply`` does:
@@ -108,7 +97,7 @@ def test_run_leaves_the_engine_as_apply_does_and_refuses_the_same_action(game):
             actions = data["actions"] if cut is None else data["actions"][:cut] + data["actions"][cut + 1:]
             record = parse_record_data({**data, "actions": actions})
             by_apply, by_run = new_engine(record), new_engine(record)
-            refusal = _fold_with_apply(by_apply, record.actions)
+            refusal = fold_with_apply(by_apply, record.actions)
             try:
                 by_run.run(record.actions)
                 ran: RuleViolation | None = None
@@ -125,7 +114,7 @@ def test_run_leaves_the_engine_as_apply_does_and_refuses_the_same_action(game):
         half = len(record.actions) // 2
         by_run, by_apply = new_engine(record), new_engine(record)
         by_run.run(record.actions[:half])
-        _fold_with_apply(by_apply, record.actions[:half])
+        fold_with_apply(by_apply, record.actions[:half])
         assert [by_run.apply(a) for a in record.actions[half:]] == [by_apply.apply(a) for a in record.actions[half:]]
         assert by_run.outcome() == by_apply.outcome() and by_run.outcome() is not None
     assert refused, f"{game}: no cut game was refused, the comparison proved nothing about refusals"

@@ -10,7 +10,7 @@ from models.i18n import LANGUAGES, Msg
 from models.record import SVPlay, SVReveal, parse_record_data
 from scoring.base import RuleViolation
 from scoring.stupide_vautour import StupideVautourEngine
-from tests.all_or_nothing import try_action
+from tests.all_or_nothing import fold_with_apply, try_action
 
 REFUSALS = {r.id for r in RULE_SPECS if r.refusal}
 
@@ -226,15 +226,6 @@ def test_standings_rank_as_the_rule_groups_them(values):
     assert settle(players, scores)[:2] == (tuple(winners), tuple(ranking))
 
 
-def _fold_with_apply(eng, actions):
-    for action in actions:
-        try:
-            eng.apply(action)
-        except RuleViolation as refusal:
-            return refusal
-    return None
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games(), st.data())
 def test_the_verdicts_fold_of_a_whole_list_refuses_and_settles_as_apply_does(game, data):
@@ -293,7 +284,7 @@ def test_the_verdicts_fold_of_a_whole_list_refuses_and_settles_as_apply_does(gam
         change = "none"
     event(f"changed: {change}")
     by_apply, by_run = new_engine(players, ties), new_engine(players, ties)
-    refusal = _fold_with_apply(by_apply, actions)
+    refusal = fold_with_apply(by_apply, actions)
     try:
         by_run.run(actions)
         ran = None
