@@ -122,16 +122,18 @@ def main(argv: list[str]) -> dict[str, Any]:
     if command == "spoof":
         client = Client(url)
         client.register(spoof="127.0.0.1")
-        # what the server sends up to the PIN screen, then for 2 s more: had the page's word been
-        # taken, the app itself would follow the answer to the same two frames
+        # what the server sends up to the PIN screen, then for 1 s more: had the page's word been
+        # taken, the app itself would follow at once, the server's answer to the same two frames
         texts = client.read(6.0, until=("pin-screen",))
-        return {"texts": texts + client.read(2.0)}
+        return {"texts": texts + client.read(1.0)}
     if command == "pins":
         spoof = next((arg.split("=", 1)[1] for arg in rest if arg.startswith("--client-ip=")), None)
         pins = [pin for pin in rest if not pin.startswith("--")]
         client = Client(url)
         client.register(spoof=spoof)
-        first = client.read(6.0, until=("pin-field",))
+        # the first screen: the PIN field, or what stands in its place (a device locked out, an
+        # app that cannot start); each comes whole in one message
+        first = client.read(6.0, until=("pin-field", "pin-problem", "startup-error"))
         attempts = []
         for pin in pins:
             if "pin-field" not in client.ids:
