@@ -198,14 +198,22 @@ class Screen:
         if not self.holds(check, timeout):
             raise AssertionError(f"timed out: {what}\n--- screen text ---\n{self.body_text()[:3000]}")
 
-    def out_of_view(self, idents: Iterable[str]) -> list[str]:
+    def out_of_view(self, idents: Iterable[str], screens: float = 1.0) -> list[str]:
         """The controls among ``idents`` not wholly inside the window (or not on the screen at all),
-        each with its rectangle, read in one call."""
+        each with its rectangle, read in one call; ``screens``: how many window heights down a
+        control's bottom may be (2: within one scroll of the top)."""
         size = self.page.viewport_size or {"width": 0, "height": 0}
         rects = self.page.evaluate(RECTS, list(idents))
         return [f"{ident} {rect and [round(v) for v in rect]}" for ident, rect in rects
                 if rect is None or rect[0] < -0.5 or rect[1] < -0.5 or rect[2] > size["width"] + 0.5
-                or rect[3] > size["height"] + 0.5]
+                or rect[3] > size["height"] * screens + 0.5]
+
+    def in_view(self, idents: Iterable[str], what: str, screens: float = 1.0, timeout: float = 10) -> None:
+        """Every control of ``idents`` comes wholly into view (see ``out_of_view``) within ``timeout``
+        seconds; else an error that says which did not, and where they are."""
+        idents = list(idents)
+        if not self.holds(lambda: self.out_of_view(idents, screens) == [], timeout):
+            raise AssertionError(f"{what}: not wholly in view: {self.out_of_view(idents, screens)[:8]}")
 
     def box(self, ident: str) -> dict[str, float] | None:
         """Where the control ``ident`` is on the page (x, y, width, height in CSS pixels), or None."""
@@ -315,6 +323,13 @@ class Screen:
                 };
                 setTimeout(tick, 25);
             })""", [quiet * 1000, limit * 1000]))
+
+    def resize(self, width: int, height: int) -> None:
+        """The window to ``width`` × ``height``; when that changes its size, three frames are waited
+        for Flutter to lay the screen out again."""
+        if self.page.viewport_size != {"width": width, "height": height}:
+            self.page.set_viewport_size({"width": width, "height": height})
+            self.frames(3)
 
     def frames(self, n: int = 2) -> None:
         for _ in range(n):

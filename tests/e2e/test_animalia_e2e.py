@@ -215,13 +215,6 @@ def prepared_turns(tmp_path_factory) -> Any:
         server.stop()
 
 
-def _bottom_within(s: Any, ident: str, screens: float) -> bool:
-    size = s.page.viewport_size
-    b = s.box(ident)
-    return (b is not None and b["y"] >= 0 and b["x"] >= 0 and b["x"] + b["width"] <= size["width"] + 0.5
-            and b["y"] + b["height"] <= size["height"] * screens + 0.5)
-
-
 def test_every_turn_s_controls_in_view_for_two_to_six_players(chromium, prepared_turns):
     from tests.e2e.harness import tab
 
@@ -231,21 +224,19 @@ def test_every_turn_s_controls_in_view_for_two_to_six_players(chromium, prepared
         s.open(server.url)
         for (n, turn), sid in sessions.items():
             first, needed = TURNS[turn]
-            s.page.set_viewport_size({"width": 1280, "height": 800})
+            s.resize(1280, 800)
             s.resume(sid)
             s.wait_for(needed[-1] if first is None else first)
             if first is not None:  # a tap that lands while the last resize is redrawn is lost: once more
                 s.tap_until(first, lambda: s.exists(needed[0]))
                 s.wait_for(needed[0])
             for (width, height), screens in (((1280, 800), 1.0), ((390, 844), 2.0)):
-                s.page.set_viewport_size({"width": width, "height": height})
-                s.frames(3)
+                s.resize(width, height)
                 s.scroll_top()
-                for ident in needed:
-                    try:
-                        s.until(lambda: _bottom_within(s, ident, screens), ident, timeout=4)
-                    except AssertionError:
-                        misses.append(f"{n} players, {turn}, {width}×{height}: {ident} at {s.box(ident)}")
+                try:
+                    s.in_view(needed, f"{n} players, {turn}, {width}×{height}", screens, timeout=4)
+                except AssertionError as miss:
+                    misses.append(str(miss))
             if first is not None:
                 s.tap_until("ani-hide", lambda: not s.exists("ani-private"))
                 s.wait_gone("ani-private")

@@ -228,15 +228,14 @@ def test_every_control_a_turn_needs_is_in_view_on_a_tablet_and_one_scroll_away_o
     s = screen
     for n in COUNTS:
         sid = sessions[(phase, n)]
-        s.page.set_viewport_size({"width": TABLET[0], "height": TABLET[1]})
+        s.resize(TABLET[0], TABLET[1])
         s.resume(sid)
         s.wait_for("prompt")
         for ident in taps:
             s.click(ident)
         idents = ["prompt", *needed(n)]
         for (width, height), name in ((TABLET, "1280×800"), (PHONE, "390×844")):
-            s.page.set_viewport_size({"width": width, "height": height})
-            s.frames(3)
+            s.resize(width, height)
             s.scroll_top()
             if name == "1280×800":  # the page at its top: every control wholly visible
                 try:
@@ -261,6 +260,6 @@ def test_every_control_a_turn_needs_is_in_view_on_a_tablet_and_one_scroll_away_o
             if phase == "payment" and name == "390×844":  # the private title is not a letter a line
                 title = _boxes(s, ["bc-private-title"])["bc-private-title"]
                 assert title["width"] > 200 and title["height"] < 120, title
-        s.page.set_viewport_size({"width": TABLET[0], "height": TABLET[1]})
+        s.resize(TABLET[0], TABLET[1])
         if phase == "payment":   # cover the money again before leaving the table
             s.click("bc-hide")

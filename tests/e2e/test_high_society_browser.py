@@ -236,12 +236,7 @@ def test_every_turns_controls_are_in_view_on_a_tablet_and_a_phone(chromium, turn
                 idents = needs.get(turn) or page.evaluate(REVEALS)
                 assert len(idents) > 5 or turn == "discard", idents
                 for width, height in ((1280, 800), (390, 844)):
-                    page.set_viewport_size({"width": width, "height": height})
-                    s.frames(3)
+                    s.resize(width, height)
                     s.scroll_top()
-                    what = f"{game}, {n} players, {turn} at {width}x{height}"
-                    try:
-                        s.until(lambda: s.out_of_view(idents) == [], what, timeout=10)
-                    except AssertionError:
-                        raise AssertionError(f"{what}: not wholly in view: {s.out_of_view(idents)[:8]}") from None
-                page.set_viewport_size({"width": 1280, "height": 800})
+                    s.in_view(idents, f"{game}, {n} players, {turn} at {width}x{height}")
+                s.resize(1280, 800)

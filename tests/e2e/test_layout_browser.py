@@ -137,8 +137,7 @@ def test_each_games_screen_at_a_glance_in_three_sizes(screen: Screen, prepared, 
     _, shown, confirm = GAMES[game]
     open_game(screen, sessions[game], game)
     for name, (width, height) in SIZES.items():
-        screen.page.set_viewport_size({"width": width, "height": height})
-        screen.frames(3)
+        screen.resize(width, height)
         screen.scroll_top()
         screen.until(lambda: in_view(screen, "prompt") and in_view(screen, shown) and in_view(screen, confirm),
                      f"{game} at {name}: prompt, {shown} and {confirm} in view without scrolling")
@@ -159,7 +158,7 @@ def test_each_games_screen_at_a_glance_in_three_sizes(screen: Screen, prepared, 
                 screen.screenshot(SHOTS / f"{game}-{name}-dark.png")
                 screen.click("theme-switch")
                 screen.frames(4)
-    screen.page.set_viewport_size({"width": 1280, "height": 800})
+    screen.resize(1280, 800)
 
 
 def test_the_table_opens_its_own_games_rules(screen: Screen, prepared):

@@ -158,25 +158,8 @@ def _enter_yellow_on_yellow(screen: Screen) -> None:
     screen.wait_for("md-confirm-why")
 
 
-def _out_of_view(screen: Screen, idents: tuple[str, ...]) -> list[str]:
-    size = screen.page.viewport_size
-    out = []
-    for ident in idents:
-        b = screen.page.locator(f'[flt-semantics-identifier="{ident}"]').first.bounding_box()
-        if b is None or b["y"] < 0 or b["x"] < 0 or b["y"] + b["height"] > size["height"] + 0.5 \
-                or b["x"] + b["width"] > size["width"] + 0.5:
-            out.append(f"{ident} {b}")
-    return out
-
-
 def _all_in_view(screen: Screen, idents: tuple[str, ...], what: str) -> None:
-    for ident in idents:
-        screen.wait_for(ident)
-    try:
-        screen.until(lambda: _out_of_view(screen, idents) == [], what, timeout=5)
-    except AssertionError:
-        pass
-    assert _out_of_view(screen, idents) == [], what
+    screen.in_view(idents, what, timeout=5)
 
 
 def _in_view_at_the_top(screen: Screen, idents: tuple[str, ...], what: str) -> None:

@@ -106,13 +106,6 @@ NAMES = ("Anne", "Bruno", "Chloé", "David", "Emma")
 COUNTS = list(range(PLAYER_COUNTS["stupide-vautour"][0], PLAYER_COUNTS["stupide-vautour"][1] + 1))
 
 
-def assert_in_view(screen: Screen, idents: list[str], what: str) -> None:
-    try:
-        screen.until(lambda: screen.out_of_view(idents) == [], what, timeout=10)
-    except AssertionError:
-        raise AssertionError(f"{what}: not wholly in view: {screen.out_of_view(idents)[:8]}") from None
-
-
 @pytest.fixture(scope="module")
 def rounds(tmp_path_factory) -> Any:
     """One game per player count, its first point card turned over, and one still to reveal."""
@@ -141,7 +134,6 @@ def _open(screen: Screen, sid: int) -> None:
 def test_every_turn_is_in_view_on_a_tablet_and_a_round_needs_no_scroll_on_a_phone(chromium, rounds):
     server, games = rounds
     with tab(chromium) as screen:
-        page = screen.page
         screen.open(server.url)
         for n in COUNTS:
             reveal_sid, play_sid = games[n]
@@ -149,31 +141,29 @@ def test_every_turn_is_in_view_on_a_tablet_and_a_round_needs_no_scroll_on_a_phon
             reveal = [f"sv-reveal-{c}" for c in SV_POINT_CARDS]
             cards = [f"sv-card-{p}-{c}" for p in players for c in SV_HAND]
             sizes = ((1280, 800), (390, 844))
-            page.set_viewport_size({"width": 1280, "height": 800})
+            screen.resize(1280, 800)
             _open(screen, reveal_sid)
             for width, height in sizes:
-                page.set_viewport_size({"width": width, "height": height})
-                screen.frames(3)
+                screen.resize(width, height)
                 screen.scroll_top()
-                assert_in_view(screen, reveal, f"{n} players at {width}x{height}: the point cards to reveal")
-            page.set_viewport_size({"width": 1280, "height": 800})
+                screen.in_view(reveal, f"{n} players at {width}x{height}: the point cards to reveal")
+            screen.resize(1280, 800)
             _open(screen, play_sid)
             screen.wait_for("sv-play")
             for width, height in sizes:
-                page.set_viewport_size({"width": width, "height": height})
-                screen.frames(3)
+                screen.resize(width, height)
                 screen.scroll_top()
                 if width > 1000:  # a tablet: every row, and the confirm, at once
-                    assert_in_view(screen, cards + ["sv-confirm", "sv-clear"],
+                    screen.in_view(cards + ["sv-confirm", "sv-clear"],
                                    f"{n} players at {width}x{height}: every hand card and the confirm")
                     continue
                 # a phone: each player's cards come up in view in turn, the confirm stays in view
                 for i, player in enumerate(players):
-                    assert_in_view(screen, [f"sv-card-{player}-{c}" for c in SV_HAND] + ["sv-confirm"],
+                    screen.in_view([f"sv-card-{player}-{c}" for c in SV_HAND] + ["sv-confirm"],
                                    f"{n} players at {width}x{height}: {player}'s cards")
                     screen.click(f"sv-card-{player}-{i + 1}")
                     screen.wait_for(f"sv-change-{player}")
-                assert_in_view(screen, ["sv-confirm"] + [f"sv-change-{p}" for p in players],
+                screen.in_view(["sv-confirm"] + [f"sv-change-{p}" for p in players],
                                f"{n} players at {width}x{height}: the round entered, the confirm")
                 screen.wait_enabled("sv-confirm")
                 for player in players:  # leave the draft empty for the next game
