@@ -33,6 +33,32 @@ RECTS = """(ids) => ids.map(id => {
   return [id, [r.left, r.top, r.right, r.bottom]];
 })"""
 
+# Notes, in the page, each time Flet's client tells the server the window's new size (its "resize"
+# event, a msgpack string on the websocket) and each message the server sends after it: the server
+# lays the screen out again for a phone or a tablet, and a tap sent before that answer may target
+# a control the new layout no longer has (see Screen.resize).
+RESIZE_WATCH = """
+(() => {
+  const Native = window.WebSocket;
+  window.__resizes = 0;
+  window.__answered = 0;
+  class Watched extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => { window.__answered = window.__resizes; });
+    }
+    send(data) {
+      try {
+        const bytes = new Uint8Array(data.buffer || data);
+        if (String.fromCharCode(...bytes.subarray(0, 256)).includes('\\xa6resize')) window.__resizes++;
+      } catch (e) {}
+      return super.send(data);
+    }
+  }
+  window.WebSocket = Watched;
+})();
+"""
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -117,6 +143,7 @@ def tab(browser: Any, width: int = 1280, height: int = 800, *, init_script: str 
     context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
     try:
         page = context.new_page()
+        page.add_init_script(RESIZE_WATCH)
         if init_script is not None:
             page.add_init_script(init_script)
         page.route("**/*", loopback_only)
@@ -130,6 +157,7 @@ class Screen:
 
     def __init__(self, page: Any):
         self.page = page
+        self._told: int | None = None  # the resize events sent before the last resize (see resize)
 
     def open(self, url: str, first: str = "home-new") -> None:
         self.page.goto(url)
@@ -241,6 +269,7 @@ class Screen:
     def tap_anyway(self, ident: str) -> None:
         """A tap a person makes on the control whatever its state: a click dispatched on its button
         node (which Flutter ignores when the control is disabled)."""
+        self.answered()
         self.wait_for(ident)
         target = self.page.locator(f"{sel(ident)}[role], {sel(ident)} [role]").first
         target.dispatch_event("click")
@@ -273,6 +302,7 @@ class Screen:
         from playwright.sync_api import Error
 
         tappable = f"{sel(ident)}[flt-tappable], {sel(ident)} [flt-tappable]"
+        self.answered()
         for attempt in range(3):
             self.wait_for(ident, timeout)
             try:
@@ -288,6 +318,7 @@ class Screen:
         """Focus the field (a DOM focus, no mouse coordinates: a click at a position the canvas has
         not caught up with could land on another control), wait for the focus and two frames, type,
         check the value; retry once."""
+        self.answered()
         for attempt in range(2):
             field = self.wait_for(ident).locator("input, textarea").first
             field.focus()
@@ -326,10 +357,30 @@ class Screen:
 
     def resize(self, width: int, height: int) -> None:
         """The window to ``width`` × ``height``; when that changes its size, three frames are waited
-        for Flutter to lay the screen out again."""
-        if self.page.viewport_size != {"width": width, "height": height}:
-            self.page.set_viewport_size({"width": width, "height": height})
-            self.frames(3)
+        for Flutter to lay the screen out again, and the next tap waits for the server (``answered``)."""
+        if self.page.viewport_size == {"width": width, "height": height}:
+            return
+        if self._told is None:
+            self._told = int(self.page.evaluate("() => window.__resizes || 0"))
+        self.page.set_viewport_size({"width": width, "height": height})
+        self.frames(3)
+
+    def answered(self) -> None:
+        """After a resize, wait until Flet's client has told the server the window's new size and the
+        server has answered: it lays the screen out again when the window turns from a tablet's to a
+        phone's, or from landscape to portrait, and a tap sent in between targets the controls of
+        the old layout (under load, such a tap was lost). A new size of the same kind gets no
+        answer: that wait ends after 2 s. Each tap calls it; it costs nothing but after a resize."""
+        from playwright.sync_api import TimeoutError as Late
+
+        if self._told is None:
+            return
+        try:
+            self.page.wait_for_function("told => window.__resizes > told && window.__answered >= window.__resizes",
+                                        arg=self._told, timeout=2000)
+        except Late:
+            pass
+        self._told = None
 
     def frames(self, n: int = 2) -> None:
         for _ in range(n):
