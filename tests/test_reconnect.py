@@ -1,7 +1,8 @@
 """A tab that slept takes back its page session from the socket the server still holds — only
 from a socket of the same device, as the connection proves it (its peer address), never because a
-client names a session id (companion.app.reconnect). Driven at the ASGI level, without Flet: the
-inner app holds each socket open until it is told the socket went."""
+client names a session id (companion.app.reconnect); and a socket closed before it had a session does
+not leave Flet's handler waiting for ever. Driven at the ASGI level, without Flet: the inner app
+holds each socket open until it is told the socket went; the last test runs the real server."""
 
 from __future__ import annotations
 

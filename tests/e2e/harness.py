@@ -36,7 +36,7 @@ RECTS = """(ids) => ids.map(id => {
 # Notes, in the page, each time Flet's client tells the server the window's new size (its "resize"
 # event, a msgpack string on the websocket) and each message the server sends after it: the server
 # lays the screen out again for a phone or a tablet, and a tap sent before that answer may target
-# a control the new layout no longer has (see Screen.resize).
+# a control the new layout no longer has (see Screen.answered).
 RESIZE_WATCH = """
 (() => {
   const Native = window.WebSocket;
