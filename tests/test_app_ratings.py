@@ -66,8 +66,8 @@ def pid(service, name: str) -> int:
 
 def decoded(png: bytes) -> list[str]:
     width, height, grey = png_pixels(png)
-    found = zxingcpp.read_barcodes(memoryview(grey).cast("B", (height, width)))
-    assert all(b.format == zxingcpp.BarcodeFormat.QRCode for b in found)
+    # QR codes only: read for every format, a QR code's modules can also pass for a stacked DataBar
+    found = zxingcpp.read_barcodes(memoryview(grey).cast("B", (height, width)), formats=zxingcpp.BarcodeFormat.QRCode)
     return [b.text for b in found]
 
 
