@@ -15,11 +15,12 @@ node and a MutationObserver watches for the screen to show the result (a new log
 that enters an action; for a pick, the node that says what was picked); at the first mutation
 that shows it, the next animation frame reads ``performance.now()``. No Python in the loop.
 
-The page also notes when each websocket message from the server arrives (a wrapper around the
-page's WebSocket, installed before Flet's client starts): a tap's time splits into the *reply*
-(from the click to the server's first message after it: the click's way to the server, the
-server's work, the patch's way back) and the *drawing* (from that message to the screen showing
-the result: Flet's client applying the patch, Flutter building, laying out and painting).
+The page also notes when each websocket message from the server arrives (the browser tests'
+watch on the page's WebSocket, installed before Flet's client starts: tests/e2e/harness.py): a
+tap's time splits into the *reply* (from the click to the server's first message after it: the
+click's way to the server, the server's work, the patch's way back) and the *drawing* (from that
+message to the screen showing the result: Flet's client applying the patch, Flutter building,
+laying out and painting).
 
 Prints, per game and player count: p50, p95, the ratio of p95 to the floor's p95 beside the goal
 (p95 ≤ 2× the floor), the p50 of the reply and of the drawing, and the server's CPU per tap (utime
@@ -73,21 +74,6 @@ class Tap:
     scroll: bool = False  # scroll the list down (not timed) until the control is on the page
 
 
-# Installed in every page before its scripts run: the arrival time of each websocket message.
-WS_ARRIVALS = """
-(() => {
-  const Native = window.WebSocket;
-  window.__arrivals = [];
-  class Noted extends Native {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', () => window.__arrivals.push(performance.now()));
-    }
-  }
-  window.WebSocket = Noted;
-})();
-"""
-
 # The JavaScript that times one tap. It returns {ms, reply} or {error}; ``reply`` is the time from
 # the click to the first websocket message after it (null if none came before the result showed).
 TIME_TAP = """
@@ -134,7 +120,7 @@ async ([click, watch, timeout]) => {
     const observer = new MutationObserver(() => {
       if (seen || !shown()) return;
       seen = true;
-      const reply = (window.__arrivals || []).find((t) => t >= start);
+      const reply = window.__arrivals.find((t) => t >= start);
       requestAnimationFrame(() => finish({ms: performance.now() - start,
                                           reply: reply === undefined ? null : reply - start}));
     });
@@ -445,8 +431,9 @@ class Browser:
 
     @contextmanager
     def screen(self) -> Iterator[Screen]:
-        """A tab as the browser tests open one (tests/e2e/harness.py), noting websocket arrivals."""
-        with tab(self.chromium, VIEWPORT["width"], VIEWPORT["height"], init_script=WS_ARRIVALS) as screen:
+        """A tab as the browser tests open one (tests/e2e/harness.py: its watch notes when each
+        websocket message arrives)."""
+        with tab(self.chromium, VIEWPORT["width"], VIEWPORT["height"]) as screen:
             yield screen
 
 

@@ -33,24 +33,30 @@ RECTS = """(ids) => ids.map(id => {
   return [id, [r.left, r.top, r.right, r.bottom]];
 })"""
 
-# Notes, in the page, each time Flet's client tells the server the window's new size (its "resize"
-# event, a msgpack string on the websocket) and each message the server sends after it: the server
-# lays the screen out again for a phone or a tablet, and a tap sent before that answer may target
-# a control the new layout no longer has (see Screen.answered).
-RESIZE_WATCH = """
+# Installed in every tab before its scripts run: a watch on the page's websocket that notes when
+# each message from the server arrives (``__arrivals``, performance.now(); the tap benchmark splits
+# a tap's time with it) and each time Flet's client tells the server the window's new size (its
+# "resize" event, a msgpack string: ``__resizes``, the last at ``__resized``). The server lays the
+# screen out again for a phone or a tablet, and a tap sent before its answer may target a control
+# the new layout no longer has (see Screen.answered).
+WS_WATCH = """
 (() => {
   const Native = window.WebSocket;
+  window.__arrivals = [];
   window.__resizes = 0;
-  window.__answered = 0;
+  window.__resized = 0;
   class Watched extends Native {
     constructor(...args) {
       super(...args);
-      this.addEventListener('message', () => { window.__answered = window.__resizes; });
+      this.addEventListener('message', () => window.__arrivals.push(performance.now()));
     }
     send(data) {
       try {
         const bytes = new Uint8Array(data.buffer || data);
-        if (String.fromCharCode(...bytes.subarray(0, 256)).includes('\\xa6resize')) window.__resizes++;
+        if (String.fromCharCode(...bytes.subarray(0, 256)).includes('\\xa6resize')) {
+          window.__resizes++;
+          window.__resized = performance.now();
+        }
       } catch (e) {}
       return super.send(data);
     }
@@ -138,12 +144,13 @@ def loopback_only(route: Any) -> None:
 @contextmanager
 def tab(browser: Any, width: int = 1280, height: int = 800, *, init_script: str | None = None) -> Iterator["Screen"]:
     """A fresh tab in a context of its own, ``width`` × ``height`` (a 10-inch tablet in landscape
-    unless told), that reaches nothing but the app (``loopback_only``); ``init_script`` runs in the
-    page before its own scripts. The context is closed on leaving."""
+    unless told), that reaches nothing but the app (``loopback_only``), its websocket watched
+    (``WS_WATCH``); ``init_script`` runs in the page before its own scripts. The context is closed
+    on leaving."""
     context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
     try:
         page = context.new_page()
-        page.add_init_script(RESIZE_WATCH)
+        page.add_init_script(WS_WATCH)
         if init_script is not None:
             page.add_init_script(init_script)
         page.route("**/*", loopback_only)
@@ -376,7 +383,8 @@ class Screen:
         if self._told is None:
             return
         try:
-            self.page.wait_for_function("told => window.__resizes > told && window.__answered >= window.__resizes",
+            self.page.wait_for_function("told => window.__resizes > told && "
+                                        "window.__arrivals.at(-1) >= window.__resized",
                                         arg=self._told, timeout=2000)
         except Late:
             pass
