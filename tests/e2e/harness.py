@@ -240,7 +240,7 @@ class Screen:
         size = self.page.viewport_size or {"width": 0, "height": 0}
         rects = self.page.evaluate(RECTS, list(idents))
         return [f"{ident} {rect and [round(v) for v in rect]}" for ident, rect in rects
-                if rect is None or rect[0] < -0.5 or rect[1] < -0.5 or rect[2] > size["width"] + 0.5
+                if rect is None or rect[0] < 0 or rect[1] < 0 or rect[2] > size["width"] + 0.5
                 or rect[3] > size["height"] * screens + 0.5]
 
     def in_view(self, idents: Iterable[str], what: str, screens: float = 1.0, timeout: float = 10) -> None:

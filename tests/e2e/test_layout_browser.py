@@ -21,7 +21,7 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.harness import ROOT, AppProcess, Screen, sel, tab
+from tests.e2e.harness import ROOT, TIMEOUT, AppProcess, Screen, sel, tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -105,12 +105,6 @@ def box(screen: Screen, ident: str) -> dict[str, float]:
     return found
 
 
-def in_view(screen: Screen, ident: str) -> bool:
-    width, height = screen.page.viewport_size["width"], screen.page.viewport_size["height"]
-    b = box(screen, ident)
-    return b["y"] >= 0 and b["x"] >= 0 and b["y"] + b["height"] <= height + 0.5 and b["x"] + b["width"] <= width + 0.5
-
-
 def small_targets(screen: Screen, inside: str) -> list[str]:
     """Tappable nodes inside ``inside`` smaller than 48 × 48 (their identifier and size). A node cut by
     the window's edge is left out: its box is clipped, not its target."""
@@ -139,8 +133,8 @@ def test_each_games_screen_at_a_glance_in_three_sizes(screen: Screen, prepared, 
     for name, (width, height) in SIZES.items():
         screen.resize(width, height)
         screen.scroll_top()
-        screen.until(lambda: in_view(screen, "prompt") and in_view(screen, shown) and in_view(screen, confirm),
-                     f"{game} at {name}: prompt, {shown} and {confirm} in view without scrolling")
+        screen.in_view(["prompt", shown, confirm],
+                       f"{game} at {name}: prompt, {shown} and {confirm} in view without scrolling", timeout=TIMEOUT)
         # the targets are measured once the layout has settled at this size (under load the
         # browser may still be laying out the resized page): a target that stays small fails
         try:
