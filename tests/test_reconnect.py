@@ -84,6 +84,8 @@ def test_another_browser_on_the_same_address_ends_nobody_s_socket():
 
 # -- a socket that leaves before it has a session ---------------------------------------------------
 
+CONTROL_EVENT = 3  # flet.messaging.protocol.MessageAction.CONTROL_EVENT
+
 class Hangs:
     """Flet 1.0.5's handler of a socket: it answers a registration; when its client leaves, it ends
     only if it had answered one (its send loop is stopped for a session only), else it waits for
@@ -125,7 +127,8 @@ async def _leave(app, frames: list[bytes]) -> None:
 
 
 def test_a_socket_that_leaves_before_it_has_a_session_does_not_leave_its_handler_waiting():
-    for frames in ([], [b"\x00" + msgpack.packb([3, {"target": 1, "name": "click"}])]):  # nothing, or no registration
+    click = frame(CONTROL_EVENT, {"target": 1, "name": "click"})
+    for frames in ([], [click]):  # nothing, or something other than a registration
         inner = Hangs()
         asyncio.run(_leave(SessionTakeover(inner), frames))
         assert inner.ended == ["cancelled"]
