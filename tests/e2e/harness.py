@@ -187,11 +187,13 @@ class Screen:
 
     def resume(self, sid: int) -> None:
         """Back to the home screen (if not there), then tap the game in progress ``sid``; each tap
-        is made once more if its screen did not come (see ``tap_until``)."""
+        is made once more if its screen did not come (see ``tap_until``). The game's screen has come
+        when its bar offers the way home: a sign the game's screen gives, where the tile's absence
+        could also be the home screen being laid out again."""
         if self.exists("nav-home"):
             self.tap_until("nav-home", lambda: self.exists(f"resume-{sid}"))
         self.wait_for(f"resume-{sid}")
-        self.tap_until(f"resume-{sid}", lambda: not self.exists(f"resume-{sid}"))
+        self.tap_until(f"resume-{sid}", lambda: self.exists("nav-home"))
 
     # -- finding -------------------------------------------------------------------------------
 
