@@ -37,6 +37,19 @@ def test_a_part_is_the_same_object_while_its_inputs_are_equal():
     assert never.keep("a", 1, lambda: part("n1")) is not never.keep("a", 1, lambda: part("n2"))
 
 
+def test_the_last_part_of_a_slot_is_there_for_a_hidden_part_whatever_its_inputs():
+    memo = Memo()
+    assert memo.last("a") is None
+    first = memo.keep("a", 1, lambda: ft.Text("one"))
+    assert memo.last("a") is first   # hidden, the part need not follow its inputs…
+    assert memo.keep("a", 2, lambda: ft.Text("two")) is not first  # …shown again, it is built anew
+    memo.clear()
+    assert memo.last("a") is None
+    never = NoMemo()
+    never.keep("a", 1, lambda: ft.Text("one"))
+    assert never.last("a") is None
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> tuple[SessionService, App, int]:
     service = SessionService(Store(tmp_path / "memo.db"))

@@ -273,6 +273,28 @@ def test_stupide_vautour_switches_between_reveal_and_play_without_building_eithe
     assert max(sizes.values()) <= 30, sizes
 
 
+def test_boursicocotte_payment_in_private_sends_neither_the_public_table_nor_the_draw_picker_again(tmp_path, diffs):
+    """A payment is made in the payer's private view, which hides the rest of the game's screen.
+    The public parts stay on the page meanwhile, hidden, and the draw picker stays through the
+    auction and the payment: opening the view, hiding it, and paying send what changed, not the
+    table's blocks or the animals to draw (before: about 200 controls on paying)."""
+    from companion.app import probe
+
+    service, app, sid, _session = open_table(tmp_path, "boursicocotte", ["Anne", "Bruno", "Chloé"],
+                                             first_player="Anne")
+    sizes: dict[str, int] = {}
+    for ident in ("bc-draw-pig", "bc-bidder-Bruno", "bc-close-sold", "bc-show-me", "bc-hide", "bc-show-me",
+                  "bc-cash-10-0", "bc-pay"):
+        diffs.clear()
+        probe.tap(app.root, ident)
+        sent_again = {c.identifier for c in new_controls(diffs[-1]) if isinstance(c, ft.Semantics)}
+        assert not {i for i in sent_again if i.startswith(("bc-draw", "bc-table", "bc-players"))}, (ident, sent_again)
+        sizes[ident] = len(new_controls(diffs[-1]))
+    assert [entry.action["type"] for entry in service.open(sid).log] == ["draw", "bid", "close", "pay"]
+    assert probe.has(app.root, "bc-draw") and not probe.has(app.root, "bc-private")
+    assert sizes["bc-hide"] <= 5 and sizes["bc-pay"] <= 60, sizes
+
+
 @pytest.mark.parametrize("game", ["high-society", "animalement-votre"])
 def test_high_society_switches_between_reveal_and_bid_without_building_either_again(tmp_path, diffs, game):
     """High Society's entry alternates the cards to turn over and the bid panel (money cards,

@@ -56,6 +56,13 @@ class Memo:
         self.built += 1
         return control
 
+    def last(self, slot: str) -> ft.Control | None:
+        """The part last built in ``slot``, whatever its inputs were (None if none): for a part the
+        screen keeps hidden, which need not follow what it would show until it is shown again (then
+        ``keep`` builds it again if its inputs changed meanwhile)."""
+        found = self._kept.get(slot)
+        return None if found is None else found[1]
+
     def clear(self) -> None:
         self._kept.clear()
 
@@ -66,3 +73,6 @@ class NoMemo(Memo):
     def keep(self, slot: str, inputs: Hashable, build: Callable[[], C]) -> C:
         self.built += 1
         return build()
+
+    def last(self, slot: str) -> ft.Control | None:
+        return None

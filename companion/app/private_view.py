@@ -65,6 +65,14 @@ class PrivateView:
             ctx.dismiss()
         ctx.refresh()
 
+    def screen(self, ctx: TableContext, public: Sequence[ft.Control], private: ft.Control | None) -> ft.Control:
+        """The game's part of the table: its public parts, or, while a player's view is open, that
+        view alone. The public parts then stay on the page, hidden: they hold only what the shared
+        screen shows anyway, and covering the view again shows them without sending them all to the
+        browser anew (the same key in both cases pairs them with themselves)."""
+        shown = ft.Column(list(public), spacing=ui.GAP, visible=private is None, key=ctx.ident(f"{self.prefix}-public"))
+        return ft.Column([shown] if private is None else [shown, private], spacing=ui.GAP)
+
     def panel(self, ctx: TableContext, player: str, body: Sequence[ft.Control]) -> ft.Control:
         """The open view: a locked title with "hide", then the game's entry. On a phone "hide" goes
         under the title: beside it, the button would leave the title a sliver of the width (a

@@ -116,6 +116,10 @@ class TableContext:
         same object: the draft, ``submit``, ``refresh``)."""
         return self.memo.keep(self.id_prefix + slot, inputs, build)
 
+    def last(self, slot: str) -> ft.Control | None:
+        """The part last kept in ``slot`` whatever its inputs (see Memo.last), for a part hidden."""
+        return self.memo.last(self.id_prefix + slot)
+
     def t(self, key: str, **params: Any) -> str:
         return Msg(key, params).render(self.lang)
 

@@ -54,18 +54,23 @@ PRIVATE = PrivateView("ani", "ani-pass-tablet", ("who", "pick", "covers", "choic
 
 
 def build(state: State, ctx: TableContext) -> ft.Control:
-    engine = state.engine
     live = not ctx.readonly and state.outcome is None
+    view = None
     if live:
         private = _private_step(state, ctx)
         if private is not None and PRIVATE.is_open(ctx, _token(state, private)):
-            return _private_block(state, ctx, private)
+            view = _private_block(state, ctx, private)
+    return PRIVATE.screen(ctx, _public_parts(state, ctx, live), view)
+
+
+def _public_parts(state: State, ctx: TableContext, live: bool) -> list[ft.Control]:
+    engine = state.engine
     parts: list[ft.Control] = [_header(state, ctx)]
     if live and _season_break(state, ctx):
         # the season's end is a moment: its tally first, the next season on a tap
         parts.append(_tally_block(state, ctx, moment=True))
         parts.append(_collections_block(state, ctx))
-        return ft.Column(parts, spacing=ui.GAP)
+        return parts
     if live:
         phase = engine.phase
         if phase is Phase.DEAL:
@@ -91,7 +96,7 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     parts.append(_collections_block(state, ctx))
     if len(engine.tallies) > 1 or engine.phase in (Phase.OVER,) or state.outcome is not None:
         parts.append(_tally_block(state, ctx))
-    return ft.Column(parts, spacing=ui.GAP)
+    return parts
 
 
 def prompt(state: State, ctx: TableContext) -> str | None:

@@ -92,22 +92,32 @@ def table_log(state: State, entries: Sequence[Any]) -> list[tuple[Any, ...]]:
 def build(state: State, ctx: TableContext) -> ft.Control:
     view = state.engine.player_view()
     live = not ctx.readonly and state.outcome is None
+    private = None
     if live:
         step = _private_step(state, ctx, view)
         if step is not None and PRIVATE.is_open(ctx, _token(state, view, step[0])):
             # the private entry hides everything else the screen would show
-            return _private_block(state, ctx, view, *step)
+            private = _private_block(state, ctx, view, *step)
+    return PRIVATE.screen(ctx, _public_parts(state, ctx, view, live), private)
+
+
+def _public_parts(state: State, ctx: TableContext, view: PlayerView, live: bool) -> list[ft.Control]:
     challenge = _challenge_chosen(state, ctx, view["turn"]) if live and view["phase"] == "turn" else (None, None)
     parts: list[ft.Control] = [_table_block(state, ctx, view, challenge)]
     if live:
         phase = view["phase"]
         types = tuple(state.expected.types)
+        # The draw picker, then the trade chooser right under it, both in view on a tablet; once a
+        # target is chosen the trade is what the table does: the picker folds away ("draw instead"
+        # brings it back) and the chooser comes up under the line saying the next step. The picker
+        # stays on the page, hidden as it was last shown, through the auction and the payment that
+        # follow a draw: its cards, kept, are not sent to the browser again when it comes back (only
+        # the one drawn).
+        if any(view["deck"].values()):
+            shown = phase == "turn" and "draw" in types and challenge[0] is None
+            picker = _draw_block(state, ctx, view) if shown else ctx.last("bc-draw") or ft.Container()
+            parts.append(ft.Container(picker, visible=shown, key=ctx.ident("bc-draw-place")))
         if phase == "turn":
-            # The draw picker, then the trade chooser right under it, both in view on a tablet; once a
-            # target is chosen the trade is what the table does: the picker folds away ("draw
-            # instead" brings it back) and the chooser comes up under the line saying the next step.
-            if "draw" in types and challenge[0] is None:
-                parts.append(_draw_block(state, ctx, view))
             if "challenge" in types:
                 parts.append(_trade_choice_block(state, ctx, view, challenge))
         elif phase == "auction":
@@ -120,7 +130,7 @@ def build(state: State, ctx: TableContext) -> ft.Control:
         parts.append(ctx.keep("bc-last-trade", said, lambda: _last_trade_block(ctx, said)))
     if not ctx.side_panel:
         parts.append(_players_block(state, ctx, view))
-    return ft.Column(parts, spacing=ui.GAP)
+    return parts
 
 
 def build_side(state: State, ctx: TableContext) -> ft.Control:
