@@ -122,7 +122,6 @@ def test_the_served_page_is_flets_own_with_the_guard_against_outside_requests():
         web.guarded("<html></html>")
 
 
-
 PLAY_AFTER_START = """
 import gc, sys, tempfile
 from pathlib import Path

@@ -55,12 +55,12 @@ PRIVATE = PrivateView("ani", "ani-pass-tablet", ("who", "pick", "covers", "choic
 
 def build(state: State, ctx: TableContext) -> ft.Control:
     live = not ctx.readonly and state.outcome is None
-    view = None
+    private = None
     if live:
-        private = _private_step(state, ctx)
-        if private is not None and PRIVATE.is_open(ctx, _token(state, private)):
-            view = _private_block(state, ctx, private)
-    return PRIVATE.screen(ctx, _public_parts(state, ctx, live), view)
+        step = _private_step(state, ctx)
+        if step is not None and PRIVATE.is_open(ctx, _token(state, step)):
+            private = _private_block(state, ctx, step)
+    return PRIVATE.screen(ctx, _public_parts(state, ctx, live), private)
 
 
 def _public_parts(state: State, ctx: TableContext, live: bool) -> list[ft.Control]:
