@@ -371,6 +371,7 @@ class Measure:
     replies: list[float] = field(default_factory=list)  # ms from the click to the server's first message
     drawings: list[float] = field(default_factory=list)  # ms from that message to the result on screen
     kinds: dict[str, list[float]] = field(default_factory=dict)
+    kind_drawings: dict[str, list[float]] = field(default_factory=dict)  # the drawings, by kind of tap
     cpu_ms: float = float("nan")
     planned: int = 0
     error: str | None = None
@@ -418,6 +419,7 @@ def time_taps(screen: Screen, server: Server, taps: list[Tap], label: str, pause
         if result["reply"] is not None:
             measure.replies.append(result["reply"])
             measure.drawings.append(result["ms"] - result["reply"])
+            measure.kind_drawings.setdefault(tap.kind, []).append(result["ms"] - result["reply"])
         measure.kinds.setdefault(tap.kind, []).append(result["ms"])
     if measure.times:
         measure.cpu_ms = (server.cpu_seconds() - before) * 1000 / len(measure.times)
@@ -503,6 +505,10 @@ def measure_history(browser: Browser, work: Path, taps: int) -> Measure:
 
 # --- printing ------------------------------------------------------------------------------------
 
+def _drawn(drawings: list[float] | None) -> str:
+    return f", drawing {percentile(drawings, 50):.0f} / {percentile(drawings, 95):.0f}" if drawings else ""
+
+
 def line(m: Measure, floor: Measure | None) -> str:
     if not m.times:
         return f"  {m.label:<24} no tap timed: {m.error}"
@@ -513,8 +519,8 @@ def line(m: Measure, floor: Measure | None) -> str:
     text = (f"  {m.label:<24} n={len(m.times):<3} p50 {m.p50:6.1f} ms  p95 {m.p95:6.1f} ms  {goal}"
             f"  server CPU {m.cpu_ms:5.1f} ms/tap{split}")
     if len(m.kinds) > 1:
-        text += "\n" + " " * 28 + "  ".join(f"{k} p50 {percentile(v, 50):.0f} / p95 {percentile(v, 95):.0f} (n={len(v)})"
-                                           for k, v in m.kinds.items())
+        text += "\n" + " " * 28 + "  ".join(f"{k} p50 {percentile(v, 50):.0f} / p95 {percentile(v, 95):.0f} (n={len(v)}"
+                                           f"{_drawn(m.kind_drawings.get(k))})" for k, v in m.kinds.items())
     if m.error:
         text += f"\n{' ' * 28}stopped after {len(m.times)} of {m.planned} taps: {m.error}"
     return text

@@ -60,3 +60,14 @@ def test_each_game_has_taps_at_its_fewest_and_most_players_on_the_screens_identi
         for tap in plan.taps:
             for ident in (tap.click, tap.watch, plan.first):
                 assert ident is None or any(p.fullmatch(ident) for p in known), (game, ident)
+
+
+def test_a_line_gives_each_kind_of_taps_times_and_its_drawing_beside_the_floor():
+    floor = tap_browser.Measure("floor", times=[10.0, 12.0], replies=[2.0, 2.0], drawings=[8.0, 10.0])
+    game = tap_browser.Measure("sv 3", times=[20.0, 60.0], replies=[5.0, 15.0], drawings=[15.0, 45.0],
+                               kinds={"card": [20.0], "reveal": [60.0]},
+                               kind_drawings={"card": [15.0], "reveal": [45.0]}, cpu_ms=4.0)
+    text = tap_browser.line(game, floor)
+    assert "card p50 20 / p95 20 (n=1, drawing 15 / 15)" in text
+    assert "reveal p50 60 / p95 60 (n=1, drawing 45 / 45)" in text
+    assert "NOT met" in text
