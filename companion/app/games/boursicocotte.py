@@ -115,8 +115,8 @@ def _public_parts(state: State, ctx: TableContext, view: PlayerView, live: bool)
         # the one drawn).
         if any(view["deck"].values()):
             shown = phase == "turn" and "draw" in types and challenge[0] is None
-            picker = _draw_block(state, ctx, view) if shown else ctx.last("bc-draw") or ft.Container()
-            parts.append(ft.Container(picker, visible=shown, key=ctx.ident("bc-draw-place")))
+            parts.append(ft.Container(_draw_block(state, ctx, view, shown), visible=shown,
+                                      key=ctx.ident("bc-draw-place")))
         if phase == "turn":
             if "challenge" in types:
                 parts.append(_trade_choice_block(state, ctx, view, challenge))
@@ -400,6 +400,9 @@ DRAW_GAP = 8
 DRAW_MAX = 0.72  # the largest scale of a card to draw (of CARD_W × CARD_H)
 
 
+DRAW_SLOT = "bc-draw"  # the draw picker's part, kept between renders
+
+
 def draw_scale(width: float | None, count: int, compact: bool) -> float:
     """The scale of the cards to draw: the animals left in one row of the width the screen gets
     (the trade chooser then fits under them on a tablet), never larger than DRAW_MAX, and on a
@@ -412,13 +415,15 @@ def draw_scale(width: float | None, count: int, compact: bool) -> float:
     return max(0.45, min(DRAW_MAX, fit))
 
 
-def _draw_block(state: State, ctx: TableContext, view: PlayerView) -> ft.Control:
+def _draw_block(state: State, ctx: TableContext, view: PlayerView, shown: bool) -> ft.Control:
     """The animals left in the deck, one tap on the one turned over. Kept while the deck and the
-    turn are the same (its taps only submit)."""
+    turn are the same (its taps only submit); hidden, it stays as it was last built."""
+    if not shown:
+        return ctx.last(DRAW_SLOT) or ft.Container()
     player = view["turn"]
     left = tuple((k, view["deck"][k]) for k in ANIMALS if view["deck"][k] > 0)
     scale = draw_scale(ctx.width, len(left), ctx.compact)
-    return ctx.keep("bc-draw", (player, left, scale, ctx.compact, "challenge" in state.expected.types),
+    return ctx.keep(DRAW_SLOT, (player, left, scale, ctx.compact, "challenge" in state.expected.types),
                     lambda: _build_draw_block(ctx, player, left, scale))
 
 
