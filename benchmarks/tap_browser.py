@@ -1,7 +1,7 @@
 """A tap on the screen, timed in a real browser: every game's table at every player count, the
 history's "more", and Flet's own floor (benchmarks/floor_app.py) served the same way.
 
-    python benchmarks/tap_browser.py [--games high-society,stupide-vautour] [--taps 40] [--quick]
+    python benchmarks/tap_browser.py [--games high-society,stupide-vautour] [--taps 40] [--quick] [--hand 75]
 
 The app is served as the browser tests serve it (tests/e2e/harness.py: ``companion --db DB run``
 on a loopback port, Debian's /usr/bin/chromium driven by Playwright with the harness's arguments,
@@ -21,6 +21,10 @@ tap's time splits into the *reply* (from the click to the server's first message
 click's way to the server, the server's work, the patch's way back) and the *drawing* (from that
 message to the screen showing the result: Flet's client applying the patch, Flutter building,
 laying out and painting).
+
+The floor is timed a second time showing and hiding 75 of the app's cards at each tap (``--hand``;
+benchmarks/floor_app.py): what bringing five hands into view costs Flet and the browser when the
+server does nothing else — information beside the goal, not a goal.
 
 Prints, per game and player count: p50, p95, the ratio of p95 to the floor's p95 beside the goal
 (p95 ≤ 2× the floor), the p50 of the reply and of the drawing, and the server's CPU per tap (utime
@@ -439,17 +443,23 @@ class Browser:
             yield screen
 
 
-def measure_floor(browser: Browser, work: Path, taps: int) -> Measure:
+def measure_floor(browser: Browser, work: Path, taps: int, cards: int = 0) -> Measure:
+    """Flet's floor; with ``cards``, its taps show and hide a hand of that many of the app's cards
+    in turn (the two kinds of tap are told apart in the figures)."""
     from floor_app import BUTTON, COUNT
 
     argv = [sys.executable, str(ROOT / "benchmarks" / "floor_app.py"), "{port}"]
-    with Server(argv, work / "floor.log") as server:
+    if cards:
+        argv += ["--hand", str(cards)]
+    with Server(argv, work / f"floor-{cards}.log") as server:
         with browser.screen() as screen:
             screen.open(server.url, first=BUTTON)
-            for _ in range(3):  # warm up: the first taps pay for the first frames
+            for _ in range(4):  # warm up: the first taps pay for the first frames (an even number: hidden)
                 screen.click(BUTTON)
             screen.frames(4)
-            return time_taps(screen, server, [Tap(BUTTON, "tap", COUNT)] * taps, "floor", browser.pause_ms)
+            plan = ([Tap(BUTTON, "show", COUNT), Tap(BUTTON, "hide", COUNT)] * taps)[:taps] if cards else \
+                [Tap(BUTTON, "tap", COUNT)] * taps
+            return time_taps(screen, server, plan, f"floor, {cards} cards" if cards else "floor", browser.pause_ms)
 
 
 def measure_game(browser: Browser, work: Path, game: str, counts: list[int], taps: int, seed: int) -> list[Measure]:
@@ -526,6 +536,17 @@ def line(m: Measure, floor: Measure | None) -> str:
     return text
 
 
+def hand_line(hand: Measure, floor: Measure) -> str:
+    """The floor showing a hand: information beside the goal, not a goal (nothing but the hand
+    changes, so it is what showing a hand costs here whatever the server does)."""
+    text = line(hand, None)
+    shows = hand.kinds.get("show")
+    if shows and floor.times:
+        text += (f"\n{' ' * 28}a hand shown: p95 {percentile(shows, 95):.1f} ms, "
+                 f"{percentile(shows, 95) / floor.p95:.1f}× the floor's p95 (information, not a goal)")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all six)")
@@ -533,6 +554,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor-taps", type=int, default=None, help="taps on the floor app (default 60; quick 30)")
     parser.add_argument("--history-taps", type=int, default=None,
                         help='taps on the history\'s "more" (default 8; quick 4; 0: none)')
+    parser.add_argument("--hand", type=int, default=75, metavar="N",
+                        help="also time the floor showing a hand of N of the app's cards (default 75, "
+                             "Stupide Vautour's five hands; 0: not)")
     parser.add_argument("--quick", action="store_true",
                         help="fewer taps, and only the fewest and the most players of each game")
     parser.add_argument("--seed", type=int, default=7)
@@ -546,6 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     defaults = (12, 30, 4) if args.quick else (40, 60, 8)
     taps, floor_taps, history_taps = (given if given is not None else default for given, default in
                                       zip((args.taps, args.floor_taps, args.history_taps), defaults))
+    hand_cards = args.hand
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 2
@@ -562,6 +587,9 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 floor = measure_floor(browser, work, floor_taps)
                 print(line(floor, None) + "   ← Flet's floor (one button, one text, page.update())")
+                if hand_cards > 0:
+                    hand = measure_floor(browser, work, floor_taps, hand_cards)
+                    print(hand_line(hand, floor), flush=True)
                 for game in games:
                     least, most = PLAYER_COUNTS[game]
                     counts = [least, most] if args.quick and most > least else list(range(least, most + 1))

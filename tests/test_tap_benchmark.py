@@ -1,6 +1,7 @@
 """The browser tap benchmark (benchmarks/tap_browser.py), without a browser: its floor app builds
-and a tap changes its text, and every game's planned taps are legal plays entered through
-identifiers the screens expose (no invented ones). Nothing is timed here."""
+and a tap changes its text (and shows, then hides, a hand of the app's cards), and every game's
+planned taps are legal plays entered through identifiers the screens expose (no invented ones).
+Nothing is timed here."""
 
 from __future__ import annotations
 
@@ -40,6 +41,29 @@ def test_the_floor_app_builds_and_a_tap_shows_on_its_text():
     button.content.on_click(None)
     button.content.on_click(None)
     assert count.content.value == "2" and page.updates == 2
+
+
+def test_the_floor_with_a_hand_shows_then_hides_that_many_of_the_apps_cards():
+    from companion.app import probe
+
+    page = FakePage()
+    floor_app.main(page, cards=30)  # type: ignore[arg-type]
+    button, count, hand = page.controls
+    assert hand.identifier == floor_app.HAND and not hand.content.visible
+    button.content.on_click(None)
+    assert hand.content.visible and count.content.value == "1"
+    cards = [i for i in probe.idents(hand) if i.startswith("floor-card-")]
+    assert len(cards) == 30 and len(hand.content.controls) == 2  # two rows of 15
+    button.content.on_click(None)
+    assert not hand.content.visible and count.content.value == "2" and page.updates == 2
+
+
+def test_the_hand_line_says_what_showing_the_hand_costs_beside_the_floor_and_sets_no_goal():
+    floor = tap_browser.Measure("floor", times=[20.0, 20.0])
+    hand = tap_browser.Measure("floor, 75 cards", times=[50.0, 15.0], kinds={"show": [50.0], "hide": [15.0]})
+    text = tap_browser.hand_line(hand, floor)
+    assert "show p50 50 / p95 50" in text and "2.5× the floor's p95" in text
+    assert "met" not in text
 
 
 def screen_identifiers() -> list[re.Pattern[str]]:
