@@ -4,9 +4,9 @@ Served exactly as the companion serves itself (``companion run``: Flet's ASGI ap
 under uvicorn with the same websocket implementation), so that benchmarks/tap_browser.py can time
 a tap on it the way it times a tap on a game's table and compare the two.
 
-With ``--hand N`` the same button also shows, then hides, a hand of N of the app's own cards
-(``companion.app.ui.tile``, 15 to a row, as a table shows players' hands): what a tap that brings
-a hand into view costs Flet and the browser when the server does nothing else.
+With ``--hand N`` the same button also shows, then hides, N of the app's own cards
+(``companion.app.ui.tile``, 15 to a row, as a table shows players' hands: five hands for N = 75):
+what a tap that brings them into view costs Flet and the browser when the server does nothing else.
 
     python benchmarks/floor_app.py PORT [--hand N]
 """

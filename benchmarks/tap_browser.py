@@ -444,8 +444,8 @@ class Browser:
 
 
 def measure_floor(browser: Browser, work: Path, taps: int, cards: int = 0) -> Measure:
-    """Flet's floor; with ``cards``, its taps show and hide a hand of that many of the app's cards
-    in turn (the two kinds of tap are told apart in the figures)."""
+    """Flet's floor; with ``cards``, its taps show and hide that many of the app's cards in turn
+    (the two kinds of tap are told apart in the figures)."""
     from floor_app import BUTTON, COUNT
 
     argv = [sys.executable, str(ROOT / "benchmarks" / "floor_app.py"), "{port}"]
@@ -537,12 +537,12 @@ def line(m: Measure, floor: Measure | None) -> str:
 
 
 def hand_line(hand: Measure, floor: Measure) -> str:
-    """The floor showing a hand: information beside the goal, not a goal (nothing but the hand
-    changes, so it is what showing a hand costs here whatever the server does)."""
+    """The floor showing cards: information beside the goal, not a goal (nothing but the cards
+    changes, so it is what showing them costs here whatever the server does)."""
     text = line(hand, None)
     shows = hand.kinds.get("show")
     if shows and floor.times:
-        text += (f"\n{' ' * 28}a hand shown: p95 {percentile(shows, 95):.1f} ms, "
+        text += (f"\n{' ' * 28}the cards shown: p95 {percentile(shows, 95):.1f} ms, "
                  f"{percentile(shows, 95) / floor.p95:.1f}× the floor's p95 (information, not a goal)")
     return text
 
@@ -555,8 +555,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--history-taps", type=int, default=None,
                         help='taps on the history\'s "more" (default 8; quick 4; 0: none)')
     parser.add_argument("--hand", type=int, default=75, metavar="N",
-                        help="also time the floor showing a hand of N of the app's cards (default 75, "
-                             "Stupide Vautour's five hands; 0: not)")
+                        help="also time the floor showing N of the app's cards (default 75: Stupide "
+                             "Vautour's five hands; 0: not)")
     parser.add_argument("--quick", action="store_true",
                         help="fewer taps, and only the fewest and the most players of each game")
     parser.add_argument("--seed", type=int, default=7)

@@ -1,5 +1,5 @@
 """The browser tap benchmark (benchmarks/tap_browser.py), without a browser: its floor app builds
-and a tap changes its text (and shows, then hides, a hand of the app's cards), and every game's
+and a tap changes its text (and shows, then hides, a row of the app's cards), and every game's
 planned taps are legal plays entered through identifiers the screens expose (no invented ones).
 Nothing is timed here."""
 
