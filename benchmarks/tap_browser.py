@@ -542,8 +542,9 @@ def hand_line(hand: Measure, floor: Measure) -> str:
     text = line(hand, None)
     shows = hand.kinds.get("show")
     if shows and floor.times:
-        text += (f"\n{' ' * 28}the cards shown: p95 {percentile(shows, 95):.1f} ms, "
-                 f"{percentile(shows, 95) / floor.p95:.1f}× the floor's p95 (information, not a goal)")
+        p95 = percentile(shows, 95)
+        text += (f"\n{' ' * 28}the cards shown: p95 {p95:.1f} ms, "
+                 f"{p95 / floor.p95:.1f}× the floor's p95 (information, not a goal)")
     return text
 
 
@@ -570,7 +571,6 @@ def main(argv: list[str] | None = None) -> int:
     defaults = (12, 30, 4) if args.quick else (40, 60, 8)
     taps, floor_taps, history_taps = (given if given is not None else default for given, default in
                                       zip((args.taps, args.floor_taps, args.history_taps), defaults))
-    hand_cards = args.hand
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 2
@@ -587,8 +587,8 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 floor = measure_floor(browser, work, floor_taps)
                 print(line(floor, None) + "   ← Flet's floor (one button, one text, page.update())")
-                if hand_cards > 0:
-                    hand = measure_floor(browser, work, floor_taps, hand_cards)
+                if args.hand > 0:
+                    hand = measure_floor(browser, work, floor_taps, args.hand)
                     print(hand_line(hand, floor), flush=True)
                 for game in games:
                     least, most = PLAYER_COUNTS[game]
