@@ -1,13 +1,10 @@
 """The example records beside the clone (``../shared/examples``, the contract's copies, which their
-README says are all legal and in progress) replayed by this referee — with the one contradiction
-between them and the rulebook stated here, not hidden.
+README says are all legal and in progress) replayed by this referee, and the project's own copies
+(``examples/``, so that a clone without ``../shared`` is complete) kept the same record.
 
-``boursicocotte-in-progress.json`` has Marc hand over a 50 for a buy-back of 30 while he still holds
-four 10s. The rulebook asks for the exact sum whenever the payer's cards make it (« si vous ne pouvez
-pas payer exactement … vous devez payer une somme plus importante »), which is the app's default
-(``payment: exact``): that payment is refused with BC-OVERPAY. Under the house variant
-``payment: any`` the same actions replay in progress. The project's own copy (examples/) has Marc
-pay three 10s instead.
+``boursicocotte-in-progress.json`` once had Marc hand over a 50 for a buy-back of 30 while he held
+four 10s, which the rulebook refuses (BC-OVERPAY); the contract's copy now pays three 10s, exactly,
+as the project's copy did: no example contradicts the rulebook.
 """
 
 from __future__ import annotations
@@ -21,31 +18,29 @@ from tests.conftest import ROOT
 
 SHARED = ROOT.parent / "shared" / "examples"
 FILES = sorted(p.name for p in SHARED.glob("*.json")) if SHARED.is_dir() else []
-# file → (index of the refused action, rule id): the contradictions with the rulebook, each explained above
-CONTRADICTIONS = {"boursicocotte-in-progress.json": (8, "BC-OVERPAY")}
 
 pytestmark = pytest.mark.skipif(not FILES, reason="no ../shared/examples beside this clone")
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_a_shared_example_replays_in_progress_or_is_a_stated_contradiction(name):
+def test_a_shared_example_replays_in_progress(name):
     text = (SHARED / name).read_text(encoding="utf-8")
     verdict, status = verdict_for_text(text)
-    if name not in CONTRADICTIONS:
-        assert (status, verdict.status, verdict.error) == (0, "in_progress", None)
-        return
-    index, rule = CONTRADICTIONS[name]
-    assert (status, verdict.status) == (1, "illegal")
-    assert (verdict.error.index, verdict.error.rule) == (index, rule)
-
-
-def test_the_boursicocotte_example_is_legal_under_the_house_variant_and_the_project_copy_pays_exactly():
-    data = json.loads((SHARED / "boursicocotte-in-progress.json").read_text(encoding="utf-8"))
-    marc_pays = data["actions"][8]
-    assert marc_pays == {"type": "pay", "player": "Marc", "cards": [50]}  # owed: Nina's bid of 30
-    verdict, status = verdict_for_text(json.dumps({**data, "variant": {"payment": "any"}}))
     assert (status, verdict.status, verdict.error) == (0, "in_progress", None)
-    ours = json.loads((ROOT / "examples" / "boursicocotte-in-progress.json").read_text(encoding="utf-8"))
-    assert ours["actions"][8] == {"type": "pay", "player": "Marc", "cards": [10, 10, 10]}
-    verdict, status = verdict_for_text(json.dumps(ours))
-    assert (status, verdict.status, verdict.applied) == (0, "in_progress", len(ours["actions"]))
+    assert verdict.applied == len(json.loads(text)["actions"])
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_project_keeps_the_same_record_as_each_shared_example(name):
+    shared = json.loads((SHARED / name).read_text(encoding="utf-8"))
+    ours = json.loads((ROOT / "examples" / name).read_text(encoding="utf-8"))
+    assert ours == shared
+
+
+def test_the_boursicocotte_buy_back_is_paid_exactly():
+    data = json.loads((SHARED / "boursicocotte-in-progress.json").read_text(encoding="utf-8"))
+    assert data["actions"][8] == {"type": "pay", "player": "Marc", "cards": [10, 10, 10]}  # Nina's bid of 30
+    # the same record paid with the 50 instead is the rulebook's overpayment, refused by default
+    overpaid = {**data, "actions": [*data["actions"][:8], {"type": "pay", "player": "Marc", "cards": [50]}]}
+    verdict, status = verdict_for_text(json.dumps(overpaid))
+    assert (status, verdict.status, verdict.error.index, verdict.error.rule) == (1, "illegal", 8, "BC-OVERPAY")
