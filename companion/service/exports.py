@@ -15,6 +15,8 @@ from models.i18n import Msg, has_text, render
 from models.tables import STATUS_FINISHED
 
 CSV_COLUMNS = ("date", "game", "table", "player", "score", "place", "winner", "duration")
+# what a spreadsheet takes for the start of a formula in a text cell (OWASP's "CSV injection")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def game_name(game: str, lang: str) -> str:
@@ -57,15 +59,26 @@ class Exports(Queries):
     def csv_text(self, *, lang: str = "fr", tz: tzinfo | None = None, **filters: Any) -> str:
         """One row per player per finished game, oldest game first, players in seating order:
         the start (local time), the game, the table, the player, score, place, winner (1 or 0),
-        minutes played — the history's figures. A header in ``lang``."""
+        minutes played — the history's figures. A header in ``lang``. A text cell a spreadsheet
+        would run as a formula is written as text (:func:`csv_cell`)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([render(Msg(f"export.csv.{c}"), lang) for c in CSV_COLUMNS])
         for s in self.finished(**filters):
             for seat in s.seats:
-                writer.writerow([_local(s.started_at, tz), game_name(s.game, lang), s.table_name or "", seat.name,
-                                 seat.score, seat.place, int(seat.winner), round(s.duration_s / 60)])
+                writer.writerow([csv_cell(v) for v in (
+                    _local(s.started_at, tz), game_name(s.game, lang), s.table_name or "", seat.name,
+                    seat.score, seat.place, int(seat.winner), round(s.duration_s / 60))])
         return out.getvalue()
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell as the CSV export writes it: a text a spreadsheet would run as a formula (a player's
+    or a table's name such as ``=HYPERLINK(…)``, ``-2+3``, ``@SUM(1)``) with an apostrophe before
+    it, so the spreadsheet shows it as text; numbers (a score of -10) and other texts unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def _local(moment: datetime, tz: tzinfo | None) -> str:
