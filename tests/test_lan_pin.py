@@ -1,6 +1,7 @@
 """The LAN gate without a network: which device a page is, the growing wait after a
 wrong PIN, --pin checked, what the lock and the error page say, passwords hidden, the LAN
-addresses. tests/test_lan_gate.py drives the same from a device on a network of its own."""
+addresses; the serving machine told of a lock at once, lifting it with a new PIN, the gate's
+tables bounded. tests/test_lan_gate.py drives the same from a device on a network of its own."""
 
 from __future__ import annotations
 
@@ -37,6 +38,10 @@ def service(tmp_path: Path) -> SessionService:
 
 def _shown(page: Page) -> str:
     return " ".join(probe.texts(page.controls[0]))
+
+
+def _text(root: Any, ident: str) -> str:
+    return " ".join(probe.texts(probe.find(root, ident)))
 
 
 def test_a_page_that_says_it_is_loopback_is_judged_by_its_connections_peer(service):
@@ -88,17 +93,182 @@ def test_the_pin_screen_says_how_long_to_wait(service):
     assert probe.has(page.controls[0], "sv-reveal")  # in, on the game in play
 
 
-def test_the_lock_says_what_a_restart_does(service):
-    for given, expected in ((None, "relancer l'application donne un nouveau code"),
-                            ("314159", "le code reste celui donné au lancement")):
+def test_the_lock_tells_the_device_to_ask_the_table_for_a_new_code(service):
+    for given in (None, "314159"):
         gate = PinGate(given, delay=0)
         page = Page("x")
         with connected_from("192.168.1.66"):
             make_main(service, gate=gate)(page)
             for _ in range(10):
                 probe.type_into(page.controls[0], "pin-field", "000000", submit=True)
-        assert expected in _shown(page)
-        assert ("nouveau code" in _shown(page)) is (given is None)
+            assert "Demandez un nouveau code à la table" in _shown(page) and "relancer" not in _shown(page).lower()
+            probe.tap(page.controls[0], "pin-again")  # no new PIN yet: still locked
+            assert not probe.has(page.controls[0], "pin-field")
+            gate.renew()
+            probe.tap(page.controls[0], "pin-again")  # the table gave a new PIN: the field again
+            probe.type_into(page.controls[0], "pin-field", gate.pin, submit=True)
+        assert probe.has(page.controls[0], "sv-reveal")
+
+
+def test_a_new_pin_lifts_every_lock_and_forgets_every_count():
+    now = [0.0]
+    gate = PinGate("314159", max_total=30, delay=1.0, clock=lambda: now[0])
+    for device in range(3):
+        for _ in range(10):
+            now[0] += 100
+            assert gate.attempt("000000", f"192.168.1.{device}") == "wrong"
+    assert gate.closed and gate.state() == ("314159", 3, True, False)
+    assert gate.attempt("314159", "192.168.1.50") == "locked"
+    pin = gate.renew()
+    assert pin != "314159" and gate.pin == pin and len(pin) == 6 and pin.isdigit()
+    assert gate.state() == (pin, 0, False, True) and gate.fixed  # fixed: the printed PIN was --pin's
+    assert gate.failures == {} and gate.not_before == {} and gate.total == 0
+    assert gate.attempt("314159", "192.168.1.0") == "wrong"  # the printed PIN no longer opens…
+    now[0] += 100
+    assert gate.attempt(pin, "192.168.1.0") == "open"  # …the new one does, from a device locked before
+    assert gate.attempt(pin, "192.168.1.2") == "open"
+
+
+class Listener:
+    def __init__(self) -> None:
+        self.told = 0
+
+    def hear(self) -> None:
+        self.told += 1
+
+
+def test_listeners_are_told_of_each_lock_and_of_a_new_pin_not_of_each_wrong_pin():
+    import gc
+
+    gate = PinGate("314159", max_total=25, delay=0)
+    kept, dropped, heard = Listener(), Listener(), []
+
+    def broken() -> None:
+        raise RuntimeError("a page gone wrong")
+
+    gate.listen(broken)  # first: the others are told anyway
+    gate.listen(kept.hear)
+    gate.listen(dropped.hear)
+    gate.listen(lambda: heard.append(gate.state()))
+    del dropped
+    gc.collect()
+    assert gate.listeners() == 3  # a bound method is held weakly: a closed page's app goes
+    for _ in range(9):
+        gate.attempt("000000", "192.168.1.1")
+    assert kept.told == 0
+    gate.attempt("000000", "192.168.1.1")  # the tenth: that device is locked out
+    assert kept.told == 1 and heard[-1].locked == 1 and not heard[-1].closed
+    gate.attempt("000000", "192.168.1.1")  # locked: not counted, nothing new
+    for _ in range(10):
+        gate.attempt("000000", "192.168.1.2")
+    assert kept.told == 2
+    for _ in range(5):
+        gate.attempt("000000", "192.168.1.3")  # the 25th in all closes the gate
+    assert kept.told == 3 and heard[-1].closed and heard[-1].locked == 2
+    gate.renew()
+    assert kept.told == 4 and heard[-1] == (gate.pin, 0, False, True)
+
+
+def test_the_tables_per_address_are_bounded():
+    gate = PinGate("314159", max_total=10_000, delay=5.0, clock=lambda: 0.0, max_devices=3)
+    for n in range(10):
+        assert gate.attempt("000000", f"10.0.0.{n}") == "wrong"
+    assert len(gate.failures) == len(gate.not_before) == 3 and gate.total == 10
+    stranger = "10.0.0.9"  # beyond the cap: counted only in all, so neither waits nor is locked on its own
+    for _ in range(20):
+        assert gate.attempt("000000", stranger) == "wrong"
+    assert gate.total == 30 and not gate.locked(stranger) and len(gate.failures) == 3
+    assert gate.attempt("000000", "10.0.0.0") == "wait"  # one counted apart still waits
+    gate.renew()
+    assert gate.attempt("000000", stranger) == "wrong" and stranger in gate.failures
+
+
+def _serving_page(service: SessionService, gate: PinGate, page: Any = None) -> Any:
+    from companion.app import Join
+
+    page = page or Page("x")
+    with connected_from("127.0.0.1"):
+        make_main(service, gate=gate, join=Join("http://192.168.1.20:8550/", gate.pin))(page)
+    return page
+
+
+def test_the_serving_machine_sees_a_lock_at_once_and_lifts_it_with_one_tap(service):
+    gate = PinGate("314159", delay=0)
+    table = _serving_page(service, gate)
+    assert not probe.has(table.controls[0], "pin-lock") and "314159" in _text(table.controls[0], "join-pin")
+    playing = Page("x")  # a phone that joined before: its page is left as it is
+    with connected_from("192.168.1.21"):
+        make_main(service, gate=gate)(playing)
+        probe.type_into(playing.controls[0], "pin-field", "314159", submit=True)
+    in_play = playing.controls[0]
+    assert probe.has(in_play, "sv-reveal")
+
+    pest = Page("x")
+    with connected_from("192.168.1.66"):
+        make_main(service, gate=gate)(pest)
+        for _ in range(10):
+            probe.type_into(pest.controls[0], "pin-field", "000000", submit=True)
+    banner = _text(table.controls[0], "pin-lock")  # no reload: told by the gate
+    assert "1 appareil bloqué après trop de codes erronés." in banner and "Tous les appareils" not in banner
+
+    probe.tap(table.controls[0], "pin-new")
+    root = table.controls[0]
+    assert not probe.has(root, "pin-lock") and gate.failures == {} and not gate.locked("192.168.1.66")
+    assert gate.pin != "314159" and gate.pin in _text(root, "join-pin")
+    assert gate.pin in _text(root, "notice")
+    assert "Le code donné au lancement (--pin) ne marche plus" in _text(root, "join-pin-replaced")
+    assert playing.controls[0] is in_play and probe.has(in_play, "sv-reveal")  # still at the table
+    assert [game.entries for game in service.unfinished()] == [0]  # the game in play untouched
+
+
+def test_the_all_devices_lock_says_so_on_the_serving_machine(service):
+    gate = PinGate(None, max_total=50, delay=0)
+    table = _serving_page(service, gate)
+    other = _serving_page(service, gate)  # a second tab on the serving machine is told too
+    for device in range(16):  # the probe: sixteen addresses, a few wrong PINs each
+        for _ in range(3 if device < 15 else 5):
+            gate.attempt("000000", f"192.168.1.{100 + device}")
+    for page in (table, other):
+        banner = _text(page.controls[0], "pin-lock")
+        assert "Tous les appareils sont bloqués" in banner and "appareil bloqué" not in banner
+    device = Page("x")
+    with connected_from("192.168.1.30"):
+        make_main(service, gate=gate)(device)
+    assert "l'accès est bloqué pour tous les appareils. Demandez un nouveau code à la table" in _shown(device)
+    for _ in range(10):  # more from one more device: refused unread, counted nowhere
+        gate.attempt("000000", "192.168.1.31")
+    old = gate.pin
+    probe.tap(other.controls[0], "pin-new")
+    for page in (table, other):
+        assert not probe.has(page.controls[0], "pin-lock") and gate.pin in _text(page.controls[0], "join-pin")
+    assert gate.pin != old and "Le code affiché au lancement ne marche plus." in _text(table.controls[0],
+                                                                                          "join-pin-replaced")
+    with connected_from("192.168.1.30"):
+        probe.tap(device.controls[0], "pin-again")
+        probe.type_into(device.controls[0], "pin-field", gate.pin, submit=True)
+    assert probe.has(device.controls[0], "sv-reveal")
+
+
+def test_a_served_page_hears_of_a_lock_on_its_own_event_loop(service):
+    """In Flet the gate's news comes on the thread of the device that caused it: the serving
+    machine's page is rebuilt by a task on its own loop (page.run_task), not there and then."""
+    import asyncio
+
+    class LoopPage(Page):
+        def __init__(self) -> None:
+            super().__init__("x")
+            self.tasks: list[Any] = []
+
+        def run_task(self, handler: Any) -> None:
+            self.tasks.append(handler)
+
+    gate = PinGate("314159", delay=0)
+    table = _serving_page(service, gate, LoopPage())
+    for _ in range(10):
+        gate.attempt("000000", "192.168.1.66")
+    assert not probe.has(table.controls[0], "pin-lock") and len(table.tasks) == 1
+    asyncio.run(table.tasks.pop()())
+    assert probe.has(table.controls[0], "pin-lock")
 
 
 @pytest.fixture

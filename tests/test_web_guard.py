@@ -182,7 +182,7 @@ def test_the_serving_machine_needs_no_pin_and_ten_wrong_pins_lock_out_only_that_
     root = pest.controls[0]
     assert not probe.has(root, "pin-field")  # this device may not try again…
     assert "Trop de codes erronés depuis cet appareil" in _shown(pest)
-    assert not gate.check("314159", "192.168.1.66")  # …not even with the right PIN, until a restart
+    assert not gate.check("314159", "192.168.1.66")  # …not even with the right PIN, until the table gives a new one
 
     guest = Page("192.168.1.21")  # …but another device still joins the table
     _open(make_main(service, gate=gate), guest)
@@ -201,7 +201,7 @@ def test_fifty_wrong_pins_from_all_devices_together_lock_every_device_out(servic
     _open(make_main(service, gate=gate), page)
     assert probe.has(page.controls[0], "pin-problem") and not probe.has(page.controls[0], "pin-field")
     assert "l'accès est bloqué" in _shown(page)
-    local = Page("127.0.0.1")  # the serving machine still opens the app (and can restart it)
+    local = Page("127.0.0.1")  # the serving machine still opens the app (and gives a new PIN)
     _open(make_main(service, gate=gate), local)
     assert probe.has(local.controls[0], "home-new")
 

@@ -66,7 +66,8 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
     device it is: the connection's peer address (companion.app.web.peer_address), never the page's
     ``client_ip``, which the client can set. ``table``: the table name given at start
     (``--table``), for a page when no settings file keeps one. ``join``: the LAN address and PIN,
-    given to the serving machine's pages only (a device that entered the PIN does not need it)."""
+    given to the serving machine's pages only (a device that entered the PIN does not need it), with
+    the gate's locks and the button that lifts them (a new PIN)."""
     def main(page: Any) -> None:
         from companion.app.web import peer_address
 
@@ -79,6 +80,7 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
             app = App(service, page, export_dir=export_dir, settings_path=settings_path, table=table)
             if gate is not None and gate.trusted(client):
                 app.join = join
+                app.watch_gate(gate)  # its locks shown as they happen, lifted with a new PIN
             elif gate is not None:  # a phone that joined with the PIN: straight to the game in play, if any
                 playing = app.guard(service.unfinished) or []
                 if playing:

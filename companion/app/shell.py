@@ -69,6 +69,8 @@ class App:
         self._table = table  # this device's table name when its settings file keeps none
         self.export_dir = export_dir
         self.join: Any = None  # LAN mode, the serving machine: the address and PIN phones join with (home)
+        self.gate: Any = None  # LAN mode, the serving machine: the table PIN's gate (its locks, a new PIN)
+        self._gate_seen: Any = None  # what of the gate the screen last showed
         self.stack: list[Place] = [Place("home")]
         self.drafts: dict[str, Any] = {}   # screen-local state that must survive a re-render
         self.notice: tuple[str, str] | None = None  # (kind, sentence) shown once at the top
@@ -373,6 +375,9 @@ class App:
         bar = self.memo.keep("frame-bar", (heading, len(self.stack) > 1, self.lang, self.dark, self.narrow, self.link),
                              lambda: self._bar(heading))
         content: list[ft.Control] = []
+        lock = self._lock_view()
+        if lock is not None:
+            content.append(lock)
         if self.notice is not None:
             kind, sentence = self.notice
             content.append(self.memo.keep("frame-notice", (kind, sentence), lambda: ui.banner(
@@ -452,6 +457,57 @@ class App:
 
     async def _on_news(self, _topic: str, session_id: int | None) -> None:
         self.on_news(session_id)
+
+    # -- the table PIN (LAN mode, the serving machine) --------------------------------------------
+
+    def watch_gate(self, gate: Any) -> None:
+        """Show the table PIN's locks on every screen, as soon as one happens (another device's
+        wrong PIN), with the button that lifts them (:meth:`renew_pin`)."""
+        self.gate = gate
+        self._gate_seen = gate.state()
+        gate.listen(self._gate_changed)
+
+    def renew_pin(self) -> None:
+        """A new table PIN: every lock lifted; the devices at the table keep playing."""
+        if self.gate is None:
+            return
+        pin = self.gate.renew()
+        self.tell(self.t("app.pin.renewed", pin=pin), "ok")
+        self.render()
+
+    def _gate_changed(self) -> None:
+        """Told by the gate, on the thread of the page that caused it: the screen is rebuilt on
+        this page's own event loop (Flet's run_task), if what it shows of the gate changed."""
+        run_task = getattr(self.page, "run_task", None) if self.page is not None else None
+        if run_task is None:  # no Flet page (the tests): at once
+            self.show_gate()
+            return
+        run_task(self._show_gate)
+
+    async def _show_gate(self) -> None:
+        self.show_gate()
+
+    def show_gate(self) -> bool:
+        """Rebuild the screen if the gate's locks or PIN changed since it was shown."""
+        if self.gate is None or self._closed:
+            return False
+        seen = self.gate.state()
+        if seen == self._gate_seen:
+            return False
+        self._gate_seen = seen
+        self.render()
+        return True
+
+    def _lock_view(self) -> ft.Control | None:
+        if self.gate is None:
+            return None
+        from companion.app.web import lock_banner
+
+        state = self._gate_seen = self.gate.state()  # as it is now: show_gate need not render again
+        if not state.locked and not state.closed:
+            return None
+        return self.memo.keep("frame-pin-lock", (state, self.lang), lambda: lock_banner(
+            state, self.lang, lambda _: self.renew_pin()))
 
     # -- page ---------------------------------------------------------------------------------
 

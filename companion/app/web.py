@@ -14,10 +14,12 @@
   is printed at start; a device that has not entered it (the machine serving the app excepted:
   a loopback peer) sees only the PIN screen — the app itself, its games and names, is not built
   for that page. After each wrong PIN a device waits before it may try again, longer each time;
-  ten wrong PINs from one device lock that device out until the app is restarted; the other
-  devices can still join, so one device cannot shut the table out. Fifty wrong PINs from all
-  devices together lock every device out (a bound on guessing from many addresses); the machine
-  serving the app needs no PIN either way.
+  ten wrong PINs from one device lock that device out; the other devices can still join, so one
+  device cannot shut the table out. Fifty wrong PINs from all devices together lock every device
+  out (a bound on guessing from many addresses). Neither lock hands the evening to whoever
+  guesses fastest: the machine serving the app needs no PIN, is told of each lock at once
+  (:meth:`PinGate.listen`: its open pages say so) and lifts them all with a new PIN in one tap
+  (:meth:`PinGate.renew`), without a restart; devices already at the table keep playing.
 - :func:`lan_addresses`: this machine's addresses on the network (the printed URL and the allowed
   origins), from its interfaces, not from its host name (which Debian maps to 127.0.1.1).
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
 import math
 import re
 import secrets
@@ -33,10 +36,11 @@ import socket
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping
 from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any
+from contextvars import ContextVar, copy_context
+from typing import Any, NamedTuple
 
 import flet as ft
 
@@ -48,9 +52,12 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+log = logging.getLogger("companion.app")
+
 PIN_DIGITS = 6
 MAX_PIN_FAILURES = 10  # from one device (its address)
 MAX_TABLE_FAILURES = 50  # from all devices together
+MAX_DEVICES = 4096  # addresses whose wrong PINs are counted apart; one more counts only in all
 PIN_DELAY_S = 1.0  # the wait after a device's first wrong PIN; it doubles with each next one…
 PIN_DELAY_DOUBLINGS = 5  # …up to 32 times as long
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -126,27 +133,45 @@ class OriginGuard:
             await self.app(scope, receive, send)
 
 
+class GateState(NamedTuple):
+    """What the serving machine's pages show of the gate: the PIN, how many devices are locked
+    out, whether every device is, whether the PIN printed at start was replaced."""
+    pin: str
+    locked: int
+    closed: bool
+    renewed: bool
+
+
 class PinGate:
     """The table PIN shared by every page of one server process. Wrong PINs are counted per device
     (its peer address: ``client``) and in all; a device is locked out after ``max_failures`` of its
     own, every device after ``max_total`` in all. After its n-th wrong PIN a device must wait
     ``delay * 2**(n-1)`` seconds (at most ``delay * 2**PIN_DELAY_DOUBLINGS``) before it may try
-    again: an attempt sooner is refused unread and not counted. ``fixed``: the PIN was given at
-    start (``--pin``), so a restart does not change it. ``clock``: seconds, for the tests."""
+    again: an attempt sooner is refused unread and not counted. At most ``max_devices`` addresses
+    are counted apart: a wrong PIN from one more counts only in all (the tables do not grow
+    without bound). ``fixed``: the PIN was given at start (``--pin``), so a restart does not
+    change it. ``clock``: seconds, for the tests.
+
+    The serving machine lifts the locks: :meth:`renew` draws a new PIN and forgets every count.
+    Its pages :meth:`listen` to be told when a device is locked out, the gate closes or the PIN
+    changes."""
 
     def __init__(self, pin: str | None = None, max_failures: int = MAX_PIN_FAILURES,
                  max_total: int = MAX_TABLE_FAILURES, delay: float = PIN_DELAY_S,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, max_devices: int = MAX_DEVICES):
         self.fixed = pin is not None
+        self.renewed = False  # the PIN printed at start no longer opens (renew)
         self.pin = pin if pin is not None else new_pin()
         self.max_failures = max_failures
         self.max_total = max_total
+        self.max_devices = max_devices
         self.delay = delay
         self.clock = clock
         self.failures: dict[str, int] = {}  # device address -> wrong PINs
         self.not_before: dict[str, float] = {}  # device address -> when it may try again
         self.total = 0
         self._lock = threading.Lock()
+        self._listeners: list[Callable[[], Callable[[], None] | None]] = []
 
     @property
     def closed(self) -> bool:
@@ -156,6 +181,11 @@ class PinGate:
     def locked(self, client: str | None = None) -> bool:
         """Whether this device may not try again (its own wrong PINs, or the gate closed)."""
         return self.closed or self.failures.get(client or "", 0) >= self.max_failures
+
+    def state(self) -> GateState:
+        with self._lock:
+            locked = sum(1 for wrong in self.failures.values() if wrong >= self.max_failures)
+            return GateState(self.pin, locked, self.closed, self.renewed)
 
     def wait_left(self, client: str | None = None) -> float:
         """Seconds before this device may try a PIN again (0: now)."""
@@ -172,15 +202,67 @@ class PinGate:
                 return "wait"
             if hmac.compare_digest(attempt.strip().encode(), self.pin.encode()):
                 return "open"
-            wrong = self.failures.get(key, 0) + 1
-            self.failures[key] = wrong
             self.total += 1
-            self.not_before[key] = self.clock() + self.delay * 2 ** min(wrong - 1, PIN_DELAY_DOUBLINGS)
-            return "wrong"
+            locks = self.total == self.max_total
+            if key in self.failures or len(self.failures) < self.max_devices:
+                wrong = self.failures.get(key, 0) + 1
+                self.failures[key] = wrong
+                self.not_before[key] = self.clock() + self.delay * 2 ** min(wrong - 1, PIN_DELAY_DOUBLINGS)
+                locks = locks or wrong == self.max_failures
+        if locks:
+            self._tell()
+        return "wrong"
 
     def check(self, attempt: str, client: str | None = None) -> bool:
         """Whether ``attempt`` is the PIN; a wrong one counts towards the device's lock and the gate's."""
         return self.attempt(attempt, client) == "open"
+
+    def renew(self) -> str:
+        """The serving machine's way out of a lock: a new random PIN (in place of the one printed
+        at start, ``--pin``'s too, until the app is restarted), every count and wait forgotten.
+        Devices that entered the old PIN keep their pages. Returns the new PIN."""
+        with self._lock:
+            pin = new_pin()
+            while pin == self.pin:
+                pin = new_pin()
+            self.pin = pin
+            self.renewed = True
+            self.failures.clear()
+            self.not_before.clear()
+            self.total = 0
+        self._tell()
+        return pin
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` when a device is locked out, the gate closes or the PIN changes. It
+        is called on the thread of the page that caused it, in a context of its own: it should
+        only hand the news to its page's event loop (``page.run_task``). A bound method is held
+        weakly (the gate does not keep a closed page's app alive)."""
+        ref: Callable[[], Callable[[], None] | None]
+        if hasattr(listener, "__self__") and hasattr(listener, "__func__"):
+            ref = weakref.WeakMethod(listener)
+        else:
+            ref = lambda: listener  # noqa: E731
+        with self._lock:
+            self._listeners.append(ref)
+
+    def listeners(self) -> int:
+        """How many listeners are still alive."""
+        with self._lock:
+            self._listeners = [ref for ref in self._listeners if ref() is not None]
+            return len(self._listeners)
+
+    def _tell(self) -> None:
+        with self._lock:
+            alive = [(ref, ref()) for ref in self._listeners]
+            self._listeners = [ref for ref, listener in alive if listener is not None]
+        for _, listener in alive:
+            if listener is None:
+                continue
+            try:
+                copy_context().run(listener)  # what it sets (Flet's current page) stays its own
+            except Exception:  # one page gone wrong does not keep the others from knowing
+                log.warning("a page could not be told of the table PIN's lock", exc_info=True)
 
     @staticmethod
     def trusted(client: str | None) -> bool:
@@ -221,10 +303,9 @@ def pin_view(gate: PinGate, lang: str, on_open: Callable[[], None],
         typed["problem"] = "app.pin.wait" if outcome == "wait" else "app.pin.wrong"
         refresh(build())
 
-    def lock_key() -> str:
-        if gate.fixed:  # a restart keeps the PIN given with --pin
-            return "app.pin.locked_fixed" if gate.closed else "app.pin.locked_device_fixed"
-        return "app.pin.locked" if gate.closed else "app.pin.locked_device"
+    def again(_: Any) -> None:  # the table gave a new PIN: the field again, if the lock is lifted
+        typed["problem"] = ""
+        refresh(build())
 
     def build() -> ft.Control:
         parts: list[ft.Control] = [
@@ -232,7 +313,9 @@ def pin_view(gate: PinGate, lang: str, on_open: Callable[[], None],
             ui.text(t("app.pin.why"), ui.FONT_BODY),
         ]
         if gate.locked(client):
-            parts.append(ui.text(t(lock_key()), ui.FONT_BODY, color=ft.Colors.ERROR, ident="pin-problem"))
+            lock = "app.pin.locked" if gate.closed else "app.pin.locked_device"
+            parts += [ui.text(t(lock), ui.FONT_BODY, color=ft.Colors.ERROR, ident="pin-problem"),
+                      ui.button(t("app.pin.again"), again, ident="pin-again", icon=ft.Icons.REFRESH)]
         else:
             field = ft.TextField(label=t("app.pin.label"), password=True, on_change=set_pin, on_submit=enter,
                                  keyboard_type=ft.KeyboardType.NUMBER, width=280, text_size=ui.FONT_TITLE)
@@ -246,6 +329,21 @@ def pin_view(gate: PinGate, lang: str, on_open: Callable[[], None],
         return ui.tid("pin-screen", ft.Container(ft.Column(parts, spacing=ui.GAP), padding=32))
 
     return build()
+
+
+def lock_banner(state: GateState, lang: str, on_new: Callable[[Any], None]) -> ft.Control:
+    """On the serving machine's pages only, while a lock holds: how many devices the table PIN
+    locked out, whether it locked out every device, and the one button that lifts it all with a
+    new PIN."""
+
+    def t(key: str, **params: Any) -> str:
+        return Msg(key, params).render(lang)
+
+    head = t("app.pin.closed_here") if state.closed else t("app.pin.locked_here", count=state.locked)
+    details = [t("app.pin.locked_here", count=state.locked)] if state.closed and state.locked else []
+    details.append(t("app.pin.lift"))
+    return ui.banner(head, ident="pin-lock", details=details, actions=[
+        ui.button(t("app.pin.new"), on_new, ident="pin-new", icon=ft.Icons.LOCK_RESET, kind="primary")])
 
 
 def error_view(message: Msg, lang: str) -> ft.Control:

@@ -1,6 +1,7 @@
 """Home: the games in progress (resume any of them), the way to everything else, and this
 tablet's table name (a club's tables share one history); in LAN mode, on the serving machine only,
-the table's address as a QR code with the PIN beside it, for phones to join."""
+the table's address as a QR code with the PIN beside it (the one in force: « Nouveau code » may
+have replaced the one printed at start), for phones to join."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     if not unfinished:
         sections.append(ui.muted(app.t("app.home.no_unfinished"), ident="home-no-unfinished"))
     if app.join is not None:
-        sections.insert(0, app.memo.keep("home-join", (app.join, app.narrow), lambda: join_panel(app)))
+        gate = app.gate.state() if app.gate is not None else None  # a new PIN given here since the start
+        sections.insert(0, app.memo.keep("home-join", (app.join, gate, app.narrow), lambda: join_panel(app)))
     sections.append(table_panel(app))  # this tablet's name at a club
     return app.t("app.name"), ft.Column(sections, spacing=ui.GAP * 1.5)
 
@@ -66,15 +68,19 @@ def join_panel(app: App) -> ft.Control:
     """The table's address as a QR code, and the PIN a phone types once it lands on the PIN screen."""
     from companion.app.screens.results import qr_image
 
-    join = app.join
+    join, gate = app.join, app.gate
     size = 200 if app.narrow else 240
-    words = ft.Column([
+    lines: list[ft.Control] = [
         ui.subtitle(app.t("app.home.join_title")),
         ui.text(app.t("app.home.join_scan"), ui.FONT_BODY),
-        ui.text(app.t("app.home.join_pin", pin=join.pin), ui.FONT_TITLE, weight=ft.FontWeight.BOLD,
-                ident="join-pin"),
-        ui.muted(join.url, ui.FONT_BODY, ident="join-url"),
-    ], spacing=8, tight=True, expand=not app.narrow)
+        ui.text(app.t("app.home.join_pin", pin=gate.pin if gate is not None else join.pin), ui.FONT_TITLE,
+                weight=ft.FontWeight.BOLD, ident="join-pin"),
+    ]
+    if gate is not None and gate.renewed:  # « Nouveau code »: the PIN printed at start no longer opens
+        lines.append(ui.muted(app.t("app.pin.replaced_fixed" if gate.fixed else "app.pin.replaced"),
+                              ui.FONT_BODY, ident="join-pin-replaced"))
+    lines.append(ui.muted(join.url, ui.FONT_BODY, ident="join-url"))
+    words = ft.Column(lines, spacing=8, tight=True, expand=not app.narrow)
     qr = qr_image(join.url, "join-qr", size)
     body = ft.Column([words, qr], spacing=ui.GAP) if app.narrow else ft.Row(
         [qr, words], spacing=ui.GAP * 2, vertical_alignment=ft.CrossAxisAlignment.CENTER)
