@@ -102,7 +102,7 @@ def test_one_device_with_a_new_address_on_each_connection_still_counts_as_one(ne
         answer = net.device("pins", served.url, "--client-ip=192.168.7.99", PIN)
         shown = _joined(answer["first"])
         assert "Trop de codes erronés depuis cet appareil" in shown and "pin-field" not in shown
-        assert "le code reste celui donné au lancement" in shown  # --pin: a restart keeps it
+        assert "Demandez un nouveau code à la table" in shown  # the serving machine lifts the lock
         assert answer["attempts"][0].get("no_field")
         assert "Anne" not in _joined(answer["attempts"][0]["texts"])
     finally:
