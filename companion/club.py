@@ -27,7 +27,7 @@ from sqlalchemy import Float, case, cast, func, literal_column, select
 from sqlalchemy.orm import Session
 
 from models.i18n import Msg
-from models.names import BadName, clean_name
+from models.names import BadName, check_new_name, clean_name, normal_name
 from models.tables import STATUS_FINISHED, GameSession, GameSummary, Player, Result, table
 
 NO_TABLE = ""  # the filter value for games started on a tablet with no name
@@ -57,9 +57,30 @@ def clean_table_name(name: object) -> str | None:
     try:
         return clean_name(name)
     except BadName as err:
-        key = {"name.control": "service.table.control", "name.too_long": "service.table.too_long"}.get(
-            err.msg.key, "service.table.not_text")
-        raise BadTableName(Msg(key, err.msg.params)) from None
+        raise _table_refusal(err) from None
+
+
+def new_table_name(name: str, known: Sequence[str]) -> str:
+    """A table name that is not one of ``known`` (the table names of the database) checked as a new
+    name (:func:`models.names.check_new_name`): kept in NFKC (« Ｔａｂｌｅ 1 » is « Table 1 », which may
+    then be a known one), refused when it looks like a known one (naming it), mixes alphabets or
+    stacks accents. ``name`` as :func:`clean_table_name` gave it."""
+    try:
+        normal = normal_name(name)
+        if normal not in known:
+            check_new_name(normal, known)
+    except BadName as err:
+        raise _table_refusal(err) from None
+    return normal
+
+
+_TABLE_KEYS = {key: f"service.table.{key.removeprefix('name.')}"
+               for key in ("name.control", "name.too_long", "name.marks", "name.look_alike", "name.mixed_scripts")}
+
+
+def _table_refusal(err: BadName) -> BadTableName:
+    """A player name's refusal in a table name's words (``service.table.*``)."""
+    return BadTableName(Msg(_TABLE_KEYS.get(err.msg.key, "service.table.not_text"), err.msg.params))
 
 
 @dataclass(frozen=True)

@@ -164,10 +164,9 @@ class App:
 
     def set_table_name(self, name: str | None) -> None:
         """Name this device's table (None: no name), for every game started here from now on;
-        kept in its settings. The name is checked first (the service's Malformed says why not)."""
-        from companion.service import checked_table
-
-        self._table = checked_table(name)
+        kept in its settings. The name is checked first, against the table names of the database
+        too (the service's Malformed says why not: a look-alike of another table names it)."""
+        self._table = self.service.check_table_name(name)
         self.settings.save(table=self._table)
 
     def _save_settings(self) -> None:

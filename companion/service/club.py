@@ -4,10 +4,11 @@ summaries and results rows; never a replay."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from companion import club
-from companion.club import BadTableName, League, clean_table_name
+from companion.club import BadTableName, League, clean_table_name, new_table_name
 from companion.service.errors import STORAGE_ERRORS, Malformed, ServiceError, storage_error
 from companion.service.live import ServiceCore
 from companion.service.states import utc
@@ -15,15 +16,27 @@ from models.i18n import Msg
 from scoring.registry import refereed_games
 
 
-def checked_table(name: object) -> str | None:
-    """A table name by the rules of names (None: no name); Malformed says what is wrong."""
+def checked_table(name: object, known: Sequence[str] | None = None) -> str | None:
+    """A table name by the rules of names (None: no name); Malformed says what is wrong. With
+    ``known`` (the table names of the database), a name that is not one of them is a new one:
+    kept in NFKC and refused when it looks like one of them (naming it), mixes alphabets or stacks
+    accents; a known name, saved before these rules, stays as it is."""
     try:
-        return clean_table_name(name)
+        clean = clean_table_name(name)
+        if clean is None or known is None or clean in known:
+            return clean
+        return new_table_name(clean, known)
     except BadTableName as err:
         raise Malformed(err.msg) from None
 
 
 class Club(ServiceCore):
+    def check_table_name(self, name: object) -> str | None:
+        """The name a table (this tablet) would keep (None: no name), checked against the table
+        names of the database (:func:`checked_table`): the home field's check, before any game."""
+        clean = checked_table(name)
+        return clean if clean is None else checked_table(clean, self.table_names()[0])
+
     def table_names(self) -> tuple[list[str], bool]:
         """(every table name a game of the database was started at, sorted; whether some games
         were started at a tablet with no name)."""

@@ -7,9 +7,12 @@ a table. Each is one write transaction that leaves the history right:
   rename they show the new name, after a merge the two profiles' games and results are one.
 
 A new name follows the shared rules of ``models/names.py``, like a name added or seated at a
-table: kept as :func:`models.names.clean_name` gives it back (NFC, trimmed, inner spaces made one,
-no control or invisible character, at most ``MAX_LENGTH`` characters), and not another profile's
-name by :func:`models.names.name_key` (case and Unicode composition aside).
+table: kept as :func:`models.names.normal_name` gives it back (NFKC, trimmed, inner spaces made
+one, no control or invisible character, at most ``MAX_LENGTH`` characters), not another profile's
+name by :func:`models.names.known_as` (case, Unicode composition and NFKC forms aside), and not one
+that could be taken for another profile's (:func:`models.names.check_new_name`: a look-alike,
+named; letters of two alphabets; stacked accents). A profile given its own name again is left as
+it is, even a name saved before these rules.
 """
 
 from __future__ import annotations
@@ -22,8 +25,7 @@ from companion.service.errors import STORAGE_ERRORS, Malformed, ServiceError, st
 from companion.service.live import ServiceCore
 from companion.service.states import PlayerProfile, utc
 from models.i18n import Msg
-from models.names import BadName, name_key
-from models.names import clean_name as clean_player_name
+from models.names import BadName, check_new_name, known_as, normal_name
 from models.tables import Player
 
 
@@ -31,7 +33,7 @@ def clean_name(name: object) -> str:
     """The name as a profile keeps it, or Malformed saying what is wrong with it (the same rules
     and sentences as :meth:`Sessions.add_player`)."""
     try:
-        return clean_player_name(name if name is not None else "")
+        return normal_name(name if name is not None else "")
     except BadName as err:
         raise Malformed(Msg("service.player.blank") if err.msg.key == "name.blank" else err.msg) from None
 
@@ -46,11 +48,16 @@ class Players(ServiceCore):
                 with self.store.write() as db:
                     self.store.lock_names(db, [name])
                     player = self._profile_row(db, player_id)
-                    key = name_key(name)
-                    for _other_id, other in db.execute(text("SELECT id, name FROM players WHERE id != :p"),
-                                                      {"p": player_id}):
-                        if name_key(other) == key:
-                            raise ServiceError(Msg("service.player.duplicate", {"name": other}))
+                    others = [other for (other,) in db.execute(text("SELECT name FROM players WHERE id != :p"),
+                                                               {"p": player_id})]
+                    same = known_as(name, others)
+                    if same is not None:
+                        raise ServiceError(Msg("service.player.duplicate", {"name": same}))
+                    if name != player.name:
+                        try:
+                            check_new_name(name, others)
+                        except BadName as err:
+                            raise Malformed(err.msg) from None
                     db.execute(text("UPDATE players SET name = :n WHERE id = :p"), {"n": name, "p": player_id})
                     created = player.created_at
             except IntegrityError:

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from companion.club import set_table
+from companion.club import set_table, table_names
 from companion.service.errors import (
     STORAGE_ERRORS,
     Malformed,
@@ -23,7 +23,7 @@ from companion.service.records import ENVELOPE_COLUMNS, kept, lost, stored_recor
 from companion.service.replay import result_rows
 from companion.service.states import PlayerProfile, SessionState, utc
 from models.i18n import Msg
-from models.names import BadName, check_distinct, clean_name, find_same
+from models.names import BadName, check_distinct, check_new_name, clean_name, known_as, normal_name
 from models.record import RECORD_FORMAT, MalformedRecord, parse_record_data
 from models.tables import Player
 from scoring.referee import NoReferee, new_engine
@@ -62,17 +62,25 @@ class Sessions(ServiceCore):
             return [_profile(p) for p in self.store.players(db)]
 
     def add_player(self, name: str) -> PlayerProfile:
+        """A new profile: its name in NFKC (« Ｌｏｕ » is « Lou »), refused when it is a saved
+        player's (``service.player.duplicate``) or could be taken for one (``name.look_alike``,
+        naming them; ``name.mixed_scripts``, ``name.marks``: :func:`models.names.check_new_name`)."""
         try:
-            clean = clean_name(name if name is not None else "")
+            clean = normal_name(name if name is not None else "")
         except BadName as err:
             raise Malformed(Msg("service.player.blank") if err.msg.key == "name.blank" else err.msg) from None
         with self._lock:
             try:
                 with self.store.write() as db:
                     self.store.lock_names(db, [clean])
-                    same = find_same(clean, (p.name for p in self.store.players(db)))
+                    saved = [p.name for p in self.store.players(db)]
+                    same = known_as(clean, saved)
                     if same is not None:
                         raise ServiceError(Msg("service.player.duplicate", {"name": same}))
+                    try:
+                        check_new_name(clean, saved)
+                    except BadName as err:
+                        raise Malformed(err.msg) from None
                     player = self.store.add_player(db, clean, self._now())
             except IntegrityError:  # another process added the same name in between
                 raise ServiceError(Msg("service.player.duplicate", {"name": clean})) from None
@@ -88,7 +96,13 @@ class Sessions(ServiceCore):
         """``setup``: the record envelope's optional set-up fields for this game, e.g. the
         Boursicocotte short version's deal ``{"start_animals": {"Anne": ["cow", …], …}}``; the
         record models check them like the rest. ``table``: the name of the table (the tablet) the
-        game is started at, kept with it for a club's history (None: the tablet has no name)."""
+        game is started at, kept with it for a club's history (None: the tablet has no name).
+
+        A name that is a saved player's (by :func:`models.names.known_as`: capitals and NFKC forms
+        aside) is that player, as saved, whatever today's rules say of it; any other is a new
+        player, kept in NFKC and checked (:func:`models.names.check_new_name`) against every saved
+        name and the other names of this game. Likewise ``table``: a table name of the database
+        stays as it is, a new one is checked against them (:func:`checked_table`)."""
         from companion.service.club import checked_table
 
         table = checked_table(table)
@@ -98,18 +112,27 @@ class Sessions(ServiceCore):
             except (MalformedRecord, NoReferee) as err:
                 raise Malformed(Msg("service.setup.malformed", {"detail": err.msg})) from None
         try:
-            names = [clean_name(n) for n in players]
-            check_distinct(names)
+            typed = [clean_name(n) for n in players]
+            check_distinct(typed)
             first = clean_name(first_player) if first_player is not None else None
         except BadName as err:
             raise Malformed(Msg("service.setup.malformed", {"detail": err.msg})) from None
-        # a name typed with other capitals than a saved profile's is that profile
         with self._read() as db:
             profiles = [p.name for p in self.store.players(db)]
-        names = [find_same(n, profiles) or n for n in names]
+            if table is not None:
+                table = checked_table(table, table_names(db)[0])
+        try:
+            # a name typed with other capitals (or in fullwidth) than a saved profile's is that profile
+            names = [known_as(n, profiles) or normal_name(n) for n in typed]
+            check_distinct(names, typed)
+            for i, name in enumerate(names):
+                if name not in profiles:
+                    check_new_name(name, [*profiles, *names[:i], *names[i + 1:]])
+        except BadName as err:
+            raise Malformed(Msg("service.setup.malformed", {"detail": err.msg})) from None
         envelope: dict[str, Any] = {"format": RECORD_FORMAT, "game": game, "players": names, "actions": []}
         if first is not None:
-            envelope["first_player"] = find_same(first, names) or first
+            envelope["first_player"] = known_as(first, names) or first
         if variant is not None:
             envelope["variant"] = variant
         if setup is not None:

@@ -20,7 +20,7 @@ from companion.service.records import Kept, kept, lost, refereed_actions
 from companion.service.replay import fold, result_rows
 from companion.store import NewGame
 from models.i18n import Msg, in_words
-from models.names import find_same
+from models.names import BadName, check_new_name, find_same
 from models.record import RECORD_FORMAT, MalformedRecord, load_json, parse_record_data
 from models.tables import GameSession
 from scoring.base import Outcome
@@ -106,7 +106,12 @@ class Transfer(ServiceCore):
                 if same is not None and same != name:
                     raise Malformed(Msg("service.import.name_spelling", {"record": number + 1, "name": name,
                                                                          "known": same}), record=number)
-                if same is None:
+                if same is None:  # a new profile: the rules of a new name (a saved one came in as it is)
+                    try:
+                        check_new_name(name, known)
+                    except BadName as err:
+                        raise Malformed(Msg("service.import.new_name", {"record": number + 1, "detail": err.msg}),
+                                        record=number) from None
                     known.append(name)
             # the outcome, not the replay's engine and log: a file's worth of them is only garbage
             checked.append((rows, row, folded.engine.outcome()))

@@ -36,9 +36,9 @@ def build(app: App, player_id: int | None = None, **_: Any) -> tuple[str, ft.Con
         name = draft["name"].strip()
         if not name:
             app.tell(app.t("app.players.name_empty"), "error")
-        elif app.guard(lambda: app.service.add_player(name)) is not None:
+        elif (added := app.guard(lambda: app.service.add_player(name))) is not None:
             draft["name"] = ""
-            app.tell(app.t("app.players.added", name=name), "ok")
+            app.tell(app.t("app.players.added", name=added.name), "ok")
         app.render()
 
     add_row = ft.Row([

@@ -12,7 +12,7 @@ import flet as ft
 from companion.app import ui
 from companion.app.games import playable_games, screen_for
 from models.games import PLAYER_COUNTS, SPEC_OF
-from models.names import MAX_LENGTH, BadName, clean_name, find_same
+from models.names import MAX_LENGTH, BadName, clean_name, find_same, known_as
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -178,12 +178,15 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             app.tell(app.say(err.msg), "error")
             app.render()
             return
-        known = find_same(name, [p.name for p in profiles])  # "anne" is the saved Anne
+        known = known_as(name, [p.name for p in profiles])  # "anne" (or « ａｎｎｅ ») is the saved Anne
         if known is not None:
             name = known
-        elif app.guard(lambda: app.service.add_player(name)) is None:
-            app.render()
-            return
+        else:
+            added = app.guard(lambda: app.service.add_player(name))
+            if added is None:  # refused: the service's sentence (a look-alike names the other player)
+                app.render()
+                return
+            name = added.name  # as kept (NFKC)
         if find_same(name, draft.seats) is None:
             draft.seats.append(name)
         draft.new_name = ""
