@@ -36,15 +36,20 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+DEVICE_ADDRESSES = 19  # the device's namespace holds this many addresses: as many devices to the server
+
+
 class Lan:
-    """The two namespaces and their addresses (a /30 of 10.0.0.0/8 chosen from the process id)."""
+    """The two namespaces and their addresses (a /24 of 10.0.0.0/8 chosen from the process id: the
+    server's, then the devices'; they exist only inside the two namespaces)."""
 
     def __init__(self) -> None:
         tag = os.getpid() % 60000
         self.server_ns, self.device_ns = f"tc-srv-{tag}", f"tc-dev-{tag}"
         a, b = 200 + tag // 16384, (tag // 64) % 256
-        base = (tag % 64) * 4
-        self.server_ip, self.device_ip = f"10.{a}.{b}.{base + 1}", f"10.{a}.{b}.{base + 2}"
+        self.server_ip = f"10.{a}.{b}.1"
+        self.device_ips = [f"10.{a}.{b}.{2 + n}" for n in range(DEVICE_ADDRESSES)]
+        self.device_ip = self.device_ips[0]
         self._veth = (f"tcs{tag}", f"tcd{tag}")
 
     def make(self) -> None:
@@ -54,8 +59,9 @@ class Lan:
         _ip("link", "add", srv, "type", "veth", "peer", "name", dev)
         _ip("link", "set", srv, "netns", self.server_ns)
         _ip("link", "set", dev, "netns", self.device_ns)
-        for ns, link, address in ((self.server_ns, srv, self.server_ip), (self.device_ns, dev, self.device_ip)):
-            _ip("-n", ns, "addr", "add", f"{address}/30", "dev", link)
+        for ns, link, addresses in ((self.server_ns, srv, [self.server_ip]), (self.device_ns, dev, self.device_ips)):
+            for address in addresses:
+                _ip("-n", ns, "addr", "add", f"{address}/24", "dev", link)
             _ip("-n", ns, "link", "set", link, "up")
             _ip("-n", ns, "link", "set", "lo", "up")
 

@@ -77,6 +77,12 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
         from companion.app.shell import App
 
         def open_app() -> None:
+            if gate is not None and not gate.trusted(client):  # the PIN was entered on this page
+                from companion.app.socket_guard import ADMISSION
+                from companion.app.visitors import VISITORS
+
+                VISITORS.forget(page)
+                ADMISSION.admit(client)
             app = App(service, page, export_dir=export_dir, settings_path=settings_path, table=table)
             if gate is not None and gate.trusted(client):
                 app.join = join
@@ -89,8 +95,10 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
             app.render()
 
         if gate is not None and not gate.trusted(client):
+            from companion.app.visitors import VISITORS
             from companion.app.web import pin_view, show
 
+            VISITORS.arrive(page, client)  # its session ends soon after its socket, and is capped
             lang = DeviceSettings(settings_path).language()
             show(page, pin_view(gate, lang, open_app, lambda view: show(page, view),
                                 client=client))
@@ -297,11 +305,14 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
 
 def preload() -> None:
     """Import now what a page imports on its way to a game (the shell, every screen, every game's
-    screen and engine): served, they are in memory before it is frozen (settle_memory), and the
-    first tablet that opens a game does not wait for them."""
+    screen and engine, Unicode's look-alike tables that a new player's name is checked against):
+    served, they are in memory before it is frozen (settle_memory), and the first tablet that opens
+    a game does not wait for them."""
     from companion.app import games, screens, shell, wake  # noqa: F401  (imported for what they load)
+    from models.names import skeleton
     from scoring.registry import engine_class, refereed_games
 
+    skeleton("")
     for name in screens.SCREENS:
         screens.SCREENS[name]
     for game in games.SCREENS:
@@ -324,16 +335,19 @@ def settle_memory() -> None:
 
 def web_app(main: Callable[[Any], None], port: int, hosts: list[str]) -> Any:
     """Flet's ASGI app for ``main`` (flet_web's FastAPI app: static client + websocket), wrapped
-    in the origin check: only the app's own origins (loopback, and ``hosts``) may connect; a tab
-    that slept takes back its page session from a socket the server still holds (reconnect)."""
+    in the origin check: only the app's own origins (loopback, and ``hosts``) may connect; in the
+    socket guard: what a websocket may cost is bounded, and Flet gets only frames it can read
+    (socket_guard); a tab that slept takes back its page session from a socket the server still
+    holds (reconnect)."""
     import flet as ft
 
     from companion.app.reconnect import SessionTakeover
+    from companion.app.socket_guard import SocketGuard
     from companion.app.web import OriginGuard, allowed_origins
 
     inner = ft.run(main, assets_dir=str(ASSETS_DIR), no_cdn=True, view=ft.AppView.WEB_BROWSER,
                    export_asgi_app=True)
-    return OriginGuard(SessionTakeover(inner), allowed_origins(port, hosts))
+    return OriginGuard(SocketGuard(SessionTakeover(inner)), allowed_origins(port, hosts))
 
 
 STOP_WITHIN_S = 3  # on SIGTERM or SIGINT: open connections are closed after this long at most
@@ -341,9 +355,18 @@ STOP_WITHIN_S = 3  # on SIGTERM or SIGINT: open connections are closed after thi
 
 def run_web(app: Any, host: str, port: int) -> None:  # pragma: no cover - replaced in the unit tests
     """Serve an ASGI app until interrupted or terminated (SIGINT, SIGTERM: what a service manager
-    sends), as Flet itself serves it; a stop does not wait for open pages longer than STOP_WITHIN_S."""
+    sends), as Flet itself serves it; a stop does not wait for open pages longer than STOP_WITHIN_S.
+    Websocket messages are sized by device and never compressed (socket_guard.uvicorn_options); the
+    log never blocks the server (server_log)."""
     import uvicorn
 
+    from companion.app.server_log import log_without_blocking
+    from companion.app.socket_guard import uvicorn_options
+
+    _, listener = log_without_blocking()
     settle_memory()
-    uvicorn.run(app, host=host, port=port, ws="websockets-sansio", log_level="warning",
-                timeout_graceful_shutdown=STOP_WITHIN_S)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", log_config=None,
+                    timeout_graceful_shutdown=STOP_WITHIN_S, **uvicorn_options())
+    finally:
+        listener.stop()

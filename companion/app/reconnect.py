@@ -11,11 +11,8 @@ user agent, as Flet itself keys sessions) still holds that session, that old soc
 first — Flet disconnects the session as for any dropped socket — and the registration then takes
 the session over: the tab shows the current state of its own screen.
 
-The same middleware ends Flet's handler of a socket that closes before the server ever answered a
-registration. Flet 1.0.5 stops a socket's send loop only when the socket had a session: without
-one, its handler waits on that loop for ever. Any device that opens the websocket and closes it
-(a stranger on the network needs no PIN for that) left a handler and its socket in the server for
-good, and each such handler held the server's stop for its whole grace period.
+A handler whose socket closed before it had a session is ended by the socket guard around this
+middleware (companion.app.socket_guard), which also hands this one only frames Flet can read.
 """
 
 from __future__ import annotations
@@ -38,9 +35,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 REGISTER_CLIENT = 1  # flet.messaging.protocol.MessageAction.REGISTER_CLIENT
 FLET_FRAME = 0x00    # a websocket binary frame holding one msgpack protocol message
 ENDED_WITHIN_S = 5.0  # how long a registration waits for the old socket's session to be let go
-# how long Flet's handler of a socket whose client left before it had a session may take to end by
-# itself before it is cancelled (a registration the server was still answering gets its answer)
-UNANSWERED_END_S = 1.0
 
 
 def registered_session(frame: bytes) -> str | None:
@@ -97,18 +91,9 @@ class SessionTakeover:
         asked = False   # the client's registration was read
         answered = False  # the server's answer (this socket's session id) was read
         ending = asyncio.ensure_future(me.ending.wait())
-        cut = False  # Flet's handler was cancelled here: its client left before it had a session
-        watch: asyncio.Future[None] | None = None
-
-        async def end_unanswered() -> None:
-            nonlocal cut
-            await asyncio.sleep(UNANSWERED_END_S)
-            if not answered and not handler.done():
-                cut = True
-                handler.cancel()
 
         async def receive_() -> Message:
-            nonlocal asked, watch
+            nonlocal asked
             if me.ending.is_set():
                 return {"type": "websocket.disconnect", "code": 1001}
             incoming = asyncio.ensure_future(receive())
@@ -117,8 +102,6 @@ class SessionTakeover:
                 incoming.cancel()
                 return {"type": "websocket.disconnect", "code": 1001}
             message = incoming.result()
-            if message.get("type") == "websocket.disconnect" and not answered and watch is None:
-                watch = asyncio.ensure_future(end_unanswered())
             if not asked and message.get("type") == "websocket.receive" and message.get("bytes"):
                 asked = True
                 session_id = registered_session(message["bytes"])
@@ -136,16 +119,9 @@ class SessionTakeover:
                     self.holders[me.key] = me
             await send(message)
 
-        handler = asyncio.ensure_future(self.app(scope, receive_, send_))
         try:
-            await handler
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if not cut or (current is not None and current.cancelling()):
-                raise  # this socket's own task is being cancelled (the server stops)
+            await self.app(scope, receive_, send_)
         finally:
-            if watch is not None:
-                watch.cancel()
             ending.cancel()
             me.ended.set()
             if me.key is not None and self.holders.get(me.key) is me:
