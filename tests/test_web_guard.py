@@ -111,6 +111,27 @@ def test_http_from_a_foreign_origin_is_refused_too(server):
     assert _get(server + "/", origin=f"http://evil.example:{port}", host=f"evil.example:{port}") == 403
 
 
+def _headers(url: str, origin: str | None = None) -> dict[str, str]:
+    request = urllib.request.Request(url)
+    if origin:
+        request.add_header("Origin", origin)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return {k.lower(): v for k, v in response.headers.items()}
+    except urllib.error.HTTPError as err:
+        return {k.lower(): v for k, v in err.headers.items()}
+
+
+@pytest.mark.parametrize("path, origin", [("/", None), ("/flutter_bootstrap.js", None), ("/", "http://evil.example"),
+                                          ("/no-such-page", None)])
+def test_no_other_site_may_frame_the_app_or_read_its_answers(server, path, origin):
+    headers = _headers(server + path, origin)
+    assert headers["content-security-policy"] == "frame-ancestors 'self'"
+    assert headers["x-frame-options"] == "SAMEORIGIN"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert "access-control-allow-origin" not in headers
+
+
 def test_allowed_origins_are_an_explicit_list():
     allowed = allowed_origins(8550, ["192.168.1.20", "0.0.0.0", "Tablette"])
     assert allowed == {"http://127.0.0.1:8550", "http://localhost:8550", "http://[::1]:8550",

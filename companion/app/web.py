@@ -124,13 +124,38 @@ class OriginGuard:
                 await receive()  # websocket.connect
                 await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
             else:
+                send = with_page_headers(send)
                 await send({"type": "http.response.start", "status": 403,
                             "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
                 await send({"type": "http.response.body", "body": b"Forbidden: foreign origin\n"})
             return
         client = scope.get("client")
         with connected_from(str(client[0]) if client else None):
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, with_page_headers(send) if scope["type"] == "http" else send)
+
+
+# Every HTTP answer: no page of another site may frame the app (clickjacking), a file is read as
+# the type it is sent as, and no other site's script may read an answer (Flet's server says
+# ``Access-Control-Allow-Origin: *``; the app's own pages need no CORS).
+PAGE_HEADERS = (
+    (b"content-security-policy", b"frame-ancestors 'self'"),
+    (b"x-frame-options", b"SAMEORIGIN"),
+    (b"x-content-type-options", b"nosniff"),
+)
+_DROPPED_HEADERS = {b"access-control-allow-origin", b"access-control-allow-credentials",
+                    *(name for name, _ in PAGE_HEADERS)}
+
+
+def with_page_headers(send: Send) -> Send:
+    """``send`` with :data:`PAGE_HEADERS` on the response's start, and no CORS header."""
+    async def send_(message: MutableMapping[str, Any]) -> None:
+        if message.get("type") == "http.response.start":
+            headers = [(bytes(k), bytes(v)) for k, v in message.get("headers", ())
+                       if bytes(k).lower() not in _DROPPED_HEADERS]
+            message = {**message, "headers": [*headers, *PAGE_HEADERS]}
+        await send(message)
+
+    return send_
 
 
 class GateState(NamedTuple):
