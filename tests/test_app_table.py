@@ -617,16 +617,17 @@ def test_on_a_phone_a_cast_out_players_reason_has_the_whole_row_to_itself(servic
     assert isinstance(probe.find(app.root, f"why-{A}").content, ft.IconButton)
 
 
-def test_an_entry_reads_the_game_from_the_server_once_to_show_it_again(service, tmp_path, monkeypatch):
-    """After an entry the table is rendered again from the game as the server has it: read once
-    (the shell's look-up of the game's words and the screen share the read), not once for each."""
+def test_an_entry_draws_the_table_from_what_the_service_returned(service, tmp_path, monkeypatch):
+    """After an entry the table is drawn from the state the submit returned: the game is not read
+    again. Another tab's entry (a render on its news) reads it once: the shell's look-up of the
+    game's words and the screen share the read."""
     app, sid = table(service, tmp_path)
     opened: list[int] = []
     read = service.open
     monkeypatch.setattr(service, "open", lambda session_id: opened.append(session_id) or read(session_id))
     probe.tap(app.root, "reveal-p7")
+    assert opened == [] and probe.has(app.root, "entry-0")
     assert len(service.open(sid).log) == 1
-    assert opened == [sid, sid]  # the render's read, then this test's
     opened.clear()
-    app.render()  # another tab's entry: the same render
+    app.on_news(sid)  # another tab's entry
     assert opened == [sid]

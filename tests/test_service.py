@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -130,10 +131,7 @@ class Defect(Exception):
     pass
 
 
-@pytest.mark.parametrize("fault", ["crash", "refusal"])
-def test_an_apply_that_fails_after_its_check_writes_nothing_and_drops_the_cache(store, service, monkeypatch, fault):
-    from scoring.base import RuleViolation
-
+def test_an_apply_that_crashes_halfway_writes_nothing_and_drops_the_cache(store, service, monkeypatch):
     state = service.start("high-society", PLAYERS)
     sid = state.session_id
     engine = service.submit(sid, {"type": "reveal", "card": "p3"}).engine
@@ -141,16 +139,14 @@ def test_an_apply_that_fails_after_its_check_writes_nothing_and_drops_the_cache(
 
     original = type(engine).apply
 
-    def broken_apply(self, action):  # check accepted the entry; apply breaks the engine halfway (a defect)
-        if self is not engine:  # a transitional engine's check applies to a copy: leave that alone
+    def broken_apply(self, action):  # the engine breaks halfway through an entry (a defect)
+        if self is not engine:
             return original(self, action)
         engine.damaged_by_this_test = True
-        if fault == "crash":
-            raise Defect()
-        raise RuleViolation("HS-TURN", "hs.refuse.turn", player="Anne", turn="Bruno")
+        raise Defect()
 
     monkeypatch.setattr(type(engine), "apply", broken_apply)
-    with pytest.raises(Defect if fault == "crash" else Refused):
+    with pytest.raises(Defect):
         service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
     assert store.table_counts() == before  # the transaction rolled back
     monkeypatch.undo()
@@ -159,6 +155,32 @@ def test_an_apply_that_fails_after_its_check_writes_nothing_and_drops_the_cache(
     assert [e.action["type"] for e in again.log] == ["reveal"]
     assert [e.action["type"] for e in service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]}).log] == [
         "reveal", "bid"]
+
+
+def test_an_entry_is_checked_once_and_a_refusal_writes_nothing_and_keeps_the_cache(store, service, monkeypatch):
+    """The engine checks an entry once, in its apply (all or nothing: a refusal changes nothing, as
+    tests/all_or_nothing.py proves for every game), inside the write transaction: a refused entry
+    rolls it back and the cached engine, untouched, stays."""
+    state = service.start("high-society", PLAYERS)
+    sid = state.session_id
+    engine = service.submit(sid, {"type": "reveal", "card": "p3"}).engine
+    before = store.table_counts()
+    checks: list[Any] = []
+    original = type(engine)._check
+
+    def counted(self, action):
+        checks.append(action)
+        return original(self, action)
+
+    monkeypatch.setattr(type(engine), "_check", counted)
+    with pytest.raises(Refused) as refused:
+        service.submit(sid, {"type": "bid", "player": "Bruno", "add": [2]})  # Anne's turn
+    assert refused.value.rule == "HS-TURN" and len(checks) == 1
+    assert store.table_counts() == before
+    checks.clear()
+    after = service.submit(sid, {"type": "bid", "player": "Anne", "add": [2]})
+    assert len(checks) == 1 and after.engine is engine  # checked once; the same engine, kept
+    assert [e.action["type"] for e in after.log] == ["reveal", "bid"]
 
 
 @pytest.mark.parametrize("driver", [False, True], ids=["sqlalchemy", "driver-cursor"])

@@ -7,12 +7,13 @@ from __future__ import annotations
 import dataclasses
 import json
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
 from companion.service import SessionService
 from companion.service.states import LogEntry, SessionState, made
-from companion.store import Store, dumps
+from companion.store import Store, action_text, dumps
 
 MOMENTS = [
     datetime(2026, 11, 27, 14, 56, 18, 123456, tzinfo=timezone.utc),
@@ -62,3 +63,22 @@ def test_a_state_made_without_init_equals_the_one_init_makes_and_stays_frozen(tm
 def test_made_refuses_a_missing_field():
     with pytest.raises(AssertionError):
         made(LogEntry, index=0, action={})
+
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_an_entry_text_encoded_from_its_struct_is_the_text_of_its_data(path):
+    """A tap converts its action to the stored text once (``action_text``, straight from the parsed
+    struct): the very text ``dumps`` wrote from the action's data, every action of every game."""
+    from models.record import action_to_data, parse_action, parse_record
+
+    record = parse_record(path.read_text(encoding="utf-8"))
+    assert record.actions
+    for action in record.actions:
+        again = parse_action(record.game, action_to_data(action), list(record.players))
+        assert action_text(again) == dumps(action_to_data(again))
+    odd = parse_action("stupide-vautour", {"type": "play", "cards": {"Zoé\u2028\"\\": 3, "Ann\x7f\x01": 4}},
+                       ["Zoé\u2028\"\\", "Ann\x7f\x01"])
+    assert action_text(odd) == dumps(action_to_data(odd))

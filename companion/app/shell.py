@@ -120,11 +120,12 @@ class App:
         self.stack.append(Place(screen, params))
         self.render()
 
-    def replace(self, screen: str, **params: Any) -> None:
-        """Go to a screen without keeping the current one in the back stack."""
+    def replace(self, screen: str, *, known: SessionState | None = None, **params: Any) -> None:
+        """Go to a screen without keeping the current one in the back stack (``known``: see
+        :meth:`render`)."""
         self.notice = None
         self.stack[-1] = Place(screen, params)
-        self.render()
+        self.render(known)
 
     def back(self) -> None:
         self.notice = None
@@ -328,7 +329,11 @@ class App:
             self._read[session_id] = state
         return state
 
-    def render(self) -> None:
+    def render(self, known: SessionState | None = None) -> None:
+        """Build the current screen again and show it. ``known``: the game as a change this device
+        just made left it (what ``submit``, ``undo`` or ``correct`` returned), which the screen
+        draws from instead of reading the game again: one way down, one way back. Another device's
+        change reaches the screen through :meth:`on_news`, which reads the game."""
         from companion.app.screens import SCREENS
         from companion.app.wake import keep_awake
 
@@ -344,8 +349,13 @@ class App:
         # the read on: no entry from another tab of this process changes the game it read meanwhile
         steady = self.service.steady() if getattr(screen, "STEADY", False) else nullcontext()
         try:
-            with steady, dialect(self._game_of(place.params)):  # Animalement Vôtre's own words, e.g.
-                heading, body = screen.build(self, **place.params)
+            with steady:
+                # the state handed over is read only while its engine is still the game's (another
+                # tab of this process may have entered something since: then the screen reads it)
+                if known is not None and not known.stale:
+                    self._read[known.session_id] = known
+                with dialect(self._game_of(place.params)):  # Animalement Vôtre's own words, e.g.
+                    heading, body = screen.build(self, **place.params)
         except Exception as err:
             from companion.service import ServiceError
 

@@ -42,7 +42,7 @@ from companion.service.errors import (
 from companion.service.live import Live, ServiceCore, broken
 from companion.service.replay import Fold, fold, result_rows
 from companion.service.states import Connection, LogEntry, SessionState, made
-from companion.store import CommitUnknown, Tx, dumps, is_disconnect, is_seq_race
+from companion.store import CommitUnknown, Tx, action_text, dumps, is_disconnect, is_seq_race
 from models.i18n import Msg
 from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
 from scoring.base import Outcome, RuleViolation
@@ -94,25 +94,27 @@ class Play(ServiceCore):
         return _offline_says(lambda: _again(lambda: self._submit(session_id, action, seen)), OFFLINE_ENTRY)
 
     def _submit(self, session_id: int, action: dict[str, Any], seen: int | None) -> SessionState:
+        """One write transaction: the game is still the cache's, the engine applies the action
+        (checked once: :meth:`Engine.apply` is all or nothing, a refusal leaves the engine as it
+        was and the transaction writes nothing), the row is appended, the status written. The
+        state returned is what the device that tapped draws next: it reads nothing after this."""
         with self._lock:
             live = self._as_seen(self._live(session_id), seen)
             parsed = self._parse_action(live, action)
             index = len(live.actions)
-            try:
-                live.engine.check(parsed)
-            except RuleViolation as violation:
-                self._judged_on_current(live, seen)
-                raise Refused(violation.rule, violation.msg, index) from None
-            data = action_to_data(parsed)
-            text = dumps(data)
+            text = action_text(parsed)  # the stored text, straight from the parsed action
             now = self._now()
             applied = False
             try:
                 with self.store.write_direct() as db:
                     self._check_fresh(db, live)
-                    seq = self.store.append(db, session_id, [text], now, after=live.last_seq)
                     applied = True  # from here on the cached engine may be ahead of the database
-                    events = live.engine.apply(parsed)
+                    try:
+                        events = live.engine.apply(parsed)
+                    except RuleViolation as violation:  # refused: apply changed nothing (all or nothing)
+                        applied = False
+                        raise Refused(violation.rule, violation.msg, index) from None
+                    seq = self.store.append(db, session_id, [text], now, after=live.last_seq)
                     outcome = live.engine.outcome()
                     self._write_status(db, live, outcome, now, appended=1)
             except Stale:
@@ -122,9 +124,6 @@ class Play(ServiceCore):
                 self.last_connection = Connection.OFFLINE
                 self._unconfirmed[session_id] = (seq, text)
                 raise Offline(Msg(OFFLINE_ENTRY_UNKNOWN)) from None
-            except RuleViolation as violation:  # check accepted what apply refuses: a defect
-                self._forget(session_id)
-                raise Refused(violation.rule, violation.msg, index) from None
             except STORAGE_ERRORS as err:
                 if is_disconnect(err):  # the server went: not acknowledged; the cache stays the acknowledged game
                     if applied:
@@ -141,7 +140,7 @@ class Play(ServiceCore):
                 raise
             live.actions.append(parsed)
             live.seqs.append(seq)
-            live.log.append(made(LogEntry, index=index, action=data, events=tuple(events)))
+            live.log.append(made(LogEntry, index=index, action=action_to_data(parsed), events=events))
             live.last_seq = seq
             live.updated_at = now
             live.outcome = outcome

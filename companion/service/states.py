@@ -157,6 +157,13 @@ class SessionState:
     applied: int = field(repr=False, compare=False)  # live_engine.applied when the state was made
 
     @property
+    def stale(self) -> bool:
+        """Whether a later entry changed the engine since the state was made (``engine`` would
+        raise): a caller handed a state a little later (the screen drawn from what ``submit``
+        returned) reads the game again instead."""
+        return self.live_engine.applied != self.applied
+
+    @property
     def engine(self) -> Engine:
         """The replayed engine: read its public state, never apply to it, and only at once."""
         if self.live_engine.applied != self.applied:

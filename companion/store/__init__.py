@@ -22,7 +22,7 @@ from companion.store.connection import (
     migrations_location,
 )
 from companion.store.copies import ClubGame, Copies, LogRow, SourceGame
-from companion.store.games import NewGame, ResultRow, SessionRows, dumps
+from companion.store.games import NewGame, ResultRow, SessionRows, action_text, dumps
 from companion.store.history import (
     GameFigures,
     History,
@@ -46,5 +46,5 @@ class Store(Copies, History, Ratings, Rivals):
 __all__ = ["BUSY_TIMEOUT_MS", "CONNECT_TIMEOUT_S", "SQLITE_MAGIC", "ClubGame", "CommitUnknown", "GameFigures",
            "HistoryQuery", "LogRow", "Meeting", "RatingPoint", "RatingRow", "Starts", "NewGame", "PairFigures", "Period", "PlayerFigures", "RecordHolder",
            "ResultRow", "SessionRows", "SourceGame", "Store", "StoreUnusable", "Tx", "_server_args",
-           "alembic_config", "check_database_file", "dumps", "fold", "is_disconnect", "is_seq_race",
+           "action_text", "alembic_config", "check_database_file", "dumps", "fold", "is_disconnect", "is_seq_race",
            "known_revisions", "migrations_location"]

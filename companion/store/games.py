@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Iterable, Sequence
 
+import msgspec
 from sqlalchemy import delete, func, text, update
 from sqlmodel import Session, col, select
 
@@ -26,6 +27,16 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 def dumps(data: Any) -> str:
     """JSON as the store keeps it: compact, UTF-8 text, keys in the order given."""
     return _ENCODE(data)
+
+
+_ENCODE_STRUCT = msgspec.json.Encoder().encode
+
+
+def action_text(action: msgspec.Struct) -> str:
+    """A parsed action's stored text, encoded straight from its struct (a tap converts its action
+    once): the very text :func:`dumps` writes for its data (``msgspec.to_builtins``), which
+    ``tests/test_tap_hot_path.py`` checks on every game's actions."""
+    return _ENCODE_STRUCT(action).decode()
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,7 @@ def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: 
 
 
 def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
-    session = app.service.open(session_id)
+    session = app.read(session_id)  # read once for this render (or what the entry that ended the game returned)
     heading = app.t("app.results.title", game=app.t(f"game.{session.game}.name"))
     if session.outcome is None:
         return heading, ft.Column([
@@ -134,10 +134,10 @@ def build(app: App, session_id: int, **_: Any) -> tuple[str, ft.Control]:
             if last is not None:  # the table then offers to enter it again (redo)
                 app.drafts[f"table:{session_id}"] = TableDraft(undone=[dict(last.action)],
                                                                undone_at=len(reopened.log))
-            app.replace("table", session_id=session_id)
+            app.replace("table", known=reopened, session_id=session_id)
             if last is not None:
                 app.tell(app.t("app.table.undone", n=last.index + 1, what=describe_entry(app, last)), "info")
-                app.render()
+                app.render(reopened)
         else:
             app.render()
 
