@@ -13,8 +13,11 @@ class RuleSpec:
 
     ``id``: the stable rule id (``HS-BID-RAISE``); its texts are the catalogue keys
     ``rule.<id>.title`` and ``rule.<id>.text`` (our own words, French and English).
-    ``ruling``: ``False`` for the rulebook's rule, ``True`` for the app's decision where the
-    rulebook is silent (its text then names the alternative reading).
+    ``ruling``: ``False`` for the rulebook's rule, ``True`` for the app's ruling where the
+    rulebook is silent (its text then names the other reading).
+    ``adds_ruling``: a rule of the rulebook (``ruling`` False) to which the app adds a ruling where
+    the rulebook stops: ``rule.<id>.text`` says the rulebook's part, ``rule.<id>.ruling`` the app's
+    (naming the other reading); the two are shown under their own labels.
     ``variant``: the variant key that changes this rule, if any.
     ``section``: where it stands in the rulebook's order (``"setup"``, ``"auction"``, ``"end"``…);
     its heading is the catalogue key ``section.<game-id>.<section>`` (the first of the engine's games).
@@ -26,6 +29,7 @@ class RuleSpec:
     refusal: bool = False
     ruling: bool = False
     variant: str | None = None
+    adds_ruling: bool = False
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ def app(service, tmp_path) -> App:
 
 def shown(app: App) -> list[str]:
     return [i[len("rule-"):] for i in probe.idents(app.root)
-            if i.startswith("rule-") and not i.startswith(("rule-kind-", "rule-variant-"))]
+            if i.startswith("rule-") and not i.startswith(("rule-kind-", "rule-variant-", "rule-ruling-"))]
 
 
 @pytest.mark.parametrize("game", refereed_games())
@@ -159,7 +159,7 @@ AS_THE_RULEBOOKS_HAVE_THEM = [
     ("animalement-votre", ("HS-SCORE", "HS-POOREST", "HS-FINAL-TIE", "HS-THEFT", "HS-AUCTION"),
      ("HS-SCORE-EXACT",), {"final_tie": "replay"}),
     ("stupide-vautour", ("SV-TIES", "SV-END"), ("SV-END-TIE",), {"ties": "highest-unique"}),
-    ("boursicocotte", ("BC-OVERPAY", "BC-TRADE-TIE"), ("BC-OFFER-EMPTY", "BC-SKIP", "BC-END", "BC-SCORE"),
+    ("boursicocotte", ("BC-OVERPAY", "BC-TRADE-TIE", "BC-CAN-PAY"), ("BC-OFFER-EMPTY",),
      {"payment": "any", "trade_tie": "returned"}),
 ]
 
@@ -199,3 +199,40 @@ def test_a_search_that_finds_nothing_here_names_the_games_that_hold_the_word_one
     assert shown(app) and not probe.has(app.root, "rules-elsewhere")
     probe.type_into(app.root, "rules-search", "zzzz qqqq")  # nowhere: nothing to offer
     assert probe.has(app.root, "rules-none") and not probe.has(app.root, "rules-elsewhere")
+
+
+ADDS_RULING = [(game, spec.id) for game in refereed_games() for spec in engine_class(game).rule_specs
+               if spec.adds_ruling]
+
+
+@pytest.mark.parametrize("game, rule", ADDS_RULING)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_rule_that_adds_a_ruling_shows_the_two_parts_under_their_own_labels(app, game, rule, lang):
+    """The rulebook's part under « Règle du jeu », the app's part under « Arbitrage de l'app »; a
+    refusal or a "why?" quoting the rule gives both, the ruling under its label."""
+    app.lang = lang
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, f"rules-game-{game}")
+    said = Msg("app.rules.kind.rule").render(lang), Msg("app.rules.kind.ruling").render(lang)
+    assert said[0] in probe.text_of(app.root, f"rule-kind-{rule}") and said[1] not in probe.text_of(app.root, f"rule-kind-{rule}")
+    part = probe.text_of(app.root, f"rule-ruling-{rule}")
+    assert said[1] in probe.text_of(app.root, f"rule-ruling-kind-{rule}")
+    assert Msg(f"rule.{rule}.ruling").render(lang) in part and Msg(f"rule.{rule}.text").render(lang) not in part
+    assert screen.rule_paragraphs(app, rule) == [
+        Msg(f"rule.{rule}.text").render(lang),
+        Msg("app.rules.ruling_part", {"kind": said[1], "text": Msg(f"rule.{rule}.ruling")}).render(lang)]
+    probe.type_into(app.root, "rules-search", Msg(f"rule.{rule}.ruling").render(lang).split(".")[0])
+    assert rule in shown(app)  # its ruling's words find it
+
+
+def test_a_rule_without_a_ruling_part_is_quoted_by_its_text_alone(app):
+    assert screen.rule_paragraphs(app, "HS-BID-RAISE") == [fr("rule.HS-BID-RAISE.text")]
+    assert not probe.has(app.root, "rule-ruling-HS-BID-RAISE")
+
+
+def test_stupide_vautours_french_rules_screen_names_its_tie_variants_in_french(app):
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, "rules-game-stupide-vautour")
+    words = " ".join(probe.text_of(app.root, i) for i in probe.idents(app.root) if i.startswith("rules-"))
+    assert "one-level" not in words and "highest-unique" not in words
+    assert "« Valeur unique »" in probe.text_of(app.root, "rule-SV-TIES")

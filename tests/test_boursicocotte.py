@@ -756,11 +756,13 @@ def test_french_animal_names():
 
 
 def test_rule_texts_give_the_rulings_and_their_other_readings():
-    for rule in ("BC-OFFER-EMPTY", "BC-SKIP", "BC-END", "BC-SCORE"):
-        assert "Ruling" in Msg(f"rule.{rule}.text").render("en"), rule
-        assert "Décision" in Msg(f"rule.{rule}.text").render("fr"), rule
-        assert "Other reading" in Msg(f"rule.{rule}.text").render("en"), rule
-        assert "Autre lecture" in Msg(f"rule.{rule}.text").render("fr"), rule
+    """BC-OFFER-EMPTY is a ruling; the skips, the end and the scoring are the rulebook's rules to
+    which the app adds a ruling, in their own part (``.ruling``)."""
+    for rule, part in (("BC-OFFER-EMPTY", "text"), ("BC-SKIP", "ruling"), ("BC-END", "ruling"), ("BC-SCORE", "ruling")):
+        assert "Other reading" in Msg(f"rule.{rule}.{part}").render("en"), rule
+        assert "Autre lecture" in Msg(f"rule.{rule}.{part}").render("fr"), rule
+    assert "Ruling" in Msg("rule.BC-OFFER-EMPTY.text").render("en")
+    assert "Arbitrage" in Msg("rule.BC-OFFER-EMPTY.text").render("fr")
     assert "2,460" in Msg("rule.BC-SCORE.text").render("en") and "2\u00a0460" in Msg("rule.BC-SCORE.text").render("fr")
 
 
@@ -779,7 +781,7 @@ def test_the_tied_trade_and_overpaying_are_rules_with_a_house_variant_not_an_oth
     # the minimum of one card per offer is the app's, and the end and the skips say so
     assert specs["BC-OFFER-EMPTY"].ruling and specs["BC-OFFER-EMPTY"].refusal
     for rule in ("BC-END", "BC-SKIP"):
-        fr = Msg(f"rule.{rule}.text").render("fr")
+        fr = Msg(f"rule.{rule}.ruling").render("fr")
         assert "BC-OFFER-EMPTY" in fr and "la règle d'au moins une carte" not in fr, rule
 
 

@@ -129,11 +129,16 @@ def test_rulings_say_they_are_ours_and_name_their_alternative():
     from models.i18n import text
 
     rulings = [spec.id for spec in MonteDescendEngine.rule_specs if spec.ruling]
-    assert len(rulings) >= 8
+    assert len(rulings) >= 7
     for rule in rulings:
         assert "Our ruling" in text(f"rule.{rule}.text", "en"), rule
-        assert "Notre décision" in text(f"rule.{rule}.text", "fr"), rule
+        assert "Notre arbitrage" in text(f"rule.{rule}.text", "fr"), rule
         assert any(w in text(f"rule.{rule}.text", "en") for w in ("other reading", "alternative")), rule
+    # the next deal's first player and the ranking are the rulebook's, with the app's ruling on ties
+    added = [spec.id for spec in MonteDescendEngine.rule_specs if spec.adds_ruling]
+    assert added == ["MD-NEXT-START", "MD-RANKING"]
+    for rule in added:
+        assert "Other reading" in text(f"rule.{rule}.ruling", "en") and "Autre lecture" in text(f"rule.{rule}.ruling", "fr")
 
 
 def test_a_deal_starts_with_seven_cards_each_and_the_rest_in_the_reserve():

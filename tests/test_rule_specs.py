@@ -8,11 +8,9 @@ import pytest
 
 from models.i18n import LANGUAGES, catalogue
 from scoring.base import Engine
-from scoring.boursicocotte import BoursicocotteEngine
-from scoring.high_society import HighSocietyEngine
-from scoring.stupide_vautour import StupideVautourEngine
+from scoring.registry import engine_class, refereed_games
 
-ENGINES: list[type[Engine]] = [HighSocietyEngine, StupideVautourEngine, BoursicocotteEngine]
+ENGINES: list[type[Engine]] = list(dict.fromkeys(engine_class(game) for game in refereed_games()))
 
 
 @pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
@@ -39,20 +37,23 @@ def test_a_ruling_says_it_is_one_in_both_languages(cls):
             continue
         en = catalogue("en")[f"rule.{spec.id}.title"] + catalogue("en")[f"rule.{spec.id}.text"]
         fr = catalogue("fr")[f"rule.{spec.id}.title"] + catalogue("fr")[f"rule.{spec.id}.text"]
-        assert "ruling" in en.lower() or "app rules" in en, spec.id
-        assert "décision" in fr.lower(), spec.id
+        assert "ruling" in en.lower(), spec.id
+        assert "arbitrage" in fr.lower(), spec.id
 
 
 def test_rulings_and_rules_are_labelled_as_decided():
     """As the rulebooks have them: what they state is a rule (a table departing from it plays a
-    house variant); only what they leave open is a ruling."""
+    house variant); only what they leave open is a ruling; a rule the app completes where the
+    rulebook stops is a rule that adds a ruling (two parts, two labels)."""
     specs = {r.id: r for cls in ENGINES for r in cls.rule_specs}
-    for ruling in ("BC-BID-EXCLUDED", "BC-CAN-PAY", "BC-BUYBACK-LOST", "BC-OFFER-EMPTY", "BC-SKIP", "BC-END",
-                   "BC-SCORE", "HS-SCORE-EXACT", "SV-END-TIE"):
-        assert specs[ruling].ruling, ruling
+    for ruling in ("BC-BID-EXCLUDED", "BC-BUYBACK-LOST", "BC-OFFER-EMPTY", "HS-SCORE-EXACT", "SV-END-TIE",
+                   "ANI-POWER-MOVE", "ANI-POWER-ROW"):
+        assert specs[ruling].ruling and not specs[ruling].adds_ruling, ruling
     for rule in ("HS-THEFT", "BC-NO-MONEY", "SV-AWARD", "SV-CARRY", "HS-MISFORTUNE", "HS-SCORE", "HS-POOREST",
-                 "HS-FINAL-TIE", "SV-TIES", "SV-END", "BC-TRADE-TIE", "BC-OVERPAY"):
-        assert not specs[rule].ruling, rule
+                 "HS-FINAL-TIE", "SV-TIES", "SV-END", "BC-TRADE-TIE", "BC-OVERPAY", "BC-CAN-PAY", "MD-MATCH-END"):
+        assert not specs[rule].ruling and not specs[rule].adds_ruling, rule
+    for rule in ("BC-SKIP", "BC-END", "BC-SCORE", "MD-NEXT-START", "MD-RANKING", "ANI-LAST"):
+        assert not specs[rule].ruling and specs[rule].adds_ruling, rule
     assert "Ruling" not in catalogue("en")["rule.HS-THEFT.text"]  # the waiting theft is the rulebook's
     assert specs["BC-NO-MONEY"].refusal and not specs["SV-AWARD"].refusal
 
@@ -60,4 +61,5 @@ def test_rulings_and_rules_are_labelled_as_decided():
 def test_variants_name_the_rule_they_change():
     variants = {r.id: r.variant for cls in ENGINES for r in cls.rule_specs if r.variant}
     assert variants == {"HS-FINAL-TIE": "final_tie", "SV-TIES": "ties", "BC-TRADE-TIE": "trade_tie",
-                        "BC-OVERPAY": "payment"}
+                        "BC-OVERPAY": "payment", "MD-MATCH-END": "deals", "MD-STACK": "take_stacking",
+                        "ANI-ELEGANCE-ROWS": "elegance", "ANI-ELEGANCE-PLAYER": "elegance"}

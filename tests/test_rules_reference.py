@@ -1,7 +1,8 @@
 """The rules reference checked against its promises: no French text copies a rulebook sentence; for
-every engine, a ruling says it is one and names the other reading a table could choose,
-an entry whose text states an app decision is labelled a ruling, and the refusal ids are the ones
-the engine raises."""
+every engine, a ruling says it is one (in the badge's word) and names the other reading a table
+could choose, an entry whose text states an app ruling is labelled a ruling (a rule of the rulebook
+to which the app adds one says it in its own part), a departure from a rule is a house variant that
+says so, and the refusal ids are the ones the engine raises."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from models.i18n import LANGUAGES, catalogue
+from models.i18n import LANGUAGES, Msg, catalogue, dialect
 from scoring.base import Engine
 from scoring.registry import engine_class, refereed_games
 from tests.conftest import ROOT
@@ -34,19 +35,24 @@ def engines() -> list[type[Engine]]:
 ENGINES = engines()
 
 
-def texts(rule: str, lang: str) -> dict[str, str]:
-    """The rule's title + text, and the same in each edition's own words (``K@edition``)."""
+def texts(rule: str, lang: str, part: str = "text") -> dict[str, str]:
+    """The rule's title + text (``part="ruling"``: the ruling the app adds to a rule of the rulebook,
+    alone; ``"all"``: everything the entry says), and the same in each edition's own words
+    (``K@edition``)."""
     keys = catalogue(lang)
-    title, text = f"rule.{rule}.title", f"rule.{rule}.text"
-    shown = {"": keys[title] + " " + keys[text]}
-    for key in keys:
-        if key.startswith(f"rule.{rule}.") and "@" in key:
-            edition = key.split("@", 1)[1]
-            shown[edition] = keys.get(f"{title}@{edition}", keys[title]) + " " + keys.get(f"{text}@{edition}", keys[text])
+    names = {"text": ("title", "text"), "ruling": ("ruling",), "all": ("title", "text", "ruling")}[part]
+    wanted = [f"rule.{rule}.{name}" for name in names]
+    editions = [""] + sorted({key.split("@", 1)[1] for key in keys if key.startswith(f"rule.{rule}.") and "@" in key})
+    shown = {}
+    for edition in editions:
+        said = [keys.get(f"{key}@{edition}", keys.get(key)) if edition else keys.get(key) for key in wanted]
+        if any(said):
+            shown[edition] = " ".join(t for t in said if t)
     return shown
 
 
-SAYS_RULING = {"fr": re.compile(r"décision", re.I), "en": re.compile(r"\bruling\b", re.I)}
+# a ruling is called by the badge's word (app.rules.kind.ruling: « Arbitrage de l'app », "The app's ruling")
+SAYS_RULING = {"fr": re.compile(r"\barbitrage", re.I), "en": re.compile(r"\bruling\b", re.I)}
 # the other reading a table could choose, named
 NAMES_ALTERNATIVE = {
     "fr": re.compile(r"autre lecture|autre table|autre possibilité|autre solution|au lieu de|\bsinon\b|l'inverse", re.I),
@@ -56,13 +62,15 @@ NAMES_ALTERNATIVE = {
 
 @pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
 def test_a_ruling_says_so_and_names_the_other_reading_in_both_languages(cls):
+    """A ruling's text says it is one and names its other reading; the ruling a rule adds (its
+    ``.ruling`` part, shown under the ruling's label) names its other reading."""
     missing = []
     for spec in cls.rule_specs:
-        if not spec.ruling:
+        if not (spec.ruling or spec.adds_ruling):
             continue
         for lang in LANGUAGES:
-            for edition, text in texts(spec.id, lang).items():
-                if not SAYS_RULING[lang].search(text):
+            for edition, text in texts(spec.id, lang, "text" if spec.ruling else "ruling").items():
+                if spec.ruling and not SAYS_RULING[lang].search(text):
                     missing.append(f"{spec.id}@{edition} {lang}: does not say it is a ruling")
                 if not NAMES_ALTERNATIVE[lang].search(text):
                     missing.append(f"{spec.id}@{edition} {lang}: names no other reading")
@@ -70,13 +78,47 @@ def test_a_ruling_says_so_and_names_the_other_reading_in_both_languages(cls):
 
 
 @pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
-def test_an_entry_that_states_an_app_decision_is_labelled_a_ruling(cls):
-    """The badge (rule or ruling) agrees with the text: « notre décision » under a « Règle » badge
-    tells the table the rulebook says so when it does not."""
+def test_an_entry_that_states_an_app_ruling_is_labelled_a_ruling(cls):
+    """The badge (rule or ruling) agrees with the text: « notre arbitrage » under a « Règle » badge
+    tells the table the rulebook says so when it does not (a rule to which the app adds a ruling
+    says it in its own part, under its own label)."""
     mislabelled = [spec.id for spec in cls.rule_specs if not spec.ruling
                    and any(SAYS_RULING[lang].search(text) for lang in LANGUAGES
                            for text in texts(spec.id, lang).values())]
     assert mislabelled == []
+
+
+@pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
+def test_the_ruling_a_rule_adds_is_its_own_part_exactly_where_declared(cls):
+    """``rule.<id>.ruling`` exists, in both languages, for the rules that add a ruling and for no
+    other entry (a whole ruling says it all in its text)."""
+    keys = {lang: catalogue(lang) for lang in LANGUAGES}
+    for spec in cls.rule_specs:
+        for lang in LANGUAGES:
+            assert (f"rule.{spec.id}.ruling" in keys[lang]) == spec.adds_ruling, (spec.id, lang)
+        assert not (spec.ruling and spec.adds_ruling), spec.id
+
+
+def test_a_ruling_is_called_one_thing_everywhere_the_badges_word():
+    """« Arbitrage » in French, "ruling" in English, as the rules reference's badge says: no sentence
+    calls a ruling a « décision » (or a "decision") beside it."""
+    assert SAYS_RULING["fr"].search(catalogue("fr")["app.rules.kind.ruling"])
+    assert SAYS_RULING["en"].search(catalogue("en")["app.rules.kind.ruling"])
+    other_word = {"fr": re.compile(r"\bdécisions?\b", re.I), "en": re.compile(r"\bdecisions?\b", re.I)}
+    said = [f"{lang} {key}" for lang in LANGUAGES for key, text in catalogue(lang).items()
+            if other_word[lang].search(text)]
+    assert said == []
+
+
+@pytest.mark.parametrize("cls", ENGINES, ids=lambda c: c.__name__)
+def test_a_departure_from_a_rule_is_a_house_variant_and_its_rule_says_so(cls):
+    """Each variant with a house choice (or a number a table may set against the rulebook's, such as
+    Monte & descend's deals) is named a house variant in the texts of the rules it changes."""
+    says = {"fr": re.compile(r"variante maison", re.I), "en": re.compile(r"house variant", re.I)}
+    silent = [f"{rule} {lang}" for spec in cls.variants if spec.choices is None or spec.house
+              for rule in set(spec.rules.values()) for lang in LANGUAGES
+              for text in texts(rule, lang).values() if not says[lang].search(text)]
+    assert silent == []
 
 
 OTHER_READING = {"fr": re.compile(r"autre lecture", re.I), "en": re.compile(r"other reading", re.I)}
@@ -98,7 +140,7 @@ def test_no_rule_text_offers_a_reading_its_rulebook_excludes(cls):
     specs = {spec.id for spec in cls.rule_specs}
     assert set(cls.excluded_readings) <= specs
     found = [f"{rule}@{edition} {lang}: {pattern}" for rule, patterns in cls.excluded_readings.items()
-             for lang in LANGUAGES for edition, text in texts(rule, lang).items()
+             for lang in LANGUAGES for edition, text in texts(rule, lang, "all").items()
              for pattern in patterns if re.search(pattern, text, re.I)]
     assert found == []
 
@@ -194,3 +236,85 @@ def test_the_english_draw_rule_says_what_the_french_one_says():
     en, fr = catalogue("en")["rule.MD-DRAW.text"], catalogue("fr")["rule.MD-DRAW.text"]
     assert "ne peut rien poser" in fr and "ne voit pas les mains" in fr
     assert "will not" not in en and "cannot lay" in en and "does not see" in en
+
+
+# -- what the rulebooks say, in each edition's words ---------------------------------------------
+
+def test_animalement_votre_says_negative_animal_cards_and_high_society_no_x2_animals():
+    """Animalement Vôtre's rulebook speaks of « cartes d'animaux négatives », not of High Society's
+    « malheurs »; High Society's ×2 cards are titles, never « animaux ×2 »."""
+    said_av, said_hs = [], []
+    for lang in LANGUAGES:
+        keys = catalogue(lang)
+        for key in keys:
+            if "@" in key:
+                continue
+            own = keys.get(f"{key}@animalement-votre", keys[key])
+            if "high-society" not in key and re.search(r"malheur|misfortune", own, re.I):
+                said_av.append(f"{lang} {key}")
+            if "animalement-votre" not in key and re.search(r"animaux ×2|animal ×2|×2 animal", keys[key], re.I):
+                said_hs.append(f"{lang} {key}")
+    assert said_av == [] and said_hs == []
+    with dialect("animalement-votre"):
+        assert "cartes d'animaux négatives" in Msg("section.animalement-votre.misfortune").render("fr")
+        assert "carte d'animal négative" in Msg("hs.event.reveal_misfortune", {"round": 1, "player": "Anne",
+                                                                              "card": "x"}).render("fr")
+
+
+def test_stupide_vautour_names_its_tie_variants_in_french_on_french_screens():
+    """The variants' keys (one-level, highest-unique) are the record's words, not a French table's."""
+    fr = catalogue("fr")
+    assert [key for key, text in fr.items() if re.search(r"one-level|highest-unique", text)] == []
+    ties = fr["rule.SV-TIES.text"]
+    for value in ("one-level", "highest-unique"):
+        name = fr[f"variant.stupide-vautour.ties.{value}"].split(" :", 1)[0]
+        assert f"« {name} »" in ties, (value, name)
+
+
+def test_boursicocotte_cannot_pay_is_the_rulebooks_rule_and_overpay_hides_only_the_message():
+    from models.games import SPEC_OF
+
+    specs = {spec.id: spec for spec in SPEC_OF["boursicocotte"].rule_specs}
+    assert not specs["BC-CAN-PAY"].ruling and "BC-CAN-PAY" in SPEC_OF["boursicocotte"].excluded_readings
+    fr, en = catalogue("fr")["rule.BC-OVERPAY.text"], catalogue("en")["rule.BC-OVERPAY.text"]
+    assert "seul le message" in fr and "refus n'est pas caché" in fr and "refusé, dans la vue privée" not in fr
+    assert "only the message" in en and "refusal is not hidden" in en and "refused, in the payer's private" not in en
+
+
+def test_monte_descend_another_number_of_deals_is_a_house_variant():
+    from models.games import SPEC_OF
+
+    deals = next(v for v in SPEC_OF["monte-descend"].variants if v.key == "deals")
+    assert deals.choices is None and deals.rules[None] == "MD-MATCH-END"
+    assert "variante maison" in catalogue("fr")["rule.MD-MATCH-END.text"]
+    assert "house variant" in catalogue("en")["rule.MD-MATCH-END.text"]
+
+
+# -- what a table may dispute has a rule id ---------------------------------------------------------
+
+@pytest.mark.parametrize("game", refereed_games())
+def test_each_game_has_a_rule_for_its_player_counts_that_says_them(game):
+    from models.games import SPEC_OF
+
+    spec = SPEC_OF[game]
+    rule = f"{spec.rule_prefix}PLAYERS"
+    assert rule in {r.id for r in spec.rule_specs}
+    low, high = spec.players
+    for lang in LANGUAGES:
+        for text in texts(rule, lang).values():
+            assert str(low) in text and str(high) in text, (rule, lang, text)
+
+
+def test_the_disputable_facts_have_their_rule_ids_and_say_the_engines_figures():
+    from models.games import SPEC_OF
+    from models.games.monte_descend import MD_DECK
+    from scoring.boursicocotte import START_MONEY
+
+    ids = {r.id for spec in SPEC_OF.values() for r in spec.rule_specs}
+    assert {"BC-START-MONEY", "MD-FIRST-PLAYER", "MD-DECK", "ANI-PHASE1-END"} <= ids
+    fr, en = catalogue("fr"), catalogue("en")
+    assert str(sum(START_MONEY)) in fr["rule.BC-START-MONEY.text"] and str(sum(START_MONEY)) in en["rule.BC-START-MONEY.text"]
+    assert f"{len(START_MONEY)}" in en["rule.BC-START-MONEY.text"].replace("seven", "7")
+    assert str(MD_DECK) in fr["rule.MD-DECK.text"] and str(MD_DECK) in en["rule.MD-DECK.text"]
+    assert "gauche du donneur" in fr["rule.MD-FIRST-PLAYER.text"] and "left of the dealer" in en["rule.MD-FIRST-PLAYER.text"]
+    assert "5 animaux" in fr["rule.ANI-PHASE1-END.text"] and "5 animals" in en["rule.ANI-PHASE1-END.text"]

@@ -407,7 +407,7 @@ def test_the_rulebooks_end_and_ties_are_rules_and_only_what_it_leaves_open_is_a_
     _, _, why = settle(["A", "B", "C"], {"A": 3, "B": 3, "C": 3})
     assert why[0].rules == ("SV-END", "SV-END-TIE")
     ties_en, ties_fr = Msg("rule.SV-TIES.text").render("en"), Msg("rule.SV-TIES.text").render("fr")
-    assert "house variant 'highest-unique'" in ties_en and "variante maison « highest-unique »" in ties_fr
+    assert "house variant “Unique value”" in ties_en and "variante maison « Valeur unique »" in ties_fr
     assert "reading" not in ties_en and "lecture" not in ties_fr
     assert "ruling" not in Msg("rule.SV-END.title").render("en")
 

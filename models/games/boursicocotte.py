@@ -33,9 +33,12 @@ def check_start(record: Any) -> None:
 
 
 # The rules reference, in the rulebook's order: a turn, the auction, paying, trades, the end.
-# ``refusal``: the engine refuses actions with it; ``ruling``: the app's decision where the rulebook
-# is silent (its text names the alternative); ``variant``: the variant key that changes it.
+# ``refusal``: the engine refuses actions with it; ``ruling``: the app's ruling where the rulebook
+# is silent (its text names the other reading); ``adds_ruling``: the rulebook's rule, with the app's
+# ruling where it stops beside it; ``variant``: the variant key that changes it.
 RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec("BC-PLAYERS", "setup"),
+    RuleSpec("BC-START-MONEY", "setup"),
     RuleSpec("BC-TURN", "turn", refusal=True),
     RuleSpec("BC-DECK-EMPTY", "turn", refusal=True),
     RuleSpec("BC-DRAW-GONE", "turn", refusal=True),
@@ -52,7 +55,7 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("BC-CARDS-MISSING", "payment", refusal=True),
     RuleSpec("BC-PAY-SHORT", "payment", refusal=True),
     RuleSpec("BC-OVERPAY", "payment", refusal=True, variant="payment"),
-    RuleSpec("BC-CAN-PAY", "payment", refusal=True, ruling=True),
+    RuleSpec("BC-CAN-PAY", "payment", refusal=True),
     RuleSpec("BC-BID-EXCLUDED", "payment", refusal=True, ruling=True),
     RuleSpec("BC-BUYBACK-LOST", "payment", refusal=True, ruling=True),
     RuleSpec("BC-NO-MONEY", "payment", refusal=True),
@@ -67,10 +70,10 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("BC-TRADE", "trade"),
     RuleSpec("BC-RECHALLENGE", "trade", refusal=True),
     RuleSpec("BC-TRADE-TIE", "trade", variant="trade_tie"),
-    RuleSpec("BC-SKIP", "end", ruling=True),
-    RuleSpec("BC-END", "end", ruling=True),
+    RuleSpec("BC-SKIP", "end", adds_ruling=True),
+    RuleSpec("BC-END", "end", adds_ruling=True),
     RuleSpec("BC-OVER", "end", refusal=True),
-    RuleSpec("BC-SCORE", "end", ruling=True),
+    RuleSpec("BC-SCORE", "end", adds_ruling=True),
 )
 # Readings the rulebook rules out (no text of these rules may offer one; see Engine.excluded_readings).
 EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
@@ -82,6 +85,9 @@ EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
                    r"other reading|autre lecture"),
     # the offers are swapped before they are counted: taking one's offer back is a house variant
     "BC-TRADE-TIE": (r"(other reading|alternative reading|autre lecture)[^.]*returned",),
+    # « Si un joueur découvre qu'il ne peut pas payer … »: the rulebook's rule, a claim by a player who
+    # can pay restarts nothing (no other reading)
+    "BC-CAN-PAY": (r"other reading|autre lecture", r"rather than letting|au lieu de laisser"),
     # the minimum of one card is the app's: no text calls it the rulebook's
     "BC-END": (r"rule that an offer has at least one card", r"règle d'au moins une carte"),
 }

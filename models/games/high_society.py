@@ -8,9 +8,10 @@ from models.game_spec import GameSpec, RuleSpec, VariantSpec
 HS_STATUS_CARDS = tuple(f"p{n}" for n in range(1, 11)) + ("x2", "half", "minus5", "theft")
 HS_MONEY = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
 
-# The rules reference, in the rulebook's order: the cards, the auction, misfortunes and the theft,
-# the end. ``refusal``: the engine refuses actions with it; ``ruling``: the app's decision.
+# The rules reference, in the rulebook's order: the set-up, the cards, the auction, misfortunes and
+# the theft, the end. ``refusal``: the engine refuses actions with it; ``ruling``: the app's ruling.
 RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec("HS-PLAYERS", "setup"),
     RuleSpec("HS-REVEAL-GONE", "cards", refusal=True),
     RuleSpec("HS-MONEY-DUPLICATE", "cards", refusal=True),
     RuleSpec("HS-AUCTION", "auction"),

@@ -10,7 +10,10 @@ MD_DECK = 64      # cards in the game (how many of each kind is unknown: nothing
 MD_HAND = 7       # cards dealt to each player at the start of a deal
 
 RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec("MD-PLAYERS", "setup"),
+    RuleSpec("MD-DECK", "setup"),
     RuleSpec("MD-HAND", "setup", refusal=True),
+    RuleSpec("MD-FIRST-PLAYER", "turn"),
     RuleSpec("MD-TURN", "turn", refusal=True),
     RuleSpec("MD-UP", "cards", refusal=True),
     RuleSpec("MD-DOWN", "cards", refusal=True),
@@ -39,10 +42,10 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("MD-SERIES-COLOUR", "series", refusal=True),
     RuleSpec("MD-ACTION-LAST", "series"),
     RuleSpec("MD-DEAL-POINTS", "end"),
-    RuleSpec("MD-NEXT-START", "end", ruling=True),
+    RuleSpec("MD-NEXT-START", "end", adds_ruling=True),
     RuleSpec("MD-MATCH-END", "end", variant="deals"),
     RuleSpec("MD-MATCH-OVER", "end", refusal=True),
-    RuleSpec("MD-RANKING", "end", ruling=True),
+    RuleSpec("MD-RANKING", "end", adds_ruling=True),
     RuleSpec("MD-STACK", "advanced", variant="take_stacking"),
     RuleSpec("MD-STACK-SERIES", "advanced", ruling=True),
 )

@@ -7,8 +7,9 @@ from models.game_spec import GameSpec, RuleSpec, VariantSpec
 SV_POINT_CARDS = tuple(range(1, 11)) + tuple(range(-1, -6, -1))
 SV_HAND = tuple(range(1, 16))
 
-# The rules reference, in the rulebook's order: the cards, a round, the end.
+# The rules reference, in the rulebook's order: the set-up, the cards, a round, the end.
 RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec("SV-PLAYERS", "setup"),
     RuleSpec("SV-NO-SUCH-CARD", "cards", refusal=True),
     RuleSpec("SV-REVEAL-REPEAT", "cards", refusal=True),
     RuleSpec("SV-REVEAL-OPEN", "round", refusal=True),
@@ -25,8 +26,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
 # Readings the rulebook rules out (no text of these rules may offer one; see Engine.excluded_readings).
 EXCLUDED_READINGS: Mapping[str, tuple[str, ...]] = {
     # « S'il y a encore égalité au score, la carte Points ne peut pas être attribuée »: the rulebook's
-    # rule; highest-unique departs from it (a house variant), it is not its other reading
-    "SV-TIES": (r"(other reading|autre lecture)[^.]*highest-unique",),
+    # rule; highest-unique (« Valeur unique ») departs from it (a house variant), it is not its other reading
+    "SV-TIES": (r"(other reading|autre lecture)[^.]*(highest-unique|valeur unique|unique value)",),
     # the player with the second best score wins: going further down the scores is not a reading
     "SV-END": (r"keep going down|descendrai?t? jusqu", r"third best|troisième meilleur"),
     "SV-END-TIE": (r"keep going down|descendrai?t? jusqu", r"third best|troisième meilleur"),

@@ -1,6 +1,7 @@
 """Rules reference, one game at a time: the game's rules in the rulebook's order, grouped by
 section, each with its id, title and text, whether it is the rulebook's rule or the app's ruling
-where the rulebook is silent, and the variant that changes it. Searchable (id, title or text, in
+where the rulebook is silent (a rule to which the app adds a ruling shows the two parts under their
+own labels), and the variant that changes it. Searchable (id, title or text, in
 the table's language, accents ignored). Opened from the home screen (any game) or from a table
 (that game's rules).
 
@@ -31,6 +32,7 @@ class Entry:
     section: str
     ruling: bool | None = None     # None: the engine does not say (no rule_specs yet)
     variant: str | None = None
+    adds_ruling: bool = False      # the rulebook's rule, with the app's ruling beside it (``rule.<id>.ruling``)
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -50,7 +52,7 @@ def entries(game: str) -> tuple[Entry, ...]:
     """The game's rules reference in the rulebook's order."""
     specs = SPEC_OF[game].rule_specs
     if specs:
-        return tuple(Entry(s.id, s.section, s.ruling, s.variant) for s in specs)
+        return tuple(Entry(s.id, s.section, s.ruling, s.variant, s.adds_ruling) for s in specs)
     from scoring.registry import engine_class
 
     cls = engine_class(game)
@@ -125,10 +127,28 @@ def matches_text(text: str, query: str) -> bool:
     return all(word in hay for word in fold(query).split())
 
 
+def ruling_part(rule: str, lang: str) -> str | None:
+    """The catalogue key of the ruling the app adds to the rulebook's rule ``rule``, if it adds one."""
+    key = f"rule.{rule}.ruling"
+    return key if has_text(key, lang) else None
+
+
+def rule_paragraphs(app: Any, rule: str) -> list[str]:
+    """A rule's text as a refusal or a "why?" quotes it: the rulebook's part, then the app's ruling
+    where it adds one, under the ruling's label."""
+    paragraphs = [app.t(f"rule.{rule}.text")]
+    key = ruling_part(rule, app.lang)
+    if key:
+        paragraphs.append(app.t("app.rules.ruling_part", kind=app.t("app.rules.kind.ruling"), text=app.t(key)))
+    return paragraphs
+
+
 def matches(app: App, rule: str, query: str) -> bool:
     if not query:
         return True
-    hay = fold(" ".join((rule, app.t(f"rule.{rule}.title"), app.t(f"rule.{rule}.text"))))
+    key = ruling_part(rule, app.lang)
+    hay = fold(" ".join((rule, app.t(f"rule.{rule}.title"), app.t(f"rule.{rule}.text"),
+                         app.t(key) if key else "")))
     return all(word in hay for word in fold(query).split())
 
 
@@ -151,6 +171,12 @@ def _card(app: App, game: str, entry: Entry) -> ft.Control:
         ft.Text(app.t(f"rule.{entry.id}.title"), size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD),
         ui.text(app.t(f"rule.{entry.id}.text"), ui.FONT_BODY),
     ]
+    if entry.adds_ruling:  # the app's ruling where the rulebook stops, under its own label
+        lines.append(ui.tid(f"rule-ruling-{entry.id}", ft.Column([
+            ft.Row([ui.tid(f"rule-ruling-kind-{entry.id}", _badge(
+                app.t("app.rules.kind.ruling"), ft.Colors.TERTIARY_CONTAINER, ft.Colors.ON_TERTIARY_CONTAINER))]),
+            ui.text(app.t(f"rule.{entry.id}.ruling"), ui.FONT_BODY),
+        ], spacing=6)))
     if entry.variant:
         lines.append(ui.muted(app.t("app.rules.variant", variant=app.t(f"variant.{game}.{entry.variant}")),
                               ident=f"rule-variant-{entry.id}"))
