@@ -58,6 +58,9 @@ class TableDraft:
     # refused as if another device had. Here, not in a render's closure: a part kept between
     # renders (companion.app.memo) submits with what the screen shows now.
     shown: int = 0
+    # the state this screen was last drawn from: a refused entry (judged on that very game, which
+    # it left as it was) draws the refusal over it without reading the game again
+    showing: SessionState | None = None
 
 
 def _table_draft(app: App, sid: int) -> TableDraft:
@@ -132,22 +135,30 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
     def rerender() -> None:
         app.render()
 
-    def after_change(new_state: SessionState | None) -> None:
+    def after_change(new_state: SessionState, after: Callable[[SessionState], None] | None = None) -> None:
         app.announce(session_id)
         draft.draft.clear()  # in place: a kept part's handlers hold this dict
         draft.refusal = None
         draft.problem = None
         app.notice = None
-        if new_state is not None and new_state.outcome is not None:
+        if after is not None:
+            after(new_state)
+        if new_state.outcome is not None:
             app.drafts.pop(f"table:{session_id}", None)
-            app.replace("results", session_id=session_id)
+            app.replace("results", known=new_state, session_id=session_id)
             return
-        app.render()
+        app.render(new_state)  # drawn from what the service returned: the game is not read again
 
     # What this screen showed: if another device changed the game since, nothing is saved.
     draft.shown = session.version
+    draft.showing = session
 
     def submit(action: dict[str, Any]) -> None:
+        enter(action)
+
+    def enter(action: dict[str, Any], after: Callable[[SessionState], None] | None = None) -> None:
+        """``action`` through the service; accepted, the screen is drawn from the state it returns
+        (``after``, if given, first sees it)."""
         from companion.service import GameChanged, Malformed, Refused, ServiceError
 
         try:
@@ -159,9 +170,14 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
         except Refused as err:
             draft.refusal = (err.rule, err.msg, None)
             draft.problem = None
-            app.render()
+            app.render(draft.showing)
             return
-        except (Malformed, ServiceError) as err:  # Offline too: not saved, and the bar says offline
+        except Malformed as err:  # the entry itself: the game is as shown
+            draft.problem = err.msg
+            draft.refusal = None
+            app.render(draft.showing)
+            return
+        except ServiceError as err:  # Offline too: not saved, and the bar says offline
             app.failed(err)
             draft.problem = err.msg
             draft.refusal = None
@@ -173,18 +189,18 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
             draft.problem = Msg("app.error.unexpected")
             app.render()
             return
-        after_change(new_state)
+        after_change(new_state, after)
 
     if draft.undone and draft.undone_at != len(session.log):
         draft.undone, draft.undone_at = [], -1   # the game changed since: nothing to redo
 
     def changed(err: GameChanged) -> None:
-        """Another device changed the game: say so and show the game as it is now (the rebuild
-        reads it); the picks made for the old state go."""
+        """Another device changed the game: say so and show the game as it is now (the refusal
+        carries it); the picks made for the old state go."""
         draft.draft.clear()  # in place: a kept part's handlers hold this dict
         draft.refusal = None
         draft.problem = err.msg
-        app.render()
+        app.render(err.state)
 
     def do_undo() -> None:
         if not session.log:
@@ -200,7 +216,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
         draft.draft.clear()  # in place: a kept part's handlers hold this dict
         draft.refusal = None
         draft.problem = None
-        app.render()
+        app.render(new_state)
 
     def undo(_: Any) -> None:
         ask_undo(app, session, do_undo)
@@ -211,13 +227,13 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
             return
         action = draft.undone.pop()
         kept, draft.undone = draft.undone, []   # while the entry is being made, nothing else to redo
-        submit(action)
-        latest = app.guard(lambda: service.open(session_id))
-        if latest is not None and latest.outcome is None and len(latest.log) == len(session.log) + 1:
-            draft.undone, draft.undone_at = kept, len(latest.log) if kept else -1
-            last = latest.log[-1]
-            app.tell(app.t("app.table.redone", n=last.index + 1, what=describe_entry(app, last)), "ok")
-            app.render()
+
+        def redone(latest: SessionState) -> None:
+            if latest.outcome is None and len(latest.log) == len(session.log) + 1:
+                draft.undone, draft.undone_at = kept, len(latest.log) if kept else -1
+                last = latest.log[-1]
+                app.tell(app.t("app.table.redone", n=last.index + 1, what=describe_entry(app, last)), "ok")
+        enter(action, redone)
 
     parts: list[ft.Control] = []
 
@@ -561,11 +577,11 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
         draft.preview = None
         draft.fix_draft = {}
         app.tell(app.t("app.table.corrected", n=index + 1), "ok")
-        if new_state is not None and new_state.outcome is not None:
+        if new_state.outcome is not None:
             app.drafts.pop(f"table:{sid}", None)
-            app.replace("results", session_id=sid)
+            app.replace("results", known=new_state, session_id=sid)
             return
-        app.render()
+        app.render(new_state)
 
     parts: list[ft.Control] = [
         ui.banner(app.t("app.table.correcting", n=index + 1), ident="correcting", kind="info",
