@@ -233,6 +233,83 @@ class StoreInfo(SQLModel, table=True):
     value: str = Field(nullable=False)
 
 
+class Evening(SQLModel, table=True):
+    """A club evening (0007): several tables playing at once in ``rounds`` rounds, seated by
+    ``method`` (``mix`` or ``swiss``, :mod:`models.seating`) from ``seed``, its only randomness."""
+
+    __tablename__ = "evenings"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str = Field(nullable=False)
+    method: str = Field(nullable=False)
+    rounds: int = Field(nullable=False)
+    seed: int = Field(nullable=False)
+    created_at: datetime = Field(nullable=False)
+
+
+class EveningPlayer(SQLModel, table=True):
+    """A player present at an evening (0007), from round ``first_round`` to ``last_round``
+    included (NULL: to the end); ``position`` is the order they were listed in."""
+
+    __tablename__ = "evening_players"
+
+    evening_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("evenings.id", ondelete="CASCADE"), primary_key=True)
+    )
+    player_id: int = Field(sa_column=Column(Integer, ForeignKey("players.id"), primary_key=True))
+    position: int = Field(nullable=False)
+    first_round: int = Field(nullable=False)
+    last_round: Optional[int] = Field(default=None, nullable=True)
+
+
+class EveningTable(SQLModel, table=True):
+    """A table of a round (0007): its game and, once started, its game's session (unique; NULL
+    again if that game is deleted). A round whose tables have a session has started."""
+
+    __tablename__ = "evening_tables"
+
+    evening_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("evenings.id", ondelete="CASCADE"), primary_key=True)
+    )
+    round: int = Field(primary_key=True)
+    table_no: int = Field(primary_key=True)
+    game: str = Field(nullable=False)
+    session_id: Optional[int] = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("sessions.id", ondelete="SET NULL"), nullable=True)
+    )
+
+    __table_args__ = (Index("ix_evening_tables_session", "session_id", unique=True),)
+
+
+class EveningRound(SQLModel, table=True):
+    """A round of an evening (0007): ``seated_at`` when its seating was proposed (NULL: not yet,
+    a ``swiss`` round waits for the standings), ``started_at`` when its first table started."""
+
+    __tablename__ = "evening_rounds"
+
+    evening_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("evenings.id", ondelete="CASCADE"), primary_key=True)
+    )
+    round: int = Field(primary_key=True)
+    seated_at: Optional[datetime] = Field(default=None, nullable=True)
+    started_at: Optional[datetime] = Field(default=None, nullable=True)
+
+
+class EveningSeat(SQLModel, table=True):
+    """Where a player sits in a round (0007): ``table_no`` from 1 (0: sits this round out),
+    ``position`` the order at the table."""
+
+    __tablename__ = "evening_seats"
+
+    evening_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("evenings.id", ondelete="CASCADE"), primary_key=True)
+    )
+    round: int = Field(primary_key=True)
+    player_id: int = Field(sa_column=Column(Integer, ForeignKey("players.id"), primary_key=True))
+    table_no: int = Field(nullable=False)
+    position: int = Field(nullable=False)
+
+
 # Indexes the statistics and the history need, on tables of migration 0001 (added by 0002).
 Index("ix_sessions_status_game", col(GameSession.status), col(GameSession.game))
 Index("ix_sessions_started_at", col(GameSession.started_at))
@@ -240,7 +317,8 @@ Index("ix_seats_player", col(Seat.player_id))
 Index("ix_sessions_origin", col(GameSession.origin), unique=True)  # added by 0005
 Index("ix_sessions_table_started", col(GameSession.table_name), col(GameSession.started_at))  # 0005
 
-TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth, StoreInfo, Rating)
+TABLES = (Player, GameSession, Seat, ActionRow, Result, GameSummary, PlayerMonth, GameMonth, StoreInfo, Rating,
+          Evening, EveningPlayer, EveningTable, EveningRound, EveningSeat)
 metadata = SQLModel.metadata
 
 

@@ -34,7 +34,8 @@ ROLE = "companion"
 TEMPLATE = "companion_template"
 SHARED = "companion_tests"
 # every table the app writes rows to (alembic_version and store_info stay as the migrations left them)
-APP_TABLES = ("players", "sessions", "seats", "actions", "results", "game_summaries", "player_months", "game_months", "ratings")
+APP_TABLES = ("players", "sessions", "seats", "actions", "results", "game_summaries", "player_months", "game_months", "ratings",
+              "evenings", "evening_players", "evening_tables", "evening_rounds", "evening_seats")
 
 
 def find_tool(name: str) -> str | None:

@@ -216,7 +216,7 @@ def test_an_old_database_is_upgraded_with_a_summary_for_every_game(tmp_path):
     con.close()
     store = Store(path)
     try:
-        assert store.revision() == "0006"
+        assert store.revision() == "0007"
         assert rows(store, "SELECT session_id, status, actions, players, winners, duration_s FROM game_summaries "
                            "ORDER BY session_id") == [
             (1, "finished", len(record["actions"]), 3, 0, 1800.0),  # no results rows yet under 0001
@@ -456,7 +456,7 @@ def test_downgrading_0004_keeps_every_game(tmp_path):
     path, tables, before = old_database_with_games(tmp_path, "0003")
     store = Store(path)
     try:
-        assert store.revision() == "0006"
+        assert store.revision() == "0007"
         with store.engine.connect() as conn:
             command.downgrade(alembic_config(conn), "0003")
             conn.commit()

@@ -55,7 +55,7 @@ def test_write_rolls_back_on_error(database):
 def test_new_database_is_at_head_and_matches_the_models(empty_database):
     store = Store(empty_database)  # every migration from nothing, on SQLite and on PostgreSQL
     try:
-        assert store.revision() == "0006"
+        assert store.revision() == "0007"
         with store.engine.connect() as conn:
             diff = compare_metadata(MigrationContext.configure(conn), metadata)
         assert diff == [], diff
@@ -69,7 +69,7 @@ def test_migrations_are_found_inside_the_package():
     assert (location / "script.py.mako").is_file()
     assert sorted(p.name for p in (location / "versions").glob("0*.py")) == ["0001_core.py", "0002_results.py",
                                                                                  "0003_setup.py", "0004_summaries.py",
-                                                                                 "0005_club.py", "0006_ratings.py"]
+                                                                                 "0005_club.py", "0006_ratings.py", "0007_evenings.py"]
 
 
 def rows_by_table(con: sqlite3.Connection, tables, columns_of: dict | None = None) -> dict:
@@ -122,7 +122,7 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
 
     store = Store(path)  # what the app does on start
     try:
-        assert store.revision() == "0006"
+        assert store.revision() == "0007"
         con = sqlite3.connect(path)
         after = rows_by_table(con, ("players", "sessions", "seats", "actions"), columns_of=before)
         indexes = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
@@ -188,7 +188,7 @@ def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
 
     store = Store(path)  # what the app does on start
     try:
-        assert store.revision() == "0006"
+        assert store.revision() == "0007"
         con = sqlite3.connect(path)
         after = rows_by_table(con, tables, columns_of=before)
         column = {r[1]: r for r in con.execute("PRAGMA table_info(sessions)")}["setup"]
@@ -252,7 +252,7 @@ def test_upgrading_twice_changes_nothing(empty_database):
     Store(path).close()
     store = Store(path)
     try:
-        assert store.revision() == "0006"
+        assert store.revision() == "0007"
     finally:
         store.close()
 
@@ -374,7 +374,7 @@ def test_migrations_with_data_on_any_database(empty_database):
 
     store = Store(empty_database)  # what the app does on start
     try:
-        assert store.revision() == "0006"
+        assert store.revision() == "0007"
         assert _table_rows(store, OLD_COLUMNS) == before
         with store.read() as db:
             summaries = [tuple(r) for r in db.execute(text(
@@ -476,7 +476,7 @@ def test_tablets_starting_at_once_on_a_new_server_database_all_open_it(pg_empty_
         t.join(60)
     try:
         assert failures == [] and len(opened) == 3
-        assert {s.revision() for s in opened} == {"0006"}
+        assert {s.revision() for s in opened} == {"0007"}
         SessionService(opened[0]).add_player("Anne")
         assert [p.name for p in SessionService(opened[2]).players()] == ["Anne"]
     finally:

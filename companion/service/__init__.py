@@ -16,6 +16,7 @@ cache of live sessions (:mod:`.live`):
 - :mod:`.transfer` — import and export of table records;
 - :mod:`.players` — profiles: rename, merge, remove;
 - :mod:`.club` — a club's shared history: its tables and the season league table of a game;
+- :mod:`.evenings` — club evenings: rounds, seating (:mod:`models.seating`), a table's game started from it, standings;
 - :mod:`.states` — the typed values returned to screens; :mod:`.errors` — what it refuses;
 - :mod:`.records` — a record and the rows the store keeps for it; :mod:`.replay` — the engine fold.
 
@@ -37,6 +38,7 @@ from companion.service.errors import (
     Refused,
     ServiceError,
 )
+from companion.service.evenings import Evenings
 from companion.service.exports import Exports
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
@@ -66,7 +68,7 @@ from companion.service.transfer import Transfer
 from companion.store import Store
 
 
-class SessionService(Sessions, Play, Exports, RatingQueries, Transfer, Players, Club):
+class SessionService(Evenings, Sessions, Play, Exports, RatingQueries, Transfer, Players, Club):
     def __init__(self, store: Store, clock: Callable[[], datetime] | None = None):
         super().__init__(store, clock)
         self.repair_results()
