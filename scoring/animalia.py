@@ -35,6 +35,17 @@ from functools import cache
 from typing import Any
 
 from models.games.animalia import ANI_CARDS, ANIMALIA
+from models.games.animalia_structs import (
+    ANIAction,
+    ANIBonus,
+    ANICover,
+    ANIDraw,
+    ANIMedals,
+    ANIPass,
+    ANIPowerUse,
+    ANIRenounce,
+    ANITake,
+)
 from models.i18n import Msg
 from scoring.animalia_medals import (
     EXCELLENCE_POINTS,
@@ -130,7 +141,7 @@ def medals_msg(medals: Mapping[str, int]) -> Msg | list[Msg]:
             for f, n in medals.items() if n]
 
 
-class AnimaliaEngine(Engine):
+class AnimaliaEngine(Engine[ANIAction]):
     """Referee of Animalia.
 
     Public, read-only state for the table screen:
@@ -269,21 +280,20 @@ class AnimaliaEngine(Engine):
         expected = self.expected()
         return RuleViolation("ANI-PHASE", "ani.err.phase", action=action_type, prompt=expected.prompt)
 
-    def _check(self, action: Any) -> None:
+    def _check(self, action: ANIAction) -> None:
         self._refuse_over()
-        kind = action.type
-        if kind == "draw":
+        if action.type == "draw":
             self._check_draw(action)
-        elif kind in ("take", "pass"):
+        elif (action.type == "take" or action.type == "pass"):
             self._check_offer(action)
-        elif kind in ("power", "renounce"):
+        elif (action.type == "power" or action.type == "renounce"):
             self._check_power(action)
-        elif kind == "bonus":
+        elif action.type == "bonus":
             self._check_bonus(action)
-        elif kind in ("cover", "medals"):
+        elif (action.type == "cover" or action.type == "medals"):
             self._check_phase3(action)
         else:  # pragma: no cover - the record model knows every type
-            raise self._phase_refusal(kind)
+            raise self._phase_refusal(action.type)
 
     def _check_phase1(self, kind: str) -> None:
         if self.phase is Phase.POWERS and self.pending is not None:
@@ -292,14 +302,14 @@ class AnimaliaEngine(Engine):
         if self.phase is not Phase.DEAL:
             raise self._phase_refusal(kind)
 
-    def _check_draw(self, action: Any) -> None:
+    def _check_draw(self, action: ANIDraw) -> None:
         self._check_phase1("draw")
         if self.holder is not None:
             key = "ani.err.no_draw_take" if self.forced or self.solo else "ani.err.no_draw"
             raise RuleViolation("ANI-TURN", key, player=self.holder, lot=cards_msg(self.lot))
         self._in_deck(action.card)
 
-    def _check_offer(self, action: Any) -> None:
+    def _check_offer(self, action: ANITake | ANIPass) -> None:
         self._check_phase1(action.type)
         if self.holder is None:
             raise RuleViolation("ANI-TURN", "ani.err.draw_first", dealer=self.dealer)
@@ -321,7 +331,7 @@ class AnimaliaEngine(Engine):
                                 has=count_msg("cards", len(self.collections[(action.player, row)])),
                                 lot=count_msg("cards", len(self.lot)))
 
-    def _check_power(self, action: Any) -> None:
+    def _check_power(self, action: ANIPowerUse | ANIRenounce) -> None:
         self._refuse_over()
         pending = self.pending
         if self.phase is not Phase.POWERS or pending is None:
@@ -344,6 +354,7 @@ class AnimaliaEngine(Engine):
         if power == "thief":
             if action.from_ == action.player:
                 raise RuleViolation("ANI-POWER-OWN", "ani.err.own_thief", player=action.player)
+            assert action.from_ is not None  # the shape above: a thief names where the card comes from
             source: Slot = (action.from_, self._row(action.from_row))
             if action.card not in self.collections[source]:
                 raise RuleViolation("ANI-POWER-CARD", "ani.err.power_card", card=card(action.card),
@@ -356,6 +367,7 @@ class AnimaliaEngine(Engine):
             if action.card not in self.collections[mine]:
                 raise RuleViolation("ANI-POWER-CARD", "ani.err.power_card", card=card(action.card),
                                     who=self._who(mine[0], action.row))
+            assert action.to is not None  # the shape above: a prankster names who receives the card
             target: Slot = (action.to, self._row(action.to_row))
             if len(self.collections[target]) >= FULL:
                 raise RuleViolation("ANI-POWER-ROOM", "ani.err.room",
@@ -373,7 +385,7 @@ class AnimaliaEngine(Engine):
             return (self.owed[0],)
         return tuple(dict.fromkeys(self.owed))
 
-    def _check_bonus(self, action: Any) -> None:
+    def _check_bonus(self, action: ANIBonus) -> None:
         if self.phase is not Phase.BONUS:
             raise self._phase_refusal("bonus")
         if action.player not in self.owed:
@@ -384,7 +396,7 @@ class AnimaliaEngine(Engine):
                                 deck=count_msg("cards", len(self.deck)), owed=count_msg("bonus", len(self.owed)))
         self._in_deck(action.card)
 
-    def _check_phase3(self, action: Any) -> None:
+    def _check_phase3(self, action: ANICover | ANIMedals) -> None:
         if self.phase is not Phase.MEDALS:
             raise self._phase_refusal(action.type)
         row = self._row(action.row)
@@ -408,19 +420,18 @@ class AnimaliaEngine(Engine):
 
     # -- performing -------------------------------------------------------------------------------
 
-    def _perform(self, action: Any) -> Iterable[Msg]:
-        kind = action.type
-        if kind == "draw":
+    def _perform(self, action: ANIAction) -> Iterable[Msg]:
+        if action.type == "draw":
             return self._draw(action.card)
-        if kind == "take":
+        if action.type == "take":
             return self._take(action.player, self._row(action.row))
-        if kind == "pass":
+        if action.type == "pass":
             return self._pass(action.player)
-        if kind in ("power", "renounce"):
+        if (action.type == "power" or action.type == "renounce"):
             return self._power(action)
-        if kind == "bonus":
+        if action.type == "bonus":
             return self._bonus(action.player, action.card)
-        if kind == "cover":
+        if action.type == "cover":
             return self._cover(action.player, self._row(action.row), action.bonus, action.card)
         return self._medals(action.player, self._row(action.row), normalised(action.medals))
 
@@ -502,7 +513,7 @@ class AnimaliaEngine(Engine):
         no longer replays: since ANI-FORCED-ROWS the dealer draws when the other row has room."""
         return Msg("ani.replay.forced_rows") if rule == "ANI-TURN" and self.rows_draw else None
 
-    def _power(self, action: Any) -> list[Msg]:
+    def _power(self, action: ANIPowerUse | ANIRenounce) -> list[Msg]:
         pending = self.pending
         assert pending is not None
         pending.powers.remove(action.power)
@@ -513,10 +524,13 @@ class AnimaliaEngine(Engine):
         elif action.power == "spy":
             out.append(event(("ANI-POWERS", "ANI-POWER-TEXTS"), "ani.event.spy", player=action.player))
         else:
+            assert action.type == "power" and action.card is not None  # checked: ANI-POWER-MOVE
             if action.power == "thief":
+                assert action.from_ is not None
                 source: Slot = (action.from_, self._row(action.from_row))
                 target: Slot = (pending.actor, pending.row)
             else:
+                assert action.to is not None
                 source, target = (pending.actor, pending.row), (action.to, self._row(action.to_row))
             was_full = len(self.collections[source]) == FULL
             self.collections[source].remove(action.card)

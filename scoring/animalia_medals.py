@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
+from typing import Any
 
 from models.games.animalia import ANI_FAMILIES
 from models.i18n import Msg
@@ -76,7 +77,7 @@ def medal_choices(cards: Sequence[str]) -> list[Medals]:
     return sorted(choices, key=lambda m: (-sum(m.values()), _key(m)))
 
 
-def normalised(medals: Mapping[str, int]) -> Medals:
+def normalised(medals: Mapping[Any, int]) -> Medals:
     return {f: medals[f] for f in FAMILIES if medals.get(f, 0)}
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from models.game_spec import GameSpec, RuleSpec, VariantSpec  # declared by the games' specs (models/games/)
 from models.i18n import Msg
@@ -177,9 +177,14 @@ def score_out(value: Score) -> int | float:
     return value
 
 
-class Engine(ABC):
-    """Base of every game's referee. Subclasses implement ``_check`` (validate, change nothing),
-    ``_perform`` (change the state for a legal action), ``expected`` and ``outcome``."""
+A = TypeVar("A")  # a game's action union (its ``models/games/<game>_structs.py``: ``HSAction``…)
+
+
+class Engine(ABC, Generic[A]):
+    """Base of every game's referee, typed with its game's action union (``Engine[HSAction]``), so
+    that mypy checks ``_check`` and ``_perform`` against the actions they receive (a method narrows
+    the union by its tag, ``if action.type == "bid":``). Subclasses implement ``_check`` (validate,
+    change nothing), ``_perform`` (change the state for a legal action), ``expected`` and ``outcome``."""
 
     games: ClassVar[tuple[str, ...]]
     # the game's spec (models/games/): a subclass that names one gets the four below from it
@@ -211,7 +216,7 @@ class Engine(ABC):
 
     # -- the contract -------------------------------------------------------------------------
 
-    def apply(self, action: Any) -> tuple[Msg, ...]:
+    def apply(self, action: A) -> tuple[Msg, ...]:
         """Accept the action and return what happened, or raise RuleViolation with the state
         unchanged (``_check`` refuses before ``_perform`` changes anything). ``action`` is a parsed
         record action (``models.record.parse_action``): the caller parses, as python-chess's
@@ -221,7 +226,7 @@ class Engine(ABC):
         self.applied += 1
         return events
 
-    def run(self, actions: Iterable[Any]) -> None:
+    def run(self, actions: Iterable[A]) -> None:
         """Apply parsed record actions in order, for a caller that reads none of their events (a
         verdict): the same checks and changes as :meth:`apply`, with the engine ``quiet`` and no
         tuple made per action. Raises the first refusal; ``applied`` then counts the actions
@@ -238,14 +243,14 @@ class Engine(ABC):
             self.applied = applied
             self.quiet = False
 
-    def can(self, action: Any) -> bool:
+    def can(self, action: A) -> bool:
         try:
             self.check(action)
         except RuleViolation:
             return False
         return True
 
-    def check(self, action: Any) -> None:
+    def check(self, action: A) -> None:
         """Raise RuleViolation if the parsed ``action`` would be refused now; change nothing."""
         self._check(action)
 
@@ -265,11 +270,11 @@ class Engine(ABC):
         raise KeyError(key)
 
     @abstractmethod
-    def _check(self, action: Any) -> None:
+    def _check(self, action: A) -> None:
         """Raise RuleViolation if the action is refused now. Must not change any state."""
 
     @abstractmethod
-    def _perform(self, action: Any) -> Iterable[Msg]:
+    def _perform(self, action: A) -> Iterable[Msg]:
         """Perform an action ``_check`` accepted; return its Events."""
 
     @abstractmethod

@@ -45,9 +45,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
-from typing import Any, ClassVar, Iterable, Mapping, TypedDict
+from typing import Any, ClassVar, Iterable, Mapping, Sequence, TypedDict
 
 from models.games.boursicocotte import BC_ANIMAL_VALUES, BC_MONEY, BOURSICOCOTTE
+from models.games.boursicocotte_structs import BCAction, BCChallenge
 from models.i18n import Msg
 from scoring.base import Engine, Event, Expectation, Outcome, RuleViolation, event, rank_by
 
@@ -245,7 +246,7 @@ class PlayerView(TypedDict):
     blocked: bool
 
 
-class BoursicocotteEngine(Engine):
+class BoursicocotteEngine(Engine[BCAction]):
     """Referee of Boursicocotte.
 
     The whole state is ``state`` (:class:`BoursicocotteState`). ``player_view()`` — the public,
@@ -443,22 +444,21 @@ class BoursicocotteEngine(Engine):
 
     # -- the contract: check --------------------------------------------------------------------
 
-    def _check(self, action: Any) -> None:
+    def _check(self, action: BCAction) -> None:
         stage = self.state.stage
-        kind = action.type
         if isinstance(stage, OverStage):
             raise RuleViolation("BC-OVER", "bc.err.over")
         if isinstance(stage, TurnStage):
-            if kind == "draw":
+            if action.type == "draw":
                 return self._check_draw(action.card)
-            if kind == "challenge":
+            if action.type == "challenge":
                 if action.player != stage.player:
                     raise RuleViolation("BC-TURN", "bc.err.turn", player=action.player, turn=stage.player)
                 return self._check_challenge(action)
         elif isinstance(stage, AuctionStage):
-            if kind == "bid":
+            if action.type == "bid":
                 return self._check_bid(stage.auction, action.player, action.amount)
-            if kind == "close":
+            if action.type == "close":
                 a = stage.auction
                 if action.buy_back:
                     if a.highest is None:
@@ -469,11 +469,11 @@ class BoursicocotteEngine(Engine):
                                             animal=animal(a.animal))
                 return None
         elif isinstance(stage, PaymentStage):
-            if kind == "pay":
+            if action.type == "pay":
                 d = self._payer(stage.debt, action.player)
                 cards = action.cards
                 self._check_cards(d.payer, cards)
-                total = sum(cards)
+                total: int = sum(cards)
                 if total < d.amount:
                     raise RuleViolation("BC-PAY-SHORT", "bc.err.pay_short", player=d.payer, total=total,
                                         amount=d.amount)
@@ -483,7 +483,7 @@ class BoursicocotteEngine(Engine):
                     raise RuleViolation("BC-OVERPAY", "bc.err.overpay", player=d.payer, total=total,
                                         amount=d.amount)
                 return None
-            if kind == "cannot_pay":
+            if action.type == "cannot_pay":
                 d = self._payer(stage.debt, action.player)
                 total = _total(self.state.money[d.payer])
                 if total >= d.amount:
@@ -491,20 +491,20 @@ class BoursicocotteEngine(Engine):
                                         amount=d.amount)
                 return None
         elif isinstance(stage, AnswerStage):
-            if kind == "accept":
+            if action.type == "accept":
                 self._answerer(stage.trade, action.player)
                 return None
-            if kind == "counter":
+            if action.type == "counter":
                 t = self._answerer(stage.trade, action.player)
                 self._check_offer(t.target, action.cards)
                 return None
         elif isinstance(stage, RechallengeStage):
-            if kind == "challenge":
+            if action.type == "challenge":
                 t = stage.trade
                 if (action.player, action.target, action.animal) != (t.challenger, t.target, t.animal):
                     self._rechallenge_refused(t)
                 return self._check_challenge(action)
-        self._wrong_moment(stage, kind)
+        self._wrong_moment(stage, action.type)
 
     def _wrong_moment(self, stage: Stage, kind: str) -> None:
         """Refuse an action type that does not fit the current phase, saying what is awaited."""
@@ -552,7 +552,7 @@ class BoursicocotteEngine(Engine):
             raise RuleViolation("BC-BID-RAISE", "bc.err.bid_raise", player=player, amount=amount,
                                 highest=highest[1], bidder=highest[0])
 
-    def _check_cards(self, player: str, cards: list[int]) -> None:
+    def _check_cards(self, player: str, cards: Sequence[int]) -> None:
         """Refuse, naming the missing ones, unless the player holds all these money cards."""
         have = self.state.money[player]
         want = Counter(cards)
@@ -562,14 +562,14 @@ class BoursicocotteEngine(Engine):
         raise RuleViolation("BC-CARDS-MISSING", "bc.err.cards_missing", player=player,
                             missing=missing, cards=sorted(cards))
 
-    def _check_offer(self, player: str, cards: list[int]) -> None:
+    def _check_offer(self, player: str, cards: Sequence[int]) -> None:
         if not self._has_money(player):
             raise RuleViolation("BC-NO-MONEY", "bc.err.no_money_offer", player=player)
         if not cards:
             raise RuleViolation("BC-OFFER-EMPTY", "bc.err.offer_empty", player=player)
         self._check_cards(player, cards)
 
-    def _check_challenge(self, action: Any) -> None:
+    def _check_challenge(self, action: BCChallenge) -> None:
         player, target, kind = action.player, action.target, action.animal
         animals = self.state.animals
         if target == player:
@@ -602,33 +602,32 @@ class BoursicocotteEngine(Engine):
 
     # -- the contract: perform ------------------------------------------------------------------
 
-    def _perform(self, action: Any) -> list[Event] | tuple[Event, ...]:
+    def _perform(self, action: BCAction) -> list[Event] | tuple[Event, ...]:
         stage = self.state.stage
-        kind = action.type
-        if kind == "bid":
+        if action.type == "bid":
             assert isinstance(stage, AuctionStage)
             stage.auction.bids.append((action.player, action.amount))
             if self.quiet:  # the verdict's fold: the same changes, no sentence for the frequent actions
                 return _SILENT
             return [event((), "bc.bid", player=action.player, amount=action.amount,
                           animal=animal(stage.auction.animal))]
-        if kind == "draw":
+        if action.type == "draw":
             assert isinstance(stage, TurnStage)
             return self._draw(stage.player, action.card)
-        if kind == "close":
+        if action.type == "close":
             assert isinstance(stage, AuctionStage)
             return self._close(stage.auction, action.buy_back)
-        if kind == "pay":
+        if action.type == "pay":
             assert isinstance(stage, PaymentStage)
             return self._pay(stage.auction, stage.debt, action.cards)
-        if kind == "cannot_pay":
+        if action.type == "cannot_pay":
             assert isinstance(stage, PaymentStage)
             return self._cannot_pay(stage.auction, stage.debt)
-        if kind == "challenge":
+        if action.type == "challenge":
             assert isinstance(stage, (TurnStage, RechallengeStage))
             return self._challenge(action, stage.trade.ties if isinstance(stage, RechallengeStage) else 0)
         assert isinstance(stage, AnswerStage)
-        if kind == "accept":
+        if action.type == "accept":
             return self._accept(stage.trade)
         return self._counter(stage.trade, action.cards)
 
@@ -706,7 +705,7 @@ class BoursicocotteEngine(Engine):
         self.state.stage = PaymentStage(a, debt)
         return [done]
 
-    def _pay(self, a: Auction, d: Debt, cards: list[int]) -> list[Event]:
+    def _pay(self, a: Auction, d: Debt, cards: Sequence[int]) -> list[Event]:
         total = sum(cards)
         self._take_cards(d.payer, cards)
         self._give_cards(d.recipient, cards)
@@ -739,9 +738,9 @@ class BoursicocotteEngine(Engine):
 
     # trades
 
-    def _challenge(self, action: Any, ties: int) -> list[Event]:
+    def _challenge(self, action: BCChallenge, ties: int) -> list[Event]:
         player, target, kind = action.player, action.target, action.animal
-        cards = list(action.cards)
+        cards: list[int] = list(action.cards)
         self._take_cards(player, cards)
         animals = self.state.animals
         moves = 2 if animals[player][kind] == 2 and animals[target][kind] == 2 else 1
@@ -763,7 +762,7 @@ class BoursicocotteEngine(Engine):
         state.last_trade_detail = {"offer": sorted(t.offer), "counter": None}
         return list(state.last_trade) + self._pass_turn(t.challenger)
 
-    def _counter(self, t: Trade, cards: list[int]) -> list[Event]:
+    def _counter(self, t: Trade, cards: Sequence[int]) -> list[Event]:
         state = self.state
         counter = list(cards)
         self._take_cards(t.target, counter)

@@ -18,6 +18,7 @@ from functools import lru_cache, partial
 from typing import Any, ClassVar, Mapping, Sequence
 
 from models.games.high_society import HIGH_SOCIETY
+from models.games.high_society_structs import HSAction
 from models.i18n import Msg, msg
 from scoring.base import Engine, Event, Expectation, Outcome, RuleViolation, Score, event
 
@@ -142,7 +143,7 @@ class HighSocietyState:
     theft_pending: str | None = None  # whose theft waits for their next possession
 
 
-class HighSocietyEngine(Engine):
+class HighSocietyEngine(Engine[HSAction]):
     """Referee of High Society (``high-society``) and Animalement Vôtre (``animalement-votre``).
 
     The whole state is ``state`` (:class:`HighSocietyState`). Public, read-only views for the table
@@ -332,36 +333,35 @@ class HighSocietyEngine(Engine):
 
     # -- the contract: check ---------------------------------------------------------------------
 
-    def _check(self, action: Any) -> None:
+    def _check(self, action: HSAction) -> None:
         stage = self.state.stage
-        kind = action.type
         if type(stage) is Bidding:  # most actions: a bid or a pass in an open round
-            if kind == "bid" or kind == "pass":
+            if action.type == "bid" or action.type == "pass":
                 player = action.player
                 if player != stage.turn:
                     self._bidding(stage, player)  # raises the refusal that says why
-                if kind == "bid":
+                if action.type == "bid":
                     self._check_bid(player, action.add)
                 return
         elif type(stage) is GameOver:
             raise RuleViolation("HS-GAME-OVER", "hs.refuse.game_over", card=self.card_label(stage.card),
                                 red=self._red_name)
         elif isinstance(stage, AwaitDiscard):
-            if not (kind == "discard" and action.player == stage.player):
+            if not (action.type == "discard" and action.player == stage.player):
                 raise RuleViolation("HS-DISCARD-REQUIRED", "hs.refuse.discard_required", player=stage.player,
                                     owned=self._owned_labels(stage.player))
             if action.card not in self.state.seats[action.player].kept or action.card not in _POSSESSION_SET:
                 raise RuleViolation("HS-DISCARD-CARD", "hs.refuse.discard_card", player=action.player,
                                     card=self.card_label(action.card), owned=self._owned_labels(action.player))
             return
-        if kind == "reveal":
+        if action.type == "reveal":
             self._check_reveal(stage, action.card)
-        elif kind == "bid":
+        elif action.type == "bid":
             self._bidding(stage, action.player)
             self._check_bid(action.player, action.add)
-        elif kind == "pass":
+        elif action.type == "pass":
             self._bidding(stage, action.player)
-        elif kind == "discard":
+        elif action.type == "discard":
             raise RuleViolation("HS-DISCARD-NOT-DUE", "hs.refuse.discard_not_due", player=action.player)
         else:
             raise ValueError(f"not a High Society action: {action!r}")
@@ -389,7 +389,7 @@ class HighSocietyEngine(Engine):
             raise RuleViolation("HS-TURN", "hs.refuse.turn", player=player, turn=stage.turn)
         return stage
 
-    def _check_bid(self, player: str, add: list[int]) -> None:
+    def _check_bid(self, player: str, add: Sequence[int]) -> None:
         """The cards come from the player's hand, once each, and the new total beats every other bid."""
         if not add:
             raise RuleViolation("HS-BID-EMPTY", "hs.refuse.bid_empty", player=player)
@@ -409,7 +409,7 @@ class HighSocietyEngine(Engine):
             raise RuleViolation("HS-BID-RAISE", "hs.refuse.bid_raise", player=player, total=total,
                                 to_beat=to_beat, leader=leader)
 
-    def _refuse_money(self, player: str, seat: Seat, add: list[int]) -> None:
+    def _refuse_money(self, player: str, seat: Seat, add: Sequence[int]) -> None:
         """Why a card of the bid is not in the player's hand."""
         for value in add:
             if value in seat.hand:
@@ -424,13 +424,12 @@ class HighSocietyEngine(Engine):
 
     # -- the contract: perform -------------------------------------------------------------------
 
-    def _perform(self, action: Any) -> Sequence[Event]:
-        kind = action.type
-        if kind == "pass":  # the most frequent action, then bids
+    def _perform(self, action: HSAction) -> Sequence[Event]:
+        if action.type == "pass":  # the most frequent action, then bids
             return self._pass(action.player)
-        if kind == "bid":
+        if action.type == "bid":
             return self._bid(action.player, action.add)
-        if kind == "reveal":
+        if action.type == "reveal":
             return self._reveal(action.card)
         return self._discard(action.player, action.card)
 
@@ -455,7 +454,7 @@ class HighSocietyEngine(Engine):
                           round=state.round)]
         return [event((), "hs.event.reveal", player=state.starter, card=label, round=state.round)]
 
-    def _bid(self, player: str, add: list[int]) -> Sequence[Event]:
+    def _bid(self, player: str, add: Sequence[int]) -> Sequence[Event]:
         stage = self.state.stage
         assert isinstance(stage, Bidding)
         seat = self.state.seats[player]

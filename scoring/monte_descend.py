@@ -62,6 +62,7 @@ from functools import cache, partial
 from typing import Any
 
 from models.games.monte_descend import MD_CARDS, MD_DECK, MD_HAND, MD_VALUES, MONTE_DESCEND
+from models.games.monte_descend_structs import MDAction, MDPlay, MDTake
 from models.i18n import Msg
 from scoring.base import (
     Engine,
@@ -265,7 +266,7 @@ class State:
 # -- the engine ------------------------------------------------------------------------------------
 
 
-class MonteDescendEngine(Engine):
+class MonteDescendEngine(Engine[MDAction]):
     """The Monte & descend referee.
 
     Public, read-only state for the table screen (see also :meth:`player_view`):
@@ -463,7 +464,7 @@ class MonteDescendEngine(Engine):
 
     # -- the contract: check ---------------------------------------------------------------------
 
-    def _check(self, action: Any) -> None:
+    def _check(self, action: MDAction) -> None:
         kind = getattr(action, "type", None)
         t = self.state.table
         if self.state.over:
@@ -474,19 +475,19 @@ class MonteDescendEngine(Engine):
         if player != t.turn:
             key = "md.refuse.turn_take" if t.phase is _TAKE_PHASE else "md.refuse.turn"
             raise RuleViolation(TURN, key, player=player, turn=t.turn)
-        if kind == "play":
+        if action.type == "play":
             self._check_play(action)
-        elif kind == "draw":
+        elif action.type == "draw":
             self._check_draw()
-        elif kind == "pass":
+        elif action.type == "pass":
             if t.phase is not _DRAWN_PHASE:
                 raise RuleViolation(PASS, "md.refuse.pass", player=player)
-        elif kind == "take":
+        elif action.type == "take":
             self._check_take(action)
         else:
             raise ValueError(f"monte-descend has no action {kind!r}")
 
-    def _check_play(self, action: Any) -> None:
+    def _check_play(self, action: MDPlay) -> None:
         t = self.state.table
         player = action.player
         cards = [card(i) for i in action.cards]
@@ -522,7 +523,7 @@ class MonteDescendEngine(Engine):
     def _take_each(self) -> Msg:
         return _count("md.n_cards", self.state.table.take_count)
 
-    def _check_take(self, action: Any) -> None:
+    def _check_take(self, action: MDTake) -> None:
         t = self.state.table
         player = action.player
         if t.phase is not _TAKE_PHASE:
@@ -543,17 +544,16 @@ class MonteDescendEngine(Engine):
 
     # -- the contract: perform -------------------------------------------------------------------
 
-    def _perform(self, action: Any) -> Iterable[Event]:
-        kind = action.type
-        if kind == "play":
+    def _perform(self, action: MDAction) -> Iterable[Event]:
+        if action.type == "play":
             return self._play(action)
-        if kind == "draw":
+        if action.type == "draw":
             return self._draw(action.player)
-        if kind == "pass":
+        if action.type == "pass":
             return self._pass(action.player)
         return self._take(action)
 
-    def _play(self, action: Any) -> list[Event] | tuple[Event, ...]:
+    def _play(self, action: MDPlay) -> list[Event] | tuple[Event, ...]:
         t = self.state.table
         player = action.player
         cards = [card(i) for i in action.cards]
@@ -561,7 +561,11 @@ class MonteDescendEngine(Engine):
         answering = t.phase is _TAKE_PHASE
         escaped = t.take_count  # the count an answering player escapes (take_stacking)
         chooses = self._chooses(first)
-        going = _DIRECTIONS[action.direction] if chooses else self._derived(first)
+        if chooses:
+            assert action.direction is not None  # MD-DIRECTION refused a choice without one
+            going = _DIRECTIONS[action.direction]
+        else:
+            going = self._derived(first)
         quiet = self.quiet  # the verdict's fold: the same changes, no sentence
         if not quiet:
             free = self.free_play
@@ -700,7 +704,7 @@ class MonteDescendEngine(Engine):
         t.turn = self.left_of(player)
         return [] if self.quiet else [event(DRAW_ONE, "md.event.pass", player=player, turn=t.turn)]
 
-    def _take(self, action: Any) -> list[Event]:
+    def _take(self, action: MDTake) -> list[Event]:
         t = self.state.table
         player = action.player
         each = t.take_count

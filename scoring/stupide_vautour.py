@@ -34,6 +34,7 @@ from operator import attrgetter, itemgetter
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from models.games.stupide_vautour import STUPIDE_VAUTOUR, SV_HAND, SV_POINT_CARDS
+from models.games.stupide_vautour_structs import SVAction
 from models.i18n import Msg
 from scoring.base import Engine, Event, Expectation, Outcome, RuleViolation, event
 
@@ -222,7 +223,7 @@ class StupideVautourState:
         return len(self.plays)
 
 
-class StupideVautourEngine(Engine):
+class StupideVautourEngine(Engine[SVAction]):
     """The Stupide Vautour referee.
 
     The whole state is ``state`` (:class:`StupideVautourState`). Public, read-only views for the
@@ -371,15 +372,14 @@ class StupideVautourEngine(Engine):
 
     # -- the contract: check ----------------------------------------------------------------
 
-    def _check(self, action: Any) -> None:
+    def _check(self, action: SVAction) -> None:
         state = self.state
         phase = state.phase
-        kind = action.type
         if phase is _OVER:
             raise RuleViolation(GAME_OVER, "sv.refuse.game_over", rounds=ROUNDS)
-        if kind == "play":
+        if action.type == "play":
             self._check_play(action.cards)
-        elif kind == "reveal":
+        elif action.type == "reveal":
             card = action.card
             if phase is _PLAY:
                 raise RuleViolation(REVEAL_OPEN, "sv.refuse.reveal_open", round=self.round,
@@ -390,7 +390,7 @@ class StupideVautourEngine(Engine):
                 raise RuleViolation(REVEAL_REPEAT, "sv.refuse.revealed_already", card=card,
                                     round=state.revealed.index(card) + 1)
         else:
-            raise ValueError(f"stupide-vautour has no action {kind!r}")
+            raise ValueError(f"stupide-vautour has no action {action!r}")
 
     def _check_play(self, cards: Mapping[str, int]) -> None:
         state = self.state
@@ -416,7 +416,7 @@ class StupideVautourEngine(Engine):
 
     # -- the contract: perform --------------------------------------------------------------
 
-    def _perform(self, action: Any) -> list[Event] | tuple[Event, ...]:
+    def _perform(self, action: SVAction) -> list[Event] | tuple[Event, ...]:
         if action.type == "play":
             last = self._play(action.cards)
             return _SILENT if self.quiet else self._play_events(last)
@@ -473,7 +473,7 @@ class StupideVautourEngine(Engine):
         state.last_round = last
         return last
 
-    def run(self, actions: Iterable[Any]) -> None:
+    def run(self, actions: Iterable[SVAction]) -> None:
         """The verdict's fold (see :meth:`Engine.run`), with the usual reveal and play checked inline:
         the same state as :meth:`apply` leaves (``tests/test_engine_base.py`` compares them), no
         sentence built. Anything unusual (a tie, a refusal) goes through ``_check`` and ``_perform``.
@@ -511,7 +511,7 @@ class StupideVautourEngine(Engine):
             self.applied = applied
             self.quiet = False
 
-    def _run_whole(self, actions: list[Any]) -> bool:
+    def _run_whole(self, actions: list[SVAction]) -> bool:
         """Fold a fresh engine over ``actions`` when every one of them is accepted, checking them all
         before changing anything: True when done (the state as :meth:`apply` would leave it), False
         (nothing changed) when any action might be refused, for :meth:`run`'s loop to refuse it at its

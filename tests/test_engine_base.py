@@ -8,7 +8,7 @@ import re
 import pytest
 
 from models.i18n import Msg
-from scoring.base import Event, event, rules_of
+from scoring.base import Engine, Event, event, rules_of
 from tests.all_or_nothing import fold_with_apply
 
 
@@ -163,3 +163,38 @@ def test_a_quiet_fold_builds_few_sentences(game, monkeypatch):
         by_run += built[0]
     assert by_apply > 50, (game, by_apply)
     assert by_run * 3 < by_apply, (game, by_run, by_apply)
+
+
+# -- typed actions ---------------------------------------------------------------------------------
+
+def _engines() -> list[type]:
+    from scoring.registry import engine_class, refereed_games
+
+    return list(dict.fromkeys(engine_class(game) for game in refereed_games()))
+
+
+def test_each_engine_is_typed_with_its_games_action_union():
+    """``Engine[HSAction]``…: mypy checks ``_check`` and ``_perform`` against the game's actions."""
+    import importlib
+    import typing
+
+    for cls in _engines():
+        spec = cls.spec
+        union = getattr(importlib.import_module(spec.action_structs), spec.actions)
+        (base,) = [b for b in cls.__orig_bases__ if typing.get_origin(b) is Engine]
+        assert typing.get_args(base) == (union,), cls.__name__
+
+
+def test_no_engine_method_takes_an_action_typed_any():
+    import ast
+
+    from tests.conftest import ROOT
+
+    untyped = []
+    for path in sorted((ROOT / "scoring").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                for arg in node.args.args:
+                    if arg.arg in ("action", "actions") and (arg.annotation is None or "Any" in ast.unparse(arg.annotation)):
+                        untyped.append(f"{path.name}:{node.lineno} {node.name}")
+    assert untyped == []

@@ -12,25 +12,25 @@ from models.structs_base import ActionWithoutNones, PlayerName, Record, Variant
 
 
 class ANIDraw(ActionWithoutNones, tag='draw', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'draw'
+    type: ClassVar[Literal['draw']] = 'draw'
     card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
 
 
 class ANITake(ActionWithoutNones, tag='take', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'take'
+    type: ClassVar[Literal['take']] = 'take'
     named_one = ('player',)
     player: PlayerName
     row: Literal[0, 1] | None = None
 
 
 class ANIPass(ActionWithoutNones, tag='pass', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'pass'
+    type: ClassVar[Literal['pass']] = 'pass'
     named_one = ('player',)
     player: PlayerName
 
 
 class ANIPowerUse(ActionWithoutNones, tag='power', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'power'
+    type: ClassVar[Literal['power']] = 'power'
     named_one = ('player', 'from_', 'to')
     player: PlayerName
     power: Literal['thief', 'spy', 'prankster']
@@ -43,21 +43,21 @@ class ANIPowerUse(ActionWithoutNones, tag='power', kw_only=True, frozen=True):
 
 
 class ANIRenounce(ActionWithoutNones, tag='renounce', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'renounce'
+    type: ClassVar[Literal['renounce']] = 'renounce'
     named_one = ('player',)
     player: PlayerName
     power: Literal['thief', 'spy', 'prankster']
 
 
 class ANIBonus(ActionWithoutNones, tag='bonus', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'bonus'
+    type: ClassVar[Literal['bonus']] = 'bonus'
     named_one = ('player',)
     player: PlayerName
     card: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
 
 
 class ANICover(ActionWithoutNones, tag='cover', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'cover'
+    type: ClassVar[Literal['cover']] = 'cover'
     named_one = ('player',)
     player: PlayerName
     bonus: Literal['cat-champion', 'cat-dandy', 'cat-cute', 'cat-scruffy', 'cat-thief', 'cat-spy', 'cat-prankster', 'horse-champion', 'horse-dandy', 'horse-cute', 'horse-scruffy', 'horse-thief', 'horse-spy', 'horse-prankster', 'dog-champion', 'dog-dandy', 'dog-cute', 'dog-scruffy', 'dog-thief', 'dog-spy', 'dog-prankster', 'rabbit-champion', 'rabbit-dandy', 'rabbit-cute', 'rabbit-scruffy', 'rabbit-thief', 'rabbit-spy', 'rabbit-prankster', 'parrot-champion', 'parrot-dandy', 'parrot-cute', 'parrot-scruffy', 'parrot-thief', 'parrot-spy', 'parrot-prankster', 'owl']
@@ -66,7 +66,7 @@ class ANICover(ActionWithoutNones, tag='cover', kw_only=True, frozen=True):
 
 
 class ANIMedals(ActionWithoutNones, tag='medals', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'medals'
+    type: ClassVar[Literal['medals']] = 'medals'
     named_one = ('player',)
     player: PlayerName
     medals: dict[Literal['cat', 'horse', 'dog', 'rabbit', 'parrot'], Annotated[int, msgspec.Meta(ge=0)]]

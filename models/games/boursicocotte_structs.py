@@ -12,37 +12,37 @@ from models.structs_base import Action, PlayerName, Record, Variant
 
 
 class BCDraw(Action, tag='draw', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'draw'
+    type: ClassVar[Literal['draw']] = 'draw'
     card: Literal['hen', 'goose', 'cat', 'dog', 'sheep', 'goat', 'donkey', 'pig', 'cow', 'horse']
 
 
 class BCBid(Action, tag='bid', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'bid'
+    type: ClassVar[Literal['bid']] = 'bid'
     named_one = ('player',)
     player: PlayerName
     amount: int
 
 
 class BCClose(Action, tag='close', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'close'
+    type: ClassVar[Literal['close']] = 'close'
     buy_back: bool
 
 
 class BCPay(Action, tag='pay', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'pay'
+    type: ClassVar[Literal['pay']] = 'pay'
     named_one = ('player',)
     player: PlayerName
     cards: list[Literal[0, 10, 50, 100, 200, 500]]
 
 
 class BCCannotPay(Action, tag='cannot_pay', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'cannot_pay'
+    type: ClassVar[Literal['cannot_pay']] = 'cannot_pay'
     named_one = ('player',)
     player: PlayerName
 
 
 class BCChallenge(Action, tag='challenge', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'challenge'
+    type: ClassVar[Literal['challenge']] = 'challenge'
     named_one = ('player', 'target')
     player: PlayerName
     target: PlayerName
@@ -51,13 +51,13 @@ class BCChallenge(Action, tag='challenge', kw_only=True, frozen=True):
 
 
 class BCAccept(Action, tag='accept', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'accept'
+    type: ClassVar[Literal['accept']] = 'accept'
     named_one = ('player',)
     player: PlayerName
 
 
 class BCCounter(Action, tag='counter', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'counter'
+    type: ClassVar[Literal['counter']] = 'counter'
     named_one = ('player',)
     player: PlayerName
     cards: list[Literal[0, 10, 50, 100, 200, 500]]

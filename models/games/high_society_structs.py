@@ -12,25 +12,25 @@ from models.structs_base import Action, PlayerName, Record, Variant
 
 
 class HSReveal(Action, tag='reveal', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'reveal'
+    type: ClassVar[Literal['reveal']] = 'reveal'
     card: Literal['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p10', 'x2', 'half', 'minus5', 'theft']
 
 
 class HSBid(Action, tag='bid', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'bid'
+    type: ClassVar[Literal['bid']] = 'bid'
     named_one = ('player',)
     player: PlayerName
     add: list[Literal[1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25]]
 
 
 class HSPass(Action, tag='pass', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'pass'
+    type: ClassVar[Literal['pass']] = 'pass'
     named_one = ('player',)
     player: PlayerName
 
 
 class HSDiscard(Action, tag='discard', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'discard'
+    type: ClassVar[Literal['discard']] = 'discard'
     named_one = ('player',)
     player: PlayerName
     card: Literal['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9', 'p10', 'x2', 'half', 'minus5', 'theft']

@@ -12,7 +12,7 @@ from models.structs_base import Action, PlayerName, Record, Variant
 
 
 class MDPlay(Action, tag='play', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'play'
+    type: ClassVar[Literal['play']] = 'play'
     named_one = ('player',)
     player: PlayerName
     cards: Annotated[list[Literal['b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8', 'b9', 'b10', 'b11', 'b12', 'b13', 'b14', 'b15', 'b16', 'b17', 'b18', 'b19', 'b20', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8', 'r9', 'r10', 'r11', 'r12', 'r13', 'r14', 'r15', 'r16', 'r17', 'r18', 'r19', 'r20', 'y1-skip', 'y1-take', 'y1-pass', 'y1-chaos', 'y2-skip', 'y2-take', 'y2-pass', 'y2-chaos', 'y3-skip', 'y3-take', 'y3-pass', 'y3-chaos', 'y4-skip', 'y4-take', 'y4-pass', 'y4-chaos', 'y5-skip', 'y5-take', 'y5-pass', 'y5-chaos', 'y6-skip', 'y6-take', 'y6-pass', 'y6-chaos', 'y7-skip', 'y7-take', 'y7-pass', 'y7-chaos', 'y8-skip', 'y8-take', 'y8-pass', 'y8-chaos', 'y9-skip', 'y9-take', 'y9-pass', 'y9-chaos', 'y10-skip', 'y10-take', 'y10-pass', 'y10-chaos', 'y11-skip', 'y11-take', 'y11-pass', 'y11-chaos', 'y12-skip', 'y12-take', 'y12-pass', 'y12-chaos', 'y13-skip', 'y13-take', 'y13-pass', 'y13-chaos', 'y14-skip', 'y14-take', 'y14-pass', 'y14-chaos', 'y15-skip', 'y15-take', 'y15-pass', 'y15-chaos', 'y16-skip', 'y16-take', 'y16-pass', 'y16-chaos', 'y17-skip', 'y17-take', 'y17-pass', 'y17-chaos', 'y18-skip', 'y18-take', 'y18-pass', 'y18-chaos', 'y19-skip', 'y19-take', 'y19-pass', 'y19-chaos', 'y20-skip', 'y20-take', 'y20-pass', 'y20-chaos']], msgspec.Meta(min_length=1)]
@@ -20,19 +20,19 @@ class MDPlay(Action, tag='play', kw_only=True, frozen=True):
 
 
 class MDDraw(Action, tag='draw', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'draw'
+    type: ClassVar[Literal['draw']] = 'draw'
     named_one = ('player',)
     player: PlayerName
 
 
 class MDPass(Action, tag='pass', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'pass'
+    type: ClassVar[Literal['pass']] = 'pass'
     named_one = ('player',)
     player: PlayerName
 
 
 class MDTake(Action, tag='take', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'take'
+    type: ClassVar[Literal['take']] = 'take'
     named_one = ('player',)
     named_many = ('from_',)
     player: PlayerName

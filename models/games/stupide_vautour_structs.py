@@ -12,12 +12,12 @@ from models.structs_base import Action, PlayerName, Record, Variant
 
 
 class SVReveal(Action, tag='reveal', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'reveal'
+    type: ClassVar[Literal['reveal']] = 'reveal'
     card: Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, -2, -3, -4, -5]
 
 
 class SVPlay(Action, tag='play', kw_only=True, frozen=True):
-    type: ClassVar[str] = 'play'
+    type: ClassVar[Literal['play']] = 'play'
     named_many = ('cards',)
     cards: dict[PlayerName, Literal[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]
 

@@ -109,7 +109,7 @@ def _struct(model: type[BaseModel], unions: dict[tuple[type, ...], str]) -> str:
     else:
         tag = get_args(fields.pop("type").annotation)[0]
         base = f"{'ActionWithoutNones' if issubclass(model, rt.WithoutNones) else 'Action'}, tag={tag!r}"
-        lines.append(f"    type: ClassVar[str] = {tag!r}")
+        lines.append(f"    type: ClassVar[Literal[{tag!r}]] = {tag!r}")
         one, many = model.people_fields()  # type: ignore[attr-defined]  # an action model (a Strict)
         if one:
             lines.append(f"    named_one = {one!r}")
