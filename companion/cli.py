@@ -1,4 +1,5 @@
-"""The `companion` command: the app, the headless referee, import, export, ratings and migrate."""
+"""The `companion` command: the app, the headless referee, import, export, ratings, migrate and club evenings
+(:mod:`companion.evening_command`)."""
 
 from __future__ import annotations
 
@@ -474,6 +475,10 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--to", dest="target", required=True, help="the club's database: a path or a URL")
     migrate.add_argument("--lang", choices=("en", "fr"), default="fr", help="language of the report")
     migrate.set_defaults(func=cmd_migrate)
+
+    from companion.evening_command import add_parser as add_evening
+
+    add_evening(sub)
     return parser
 
 
