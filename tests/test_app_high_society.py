@@ -69,7 +69,7 @@ PHASES = {
 def test_every_phase_builds(phase, assist, lang):
     s = Screen(state_of(PHASES[phase], assist=assist), lang=lang)
     assert probe.texts(s.root)
-    assert screen_for("high-society") is screen and screen_for("animalement-votre") is screen
+    assert screen_for("high-society") is screen.SCREEN and screen_for("animalement-votre") is screen.SCREEN
 
 
 def test_reveal_sends_the_card_tapped():

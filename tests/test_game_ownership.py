@@ -113,4 +113,4 @@ def test_every_game_is_offered_with_the_screen_its_spec_names(spec):
     from companion.app.games import playable_games, screen_for
 
     assert spec.id in playable_games()
-    assert screen_for(spec.id) is import_module(spec.screen)
+    assert screen_for(spec.id) is import_module(spec.screen).SCREEN

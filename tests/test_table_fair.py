@@ -130,7 +130,8 @@ def test_the_frame_reads_only_the_log_entries_it_shows(service, monkeypatch):
     session = play(service, "stupide-vautour", rounds, assist=False)
     asked: list[int] = []
     table_log = screen.table_log
-    monkeypatch.setattr(screen, "table_log", lambda state, entries: asked.append(len(entries)) or table_log(state, entries))
+    monkeypatch.setattr(screen.Screen, "table_log",
+                        staticmethod(lambda state, entries: asked.append(len(entries)) or table_log(state, entries)))
     app = App(service, None)
     app.lang = "en"
     app.go("table", session_id=session)

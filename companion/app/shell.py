@@ -347,7 +347,7 @@ class App:
         self._rendering = True
         # a screen that reads a live engine (the table) is built holding the service steady from
         # the read on: no entry from another tab of this process changes the game it read meanwhile
-        steady = self.service.steady() if getattr(screen, "STEADY", False) else nullcontext()
+        steady = self.service.steady() if screen.steady else nullcontext()
         try:
             with steady:
                 # the state handed over is read only while its engine is still the game's (another
@@ -372,7 +372,7 @@ class App:
         finally:
             self._rendering = False
             self._read.clear()
-        self.root = self._frame(heading, body, scrolls=getattr(screen, "SCROLLS", False))
+        self.root = self._frame(heading, body, scrolls=screen.scrolls)
         keep_awake(self, place.screen == "table")  # a game on screen: the tablet does not sleep
         if self.page is not None:
             self.page.controls = [self.root]
@@ -395,7 +395,7 @@ class App:
         content.append(body)
         # The same key on every rebuilt root lets Flet reconcile the new tree with the one on
         # screen (a property-level patch instead of a new tree): taps, focus and scroll survive.
-        # A screen whose module says SCROLLS scrolls itself (a long list Flutter builds lazily, only
+        # A screen the registry says scrolls scrolls itself (a long list Flutter builds lazily, only
         # the rows in view): the frame's scroll around it would have every row built and laid out.
         return ft.Column([
             bar,

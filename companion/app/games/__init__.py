@@ -1,9 +1,16 @@
 """Game screens: the part of the table screen that belongs to one game.
 
 Adding a game to the app = adding ONE module here, named by the game's spec (``GameSpec.screen``). The module
-exposes::
+ends with its ``SCREEN``, the hooks of the contract :class:`GameScreen` (checked by mypy), the optional
+ones defaulted by :class:`GameScreenBase`::
 
-    def build(state: TableState, ctx: TableContext) -> ft.Control
+    class Screen(GameScreenBase):
+        build = staticmethod(build)           # required
+        table_log = staticmethod(table_log)   # optional hooks and constants: only what the game adds
+
+    SCREEN: GameScreen = Screen()
+
+where ``build(state: TableState, ctx: TableContext) -> ft.Control``:
 
 ``state`` is read-only (``state.last``: the engine's sentences for the latest entry): the engine (``state.engine``, whose documented public attributes are the
 screen's only source of game facts), what is expected next (``state.expected``), the players, the
@@ -16,7 +23,7 @@ the new state; refused → the table frame shows the rule id and the rule's text
 When ``ctx.readonly`` is true (a finished game replayed step by step) the screen shows the state
 and offers no input.
 
-Optionally the module also exposes ``build_side(state, ctx) -> ft.Control``: the table frame then
+Optionally ``build_side(state, ctx) -> ft.Control``: the table frame then
 shows it at the top of its side column (beside the screen on a landscape tablet, below it in
 portrait), above undo and the log, and sets ``ctx.side_panel`` so that ``build`` leaves out what
 the side already shows (e.g. the players' open bids). Where there is no side column (a past game
@@ -51,12 +58,15 @@ grey out what the engine's public state says is impossible only when ``state.ass
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, TypeVar
 
 import flet as ft
 
+from companion.app.chapters import Chapters
 from companion.app.memo import C, Memo, NoMemo
 from models.games import SPECS
 from models.i18n import Msg
@@ -149,14 +159,83 @@ class TableContext:
 
 
 class GameScreen(Protocol):
-    def build(self, state: TableState, ctx: TableContext) -> ft.Control: ...
+    """What the table frame, the past game's replay and the set-up read of a game's screen: every
+    hook, declared once and checked by mypy against each game's ``SCREEN`` (its module's last
+    lines). A game states only what it adds; :class:`GameScreenBase` gives the rest."""
 
-    # optional: def build_side(self, state: TableState, ctx: TableContext) -> ft.Control: ...
+    # twelfths of a wide landscape screen the game's part takes beside the side column
+    LANDSCAPE_SHARE: int
+    # the action types entered in a player's private view (a later one's refusal is not quoted)
+    PRIVATE_ENTRIES: tuple[str, ...]
+
+    @property
+    def side(self) -> bool:
+        """Whether :meth:`build_side` shows a part of its own (``ctx.side_panel`` for ``build``)."""
+        ...
+
+    def build(self, state: TableState, ctx: TableContext) -> ft.Control:
+        """The game's part of the table (required)."""
+        ...
+
+    def build_side(self, state: TableState, ctx: TableContext) -> ft.Control | None:
+        """The top of the frame's side column (None: nothing of the game's there)."""
+        ...
+
+    def prompt(self, state: TableState, ctx: TableContext) -> str | None:
+        """The table's sentence when the draft knows more than the engine's prompt (None: the engine's)."""
+        ...
+
+    def table_log(self, state: TableState, entries: Sequence[Any]) -> Sequence[tuple[Msg, ...]]:
+        """What the shared log may say of each of ``entries`` (table-fair)."""
+        ...
+
+    def chapters(self, state: TableState, entries: Sequence[Any]) -> Chapters:
+        """The jumps a past game's replay offers (companion.app.chapters)."""
+        ...
+
+    def build_setup(self, app: Any, draft: Any) -> tuple[str, ft.Control, str] | None:
+        """The game's own section of the set-up: (heading, body, ident), or None."""
+        ...
+
+
+class GameScreenBase(ABC):
+    """The defaults of :class:`GameScreen`'s optional hooks; a game's ``Screen`` subclasses it and
+    sets its own (a module function as a ``staticmethod``)."""
+
+    LANDSCAPE_SHARE: int = 8
+    PRIVATE_ENTRIES: tuple[str, ...] = ()
+
+    @property
+    def side(self) -> bool:
+        return type(self).build_side is not GameScreenBase.build_side
+
+    @abstractmethod
+    def build(self, state: TableState, ctx: TableContext) -> ft.Control:
+        ...
+
+    def build_side(self, state: TableState, ctx: TableContext) -> ft.Control | None:
+        return None
+
+    def prompt(self, state: TableState, ctx: TableContext) -> str | None:
+        return None
+
+    def table_log(self, state: TableState, entries: Sequence[Any]) -> Sequence[tuple[Msg, ...]]:
+        return [tuple(entry.events) for entry in entries]  # the engine's sentences as they are
+
+    def chapters(self, state: TableState, entries: Sequence[Any]) -> Chapters:
+        return []
+
+    def build_setup(self, app: Any, draft: Any) -> tuple[str, ft.Control, str] | None:
+        return None
 
 
 def screen_for(game: str) -> GameScreen | None:
+    """The game's screen: the ``SCREEN`` its spec's module declares (None: no screen)."""
     target = SCREENS.get(game)
-    return import_module(target) if target else None
+    if not target:
+        return None
+    screen: GameScreen = import_module(target).SCREEN
+    return screen
 
 
 def playable_games() -> tuple[str, ...]:

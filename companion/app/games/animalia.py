@@ -27,7 +27,7 @@ from typing import Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.games import TableContext, TableState
+from companion.app.games import GameScreen, GameScreenBase, TableContext, TableState
 from companion.app.private_view import PrivateView
 from models.games.animalia import ANI_CARDS, ANI_FAMILIES, ANI_MEMBERS
 from models.i18n import Msg
@@ -767,3 +767,15 @@ def chapters(state: Any, entries: Any) -> Any:
 
     return chapters_of(entries, lambda e: "season" if "ani.event.season_start" in event_keys(e) else None,
                        first="season")
+
+
+class Screen(GameScreenBase):
+    """This game's hooks of the table screen's contract (companion.app.games.GameScreen)."""
+
+    PRIVATE_ENTRIES: tuple[str, ...] = PRIVATE_ENTRIES
+    build = staticmethod(build)
+    prompt = staticmethod(prompt)
+    chapters = staticmethod(chapters)
+
+
+SCREEN: GameScreen = Screen()

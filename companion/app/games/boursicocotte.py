@@ -32,7 +32,7 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.format import Speaker, number
-from companion.app.games import TableContext, TableState
+from companion.app.games import GameScreen, GameScreenBase, TableContext, TableState
 from companion.app.private_view import PrivateView
 from models.i18n import Msg
 from scoring.base import event
@@ -873,3 +873,18 @@ def chapters(state: Any, entries: Any) -> Any:
 
     kinds = {"draw": "auction", "challenge": "trade"}
     return chapters_of(entries, lambda e: kinds.get(e.action.get("type", "")))
+
+
+class Screen(GameScreenBase):
+    """This game's hooks of the table screen's contract (companion.app.games.GameScreen)."""
+
+    PRIVATE_ENTRIES: tuple[str, ...] = PRIVATE_ENTRIES
+    build = staticmethod(build)
+    build_side = staticmethod(build_side)
+    prompt = staticmethod(prompt)
+    table_log = staticmethod(table_log)
+    chapters = staticmethod(chapters)
+    build_setup = staticmethod(build_setup)
+
+
+SCREEN: GameScreen = Screen()

@@ -21,7 +21,7 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.format import number
-from companion.app.games import TableContext, TableState
+from companion.app.games import GameScreen, GameScreenBase, TableContext, TableState
 from scoring.high_society import MISFORTUNE, MONEY, POSSESSIONS, RED, REDS_TO_END, HighSocietyEngine
 
 State = TableState[HighSocietyEngine]  # what this screen reads: the table, with this game's engine
@@ -443,3 +443,14 @@ def chapters(state: Any, entries: Any) -> Any:
     from companion.app.chapters import chapters_of
 
     return chapters_of(entries, lambda e: "auction" if e.action.get("type") == "reveal" else None)
+
+
+class Screen(GameScreenBase):
+    """This game's hooks of the table screen's contract (companion.app.games.GameScreen)."""
+
+    build = staticmethod(build)
+    build_side = staticmethod(build_side)
+    chapters = staticmethod(chapters)
+
+
+SCREEN: GameScreen = Screen()

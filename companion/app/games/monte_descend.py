@@ -33,7 +33,7 @@ from typing import Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.games import TableContext, TableState
+from companion.app.games import GameScreen, GameScreenBase, TableContext, TableState
 from models.games.monte_descend import MD_ACTIONS, MD_VALUES
 from models.i18n import Msg
 from scoring.monte_descend import Card, Colour, Direction, MonteDescendEngine, Phase, card
@@ -662,3 +662,13 @@ def chapters(state: Any, entries: Any) -> Any:
     from companion.app.chapters import chapters_of, event_keys
 
     return chapters_of(entries, lambda e: "deal" if "md.event.next_deal" in event_keys(e) else None, first="deal")
+
+
+class Screen(GameScreenBase):
+    """This game's hooks of the table screen's contract (companion.app.games.GameScreen)."""
+
+    build = staticmethod(build)
+    chapters = staticmethod(chapters)
+
+
+SCREEN: GameScreen = Screen()

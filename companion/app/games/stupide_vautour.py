@@ -26,7 +26,7 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.format import number
-from companion.app.games import TableContext, TableState
+from companion.app.games import GameScreen, GameScreenBase, TableContext, TableState
 from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
 from models.i18n import Msg
 from scoring.stupide_vautour import ROUNDS, StupideVautourEngine
@@ -449,3 +449,15 @@ def chapters(state: Any, entries: Any) -> Any:
     from companion.app.chapters import chapters_of
 
     return chapters_of(entries, lambda e: "round" if e.action.get("type") == "reveal" else None)
+
+
+class Screen(GameScreenBase):
+    """This game's hooks of the table screen's contract (companion.app.games.GameScreen)."""
+
+    LANDSCAPE_SHARE = LANDSCAPE_SHARE
+    build = staticmethod(build)
+    table_log = staticmethod(table_log)
+    chapters = staticmethod(chapters)
+
+
+SCREEN: GameScreen = Screen()

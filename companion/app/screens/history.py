@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 PERIODS = ("all", "week", "month", "year", "last_year")
 STATUSES = ("all", "finished", "in_progress", "abandoned")
 PAGE = 25
-SCROLLS = True  # the list scrolls itself, built lazily: only the rows in view are laid out
+# the list scrolls itself, built lazily: only the rows in view are laid out (``scrolls`` in the registry)
 PICKER = "file-picker"  # app.drafts key of the tab's FilePicker
 SHARE = "share-sheet"  # app.drafts key of the tab's Share service (the packaged app on a phone or tablet)
 log = logging.getLogger(__name__)

@@ -96,10 +96,10 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
     # Table-fair: each entry says what the table's log says now (the game's ``table_log``: during
     # a Stupide Vautour game, an earlier round without its cards), and a step whose table showed
     # what is hidden now (cards since covered by later ones) is not drawn.
-    table_log = getattr(screen, "table_log", None)
     said = [tuple(entry.events) for entry in session.log]
-    public = said if table_log is None else [tuple(m) for m in table_log(state_from_session(session), session.log)]
-    then = said if table_log is None else [tuple(m) for m in table_log(state, session.log[:step])]
+    stands = state_from_session(session)  # the game as it ended (or stands)
+    public = said if screen is None else [tuple(m) for m in screen.table_log(stands, session.log)]
+    then = said if screen is None else [tuple(m) for m in screen.table_log(state, session.log[:step])]
     drawn = all(public[i] == said[i] or then[i] != said[i] for i in range(step))
     if step == 0:
         happened = app.t("app.past.step_start")
@@ -136,9 +136,8 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
     ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
     replay_parts: list[ft.Control] = [ui.subtitle(app.t("app.past.replay")), controls]
     # Chapters (a season, a deal, a round, an auction): one tap to where the table wants to look,
-    # from the game screen's optional ``chapters`` hook (companion.app.chapters)
-    hook = getattr(screen, "chapters", None)
-    marks = hook(state_from_session(session), session.log) if hook is not None else []
+    # from the game screen's ``chapters`` hook (companion.app.chapters)
+    marks = screen.chapters(stands, session.log) if screen is not None else []
     if marks:
         here = max((i for i, (_, at) in enumerate(marks) if at <= step), default=-1)
         replay_parts.append(ui.tid("past-chapters", ft.Row([

@@ -212,9 +212,10 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         parts.append(_section(app.t("app.setup.seating"), _seating(app, draft), "setup-seating"))
 
     # 4. a game's own set-up (Boursicocotte's dealt animals): its screen's build_setup -> (heading, body, ident)
-    own = getattr(screen_for(draft.game), "build_setup", None) if draft.game else None
+    screen = screen_for(draft.game) if draft.game else None
+    own = screen.build_setup(app, draft) if screen is not None else None
     if own is not None:
-        parts.append(_section(*own(app, draft)))
+        parts.append(_section(*own))
 
     # 5. assist
     def toggle_assist(e: Any) -> None:

@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 
 LOG_SHORT = 6
-# The shell builds this screen holding the service steady (App.render): the game it reads once for
-# the render (App.read) is the one the screen shows, even if another tab enters something meanwhile.
-STEADY = True
+# The shell builds this screen holding the service steady (App.render; ``steady`` in the screens'
+# registry): the game it reads once for the render (App.read) is the one the screen shows, even if
+# another tab enters something meanwhile.
 log = logging.getLogger("companion.app")
 
 
@@ -266,13 +266,13 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
                                                  close_tooltip=app.t("app.common.close"))))
 
     # -- the game's own screen (or the correction editor) ----------------------------------------
-    build_side = getattr(game_screen, "build_side", None)  # optional: see companion.app.games
-    has_side = build_side is not None
+    has_side = game_screen.side  # the game's hooks: companion.app.games.GameScreen
     share = landscape_share(game_screen)
+    now = state_from_session(session)  # the table as it stands: built once per render
     if draft.correcting is not None:
-        game_part, state, ctx = _correction(app, session, draft, draft.correcting, game_screen, has_side)
+        game_part, state, ctx = _correction(app, session, now, draft, draft.correcting, game_screen, has_side)
     else:
-        state = state_from_session(session)
+        state = now
         ctx = TableContext(lang=app.lang, submit=submit, refresh=rerender, draft=draft.draft, memo=app.memo,
                            side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
                            compact=app.narrow, width=game_width(app, share))
@@ -280,16 +280,15 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
                      else paused(app, game_screen.build(state, ctx)))
     if prompt_at is not None:
         # what the engine expects, unless the game's screen says more precisely what its draft is
-        # waiting for (an optional ``prompt(state, ctx)``: Boursicocotte's challenge being chosen)
-        said = getattr(game_screen, "prompt", None)
-        sentence = (said(state, ctx) if said is not None and session.outcome is None else None) \
+        # waiting for (its ``prompt(state, ctx)``: Boursicocotte's challenge being chosen)
+        sentence = (game_screen.prompt(state, ctx) if session.outcome is None else None) \
             or app.say(session.expected.prompt)
         parts.insert(prompt_at, memo.keep("frame-prompt", (sentence, app.narrow),
                                           lambda: _prompt(app, sentence, "prompt")))
-    top = paused(app, build_side(state, ctx)) if build_side is not None else None
+    own_side = game_screen.build_side(state, ctx) if has_side else None
+    top = paused(app, own_side) if own_side is not None else None
 
-    table_log = getattr(game_screen, "table_log", None)  # table-fair: what the log may say
-    side = _side(app, session, draft, undo, redo, top, table_log, share)
+    side = _side(app, session, draft, undo, redo, top, partial(game_screen.table_log, now), share)
     if app.wide:
         layout: ft.Control = ft.ResponsiveRow([
             ft.Container(ui.tid("game-panel", game_part), col={"xs": 12, "lg": 8, "xl": share}),
@@ -323,11 +322,11 @@ def _session(app: App, session_id: int) -> SessionState:
         return app.service.last_known(session_id)
 
 
-def landscape_share(game_screen: Any) -> int:
+def landscape_share(game_screen: GameScreen) -> int:
     """Twelfths of a wide landscape screen (1200 and more) the game's part takes beside the side
-    column: 8, or what the game's module asks for (``LANDSCAPE_SHARE``: a row of fifteen cards)."""
-    share = getattr(game_screen, "LANDSCAPE_SHARE", 8)
-    return share if isinstance(share, int) and 6 <= share <= 10 else 8
+    column: 8, or what the game's screen asks for (``LANDSCAPE_SHARE``: a row of fifteen cards)."""
+    share = game_screen.LANDSCAPE_SHARE
+    return share if 6 <= share <= 10 else 8
 
 
 def game_width(app: App, share: int = 8) -> float | None:
@@ -394,10 +393,10 @@ def entry_text_room(width: float | None, buttons: int) -> float | None:
 
 
 def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: Any, top: ft.Control | None,
-          table_log: Callable[[Any, Sequence[Any]], Sequence[tuple[Msg, ...]]] | None = None,
+          table_log: Callable[[Sequence[Any]], Sequence[tuple[Msg, ...]]] | None = None,
           share: int = 8) -> ft.Control:
-    """``table_log``: the game screen's, saying the entries shown as the shared screen may show them
-    (None: the engine's sentences as they are). Only the entries shown are read (the latest
+    """``table_log``: the game screen's on the table as it stands, saying the entries shown as the
+    shared screen may show them (None: the engine's sentences as they are). Only the entries shown are read (the latest
     ``LOG_SHORT`` unless the whole log is asked for), so a render's cost does not grow with the
     game's length. The tools, the count and each log line are kept between renders while what they
     show is the same (companion.app.memo)."""
@@ -405,8 +404,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
     log = session.log
     shown = list(log) if draft.full_log else list(log[-LOG_SHORT:])
     if table_log is not None:
-        shown = [replace(entry, events=tuple(events))
-                 for entry, events in zip(shown, table_log(state_from_session(session), shown))]
+        shown = [replace(entry, events=tuple(events)) for entry, events in zip(shown, table_log(shown))]
     locked = draft.correcting is not None or app.offline
 
     def start_correction(index: int) -> ui.Handler:
@@ -486,9 +484,10 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
     return ui.panel(ft.Column(controls, spacing=12), ident="table-side")
 
 
-def _correction(app: App, session: SessionState, draft: TableDraft, index: int, game_screen: GameScreen,
-                has_side: bool) -> tuple[ft.Control, TableState, TableContext]:
-    """Re-enter entry ``index`` (``draft.correcting``) with the game's own screen, as the table was then."""
+def _correction(app: App, session: SessionState, now: TableState, draft: TableDraft, index: int,
+                game_screen: GameScreen, has_side: bool) -> tuple[ft.Control, TableState, TableContext]:
+    """Re-enter entry ``index`` (``draft.correcting``) with the game's own screen, as the table was
+    then (``now``: the table as it stands)."""
     from companion.service import (
         CorrectionConflict,
         GameChanged,
@@ -595,16 +594,14 @@ def _correction(app: App, session: SessionState, draft: TableDraft, index: int, 
         later = session.log[err.index] if 0 <= err.index < len(session.log) else None
         details = []
         if later is not None:
-            table_log = getattr(game_screen, "table_log", None)  # the later entry as the log says it
-            if table_log is not None:
-                public = table_log(state_from_session(session), session.log)
-                later = replace(later, events=tuple(public[err.index]))
+            public = game_screen.table_log(now, session.log)  # the later entry as the log says it
+            later = replace(later, events=tuple(public[err.index]))
             details.append(app.t("app.table.conflict_entry", n=err.index + 1, what=describe_entry(app, later)))
         details.append(app.t("app.table.rule_line", rule=err.rule, title=app.t(f"rule.{err.rule}.title")))
         details.extend(rule_paragraphs(app, err.rule))
         details.append(app.t("app.table.nothing_saved"))
         heading = app.say(err.msg)
-        if later is not None and later.action.get("type") in getattr(game_screen, "PRIVATE_ENTRIES", ()):
+        if later is not None and later.action.get("type") in game_screen.PRIVATE_ENTRIES:
             # the refusal of a later private entry may quote what it held (a face-down offer's cards)
             heading = app.t("app.table.conflict_private", entry=err.index + 1, player=later.action.get("player", "?"))
         parts.append(ui.banner(heading, ident="conflict", details=details))
