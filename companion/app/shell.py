@@ -521,6 +521,9 @@ class App:
     # -- page ---------------------------------------------------------------------------------
 
     def _setup_page(self, page: ft.Page) -> None:
+        from companion.app.flet_messages import quiet_message_text
+
+        quiet_message_text()  # Flet's debug text of each message, built only when logged
         page.title = self.t("app.name")
         page.padding = 0
         page.spacing = 0
