@@ -72,10 +72,30 @@ class Lan:
     def in_ns(self, ns: str, argv: list[str]) -> list[str]:
         return ["ip", "netns", "exec", ns, *argv]
 
-    def device(self, *args: str, timeout: float = 120) -> dict:
-        """Run tests/lan_device.py in the device's namespace; its JSON answer."""
+    def device(self, *args: str, timeout: float = 120, source: str | None = None) -> dict:
+        """Run tests/lan_device.py in the device's namespace (from ``source``, one of
+        ``device_ips``; the first by default); its JSON answer."""
+        return self._run(self.device_ns, [*args, *([f"--source={source}"] if source else [])], timeout)
+
+    def device_start(self, *args: str, source: str | None = None) -> subprocess.Popen:
+        """tests/lan_device.py started in the device's namespace, not waited for (``answer``)."""
+        argv = [sys.executable, str(DEVICE_SCRIPT), *args, *([f"--source={source}"] if source else [])]
+        return subprocess.Popen(self.in_ns(self.device_ns, argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    @staticmethod
+    def answer(started: subprocess.Popen, timeout: float = 120) -> dict:
+        out, err = started.communicate(timeout=timeout)
+        assert started.returncode == 0, err
+        return dict(json.loads(out))
+
+    def serving(self, *args: str, timeout: float = 60) -> dict:
+        """tests/lan_device.py on the serving machine itself (its namespace, loopback)."""
+        return self._run(self.server_ns, list(args), timeout)
+
+    def _run(self, ns: str, args: list[str], timeout: float) -> dict:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        done = subprocess.run(self.in_ns(self.device_ns, [sys.executable, str(DEVICE_SCRIPT), *args]),
+        done = subprocess.run(self.in_ns(ns, [sys.executable, str(DEVICE_SCRIPT), *args]),
                               capture_output=True, text=True, timeout=timeout, env=env)
         assert done.returncode == 0, done.stderr
         return dict(json.loads(done.stdout))
@@ -101,10 +121,12 @@ def lan() -> Iterator[Lan]:
 
 
 class Served:
-    """`companion --db DB run --lan` in the server's namespace, its output in a log file."""
+    """`companion --db DB run --lan` in the server's namespace, its output in a log file; with
+    ``unread_stderr``, its standard error a pipe that nobody reads (as under a launcher that
+    stalls: 64 KiB and a write blocks)."""
 
     def __init__(self, net: Lan, db: Path, log_path: Path, *extra: str, port: int = 8550,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, unread_stderr: bool = False):
         self.net, self.port, self.log_path = net, port, log_path
         env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(env or {})}
         for knob in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB"):
@@ -114,7 +136,7 @@ class Served:
             self.proc = subprocess.Popen(
                 net.in_ns(net.server_ns, [sys.executable, "-m", "companion", "--db", str(db), "run", "--lan",
                                           "--port", str(port), *extra]),
-                cwd=str(db.parent), env=env, stdout=out, stderr=err)
+                cwd=str(db.parent), env=env, stdout=out, stderr=subprocess.PIPE if unread_stderr else err)
 
     @property
     def url(self) -> str:
@@ -131,6 +153,19 @@ class Served:
                 return self
             time.sleep(0.5)
         raise AssertionError(f"the server did not start:\n{self.log()}")
+
+    def status(self, timeout: float = 10.0) -> dict:
+        """What the server holds (sockets, handlers, page sessions, memory in KiB), asked from the
+        serving machine itself (loopback, in its namespace), with how long the answer took; a
+        server that does not answer within ``timeout`` gives {"answered": False}."""
+        code = ("import json, sys, time, urllib.request; t = time.monotonic(); "
+                f"a = json.load(urllib.request.urlopen('http://127.0.0.1:{self.port}/.status', timeout={timeout})); "
+                "a['seconds'] = time.monotonic() - t; print(json.dumps(a))")
+        done = subprocess.run(self.net.in_ns(self.net.server_ns, [sys.executable, "-c", code]),
+                              capture_output=True, text=True, timeout=timeout + 30)
+        if done.returncode != 0:
+            return {"answered": False}
+        return {"answered": True, **json.loads(done.stdout)}
 
     def printed_url(self) -> str:
         return self.stdout.read_text().strip().splitlines()[0]

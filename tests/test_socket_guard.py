@@ -11,11 +11,13 @@ import inspect
 import logging
 import os
 import time
+from datetime import datetime, timedelta, timezone
 
 import msgpack
 import pytest
 
 from companion.app import flet_sessions, socket_guard
+from companion.app import visitors as visitors_module
 from companion.app.server_log import log_without_blocking
 from companion.app.socket_guard import (
     CONTROL_EVENT,
@@ -295,22 +297,30 @@ class Page:
         self.on_disconnect = self.on_close = None
 
 
-def test_pin_screen_pages_live_a_minute_after_their_socket_and_are_capped_per_device_and_in_all():
+def test_pin_screen_pages_live_a_minute_after_their_socket_and_are_capped_per_device_and_in_all(monkeypatch):
+    ended: list[object] = []
+    monkeypatch.setattr(visitors_module, "end", ended.append)
     visitors = Visitors(per_device=2, in_all=3, ttl=60)
     a1, a2, a3, b1, c1 = Page(), Page(), Page(), Page(), Page()
     for page, address in ((a1, "10.0.0.1"), (a2, "10.0.0.1"), (a3, "10.0.0.1")):
         visitors.arrive(page, address)
-    assert a1.session._Session__expires_at is not None  # its device's oldest: ended at once
-    assert visitors.count("10.0.0.1") == 2
+    assert ended == [a1.session] and visitors.count("10.0.0.1") == 2  # its device's oldest, at once
     visitors.arrive(b1, "10.0.0.2")
     visitors.arrive(c1, "10.0.0.3")
-    assert a2.session._Session__expires_at is not None and visitors.count() == 3  # the oldest in all
+    assert ended == [a1.session, a2.session] and visitors.count() == 3  # then the oldest in all
     b1.on_disconnect(None)
     left = b1.session._Session__expires_at
-    assert left is not None and 50 < (left - __import__("datetime").datetime.now(left.tzinfo)).total_seconds() <= 60
+    assert left is not None and 50 < (left - datetime.now(left.tzinfo)).total_seconds() <= 60
     visitors.forget(c1)  # entered the PIN: no longer a visitor
     c1.on_disconnect(None)
     assert c1.session._Session__expires_at is None
+
+
+def test_a_pin_screen_page_whose_socket_closed_before_it_was_built_lives_a_minute_too():
+    late = Page()
+    late.session.expires_at = datetime.now(timezone.utc) + timedelta(hours=1)  # Flet's hour, already set
+    Visitors(ttl=60).arrive(late, "10.0.0.1")
+    assert (late.session._Session__expires_at - datetime.now(timezone.utc)).total_seconds() <= 60
 
 
 def test_the_pinned_flet_has_the_private_names_flet_sessions_reads():

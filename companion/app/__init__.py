@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 ASSETS_DIR = Path(_assets.__file__).resolve().parent
 DEFAULT_PORT = 8550
 PIN_DELAY_ENV = "COMPANION_PIN_DELAY_S"  # the wait after a first wrong PIN, in seconds (default 1)
+# how long a PIN-screen page lives after its socket closed, in seconds (default: visitors.VISITOR_TTL_S)
+VISITOR_TTL_ENV = "COMPANION_VISITOR_TTL_S"
 
 log = logging.getLogger("companion.app")
 
@@ -258,6 +260,11 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
         gate = PinGate(pin.strip() if pin is not None else None)
         if delay:
             gate.delay = float(delay)
+        ttl = os.environ.get(VISITOR_TTL_ENV)  # the tests' knob, as the delay's
+        if ttl:
+            from companion.app.visitors import VISITORS
+
+            VISITORS.ttl = float(ttl)
     if isinstance(db_path, str) and not readable_url(db_path):
         print(Msg("app.run.bad_db_url", {"url": shown_db(db_path)}).render(lang),
               file=sys.stderr, flush=True)

@@ -4,12 +4,13 @@ Flet keeps every page session in ``flet_web.fastapi.flet_app_manager.app_manager
 live for its whole timeout (an hour by default, the same for every page) after its socket closed.
 A page that never got past the PIN screen must not keep its memory that long, and the serving
 machine's status counts them: :func:`expire` shortens one session's life, :func:`session_count`
-counts them. Both read private names of the pinned Flet (``Session.__expires_at``, the manager's
+counts them, :func:`end` ends one at once. They read private names of the pinned Flet (``Session.__expires_at``, the manager's
 ``__sessions``); tests/test_socket_guard.py fails when the pinned Flet no longer has them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -24,6 +25,20 @@ def _sessions() -> dict[str, Any]:
 def session_count() -> int:
     """How many page sessions the server holds (connected or not yet expired)."""
     return len(_sessions())
+
+
+def end(session: Any) -> None:
+    """End ``session`` now, as Flet ends an expired one (its page's close event included), rather
+    than at the evictor's next round."""
+    from flet_web.fastapi.flet_app_manager import app_manager
+
+    key = next((key for key, held in _sessions().items() if held is session), None)
+    if key is None:
+        return
+    try:
+        asyncio.get_running_loop().create_task(app_manager.delete_session(key))
+    except RuntimeError:  # no event loop here (a worker thread): the evictor ends it within 10 s
+        expire(session, 0)
 
 
 def expire(session: Any, seconds: float) -> None:

@@ -291,9 +291,18 @@ class SocketGuard:
                     inbox.put_nowait(message)
 
         async def send_(message: Message) -> None:
+            """Send, or drop once the socket ended: Flet's send loop then goes on to its end, and
+            its handler tells the session it was disconnected (a send that raised there left the
+            session connected for good, so it never expired)."""
             if message.get("type") == "websocket.send" and message.get("bytes"):
                 state["answered"] = True
-            await send(message)
+            if closed.is_set():
+                return
+            try:
+                await send(message)
+            except Exception:  # the client left meanwhile
+                closed.set()
+                inbox.put_nowait({"type": "websocket.disconnect", "code": 1006})
 
         async def registration_due() -> None:
             await asyncio.sleep(REGISTER_WITHIN_S)
@@ -308,7 +317,10 @@ class SocketGuard:
         try:
             await asyncio.wait({handler, ended}, return_when=asyncio.FIRST_COMPLETED)
             # the socket ended: Flet ends a handler that had a session by itself; one that never
-            # answered a registration waits for ever on its send loop
+            # answered a registration waits for ever on its send loop (at once when it was handed
+            # none: no session can come)
+            if not handler.done() and not state["registered"]:
+                handler.cancel()
             while not handler.done():
                 await asyncio.wait({handler}, timeout=UNANSWERED_END_S)
                 if not handler.done() and not state["answered"]:

@@ -5,7 +5,7 @@ Flet keeps a page session an hour after its socket closed, so that a tablet that
 page again. A page still on the PIN screen has nothing to find again: it lives
 :data:`VISITOR_TTL_S` seconds after its socket closed (a phone that blinks keeps its screen), and a
 device holds at most :data:`PAGES_PER_DEVICE` of them, all devices together :data:`PAGES_IN_ALL`:
-one more ends the oldest (its device's first). A page whose device enters the PIN leaves the list
+one more ends the oldest (its device's first) at once. A page whose device enters the PIN leaves the list
 and lives as any page of the table.
 """
 
@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from companion.app.flet_sessions import expire
+from companion.app.flet_sessions import end, expire
 
 VISITOR_TTL_S = 60.0
 PAGES_PER_DEVICE = 8
@@ -41,9 +41,14 @@ class Visitors:
             ended += others[:max(0, len(others) - self.in_all)]
             gone = [self.pages.pop(pid)[1] for pid in ended]
         for old in gone:
-            expire(_session(old), 0)  # Flet evicts it within 10 s
+            session = _session(old)
+            if session is not None:
+                end(session)
         page.on_disconnect = lambda _: self.left(page)
         page.on_close = lambda _: self.forget(page)
+        session = _session(page)
+        if session is not None and getattr(session, "expires_at", None) is not None:
+            self.left(page)  # its socket closed before the page was built: no disconnect event comes
 
     def left(self, page: Any) -> None:
         """The page's socket closed: its session ends soon unless the device comes back."""
