@@ -45,12 +45,31 @@ _SCREENS = {
     "players": Screen("companion.app.screens.players"),
     "rules": Screen("companion.app.screens.rules"),
     "stats": Screen("companion.app.screens.stats"),
+    "evenings": Screen("companion.app.screens.evenings"),                     # club evenings, a new one
+    "evening": Screen("companion.app.screens.evening"),                       # one evening's rounds and seating
+    "evening-table": Screen("companion.app.screens.evening_table"),           # a table's game from the seating
+    "evening-standings": Screen("companion.app.screens.evening_standings"),   # the big screen
 }
 
 if TYPE_CHECKING:  # every module of the registry has the build the shell calls
-    from companion.app.screens import history, home, past, players, results, rules, setup, stats, table
+    from companion.app.screens import (
+        evening,
+        evening_standings,
+        evening_table,
+        evenings,
+        history,
+        home,
+        past,
+        players,
+        results,
+        rules,
+        setup,
+        stats,
+        table,
+    )
 
-    _CHECKED: tuple[Builds, ...] = (home, setup, table, results, history, past, players, rules, stats)
+    _CHECKED: tuple[Builds, ...] = (home, setup, table, results, history, past, players, rules, stats, evenings,
+                                    evening, evening_table, evening_standings)
 
 
 class _Screens:

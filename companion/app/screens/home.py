@@ -34,6 +34,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         ("home-players", "app.home.players", ft.Icons.GROUP, lambda _: app.go("players"), "tonal"),
         ("home-stats", "app.home.stats", ft.Icons.INSIGHTS, lambda _: app.go("stats"), "tonal"),
         ("home-rules", "app.home.rules", ft.Icons.MENU_BOOK, lambda _: app.go("rules"), "tonal"),
+        ("home-evening", "app.home.evening", ft.Icons.EVENT_SEAT, lambda _: app.go("evenings"), "tonal"),
     ]
     buttons: list[ft.Control] = [
         ft.Container(ui.button(app.t(key), handler, ident=ident, icon=icon, kind=kind, height=96,
