@@ -16,7 +16,7 @@ the socket and Flet:
 - a device (its peer address, as the connection proves it) has at most :data:`SOCKETS_PER_DEVICE`
   sockets open, all devices together :data:`SOCKETS_IN_ALL`, opened no faster than
   :data:`OPENINGS_PER_MINUTE` a minute (the machine serving the app is not counted: loopback);
-- a message is at most :data:`SMALL_MESSAGE` bytes from a device that has not entered the PIN, at
+- a message is at most :data:`SMALL_MESSAGE` bytes (16 KiB) from a device that has not entered the PIN, at
   most :data:`LARGE_MESSAGE` from the serving machine and a device that has (a file picked for
   import travels in one message); messages are never compressed (:func:`uvicorn_options`), so
   what arrives is what is held.
@@ -61,9 +61,9 @@ BODY_KEYS: dict[int, frozenset[str]] = {
 }
 FLET_FRAME, DATA_CHANNEL_FRAME = 0x00, 0x01
 
-# Measured (tests/test_socket_guard.py): the largest message of a page without a file is its
-# registration, under 2 KiB; a tap's event is under 200 bytes. 64 KiB leaves room for any page.
-SMALL_MESSAGE = 64 * 1024
+# Measured in Chromium (tests/e2e/test_lan_browser.py, which holds it under 2 KiB): the largest
+# message a page sends up to and at the PIN is its registration, 465 bytes; a tap's event about 50.
+SMALL_MESSAGE = 16 * 1024
 LARGE_MESSAGE = 16 * 1024 * 1024  # a file picked for import (uvicorn's own default limit)
 SOCKETS_PER_DEVICE = 8
 SOCKETS_IN_ALL = 256

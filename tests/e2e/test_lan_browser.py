@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from companion.app.socket_guard import SMALL_MESSAGE
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
@@ -99,7 +100,9 @@ class Tab:
         self.page = self.context.new_page()
         self.responses: list[tuple[int, str]] = []
         self.elsewhere: list[str] = []
+        self.sent: list[int] = []  # the size of every websocket message the page sent
         self.page.on("response", lambda answer: self.responses.append((answer.status, answer.url)))
+        self.page.on("websocket", lambda ws: ws.on("framesent", lambda payload: self.sent.append(len(payload))))
         self.page.route("**/*", self._only_the_app)
         self.screen = Screen(self.page)
 
@@ -193,6 +196,9 @@ def test_a_device_opens_the_printed_url_and_gets_in_only_with_the_pin(server: Se
             s.wait_text(name, f"sv-player-{name}")
         assert tab.refused() == [], tab.refused()
         assert tab.elsewhere == [], tab.elsewhere
+        # what the browser sends before and at the PIN (its registration the largest) fits well
+        # within the socket guard's limit for a device without the PIN
+        assert tab.sent and max(tab.sent) < SMALL_MESSAGE // 8, sorted(tab.sent)[-5:]
     finally:
         tab.close()
 
