@@ -93,3 +93,15 @@ def test_a_swiss_round_waits_for_its_seating_and_a_refusal_is_a_sentence(service
     probe.type_into(app.root, "evening-name", "")
     probe.tap(app.root, "evening-create")
     assert probe.text_of(app.root, "notice").startswith(Msg("service.evening.name").render("fr"))
+
+
+def test_the_history_filters_by_evening(service, tmp_path):
+    evening = service.create_evening("Mardi", NINE[:6], 1, ["stupide-vautour", "stupide-vautour"], seed=8)
+    inside = service.start_table(evening.evening_id, 1, 2)
+    service.start("stupide-vautour", ["Anne", "Bruno"])
+    app = App(service, settings_path=tmp_path / "settings.json")
+    app.go("evening", evening_id=evening.evening_id)
+    probe.tap(app.root, "evening-games")
+    assert app.here.screen == "history"
+    shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i.removeprefix("history-").isdigit()]
+    assert shown == [f"history-{inside.session_id}"], probe.idents(app.root)

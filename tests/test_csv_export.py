@@ -21,7 +21,7 @@ from tests.test_store_games import sv_game
 UTC = timezone.utc
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1+1", "@SUM(1)", "-2+3", "=cmd|' /C calc'!A0"]
 TABLE = "=1+2"
-PLAYER, SCORE = 3, 4  # the CSV's columns
+PLAYER, SCORE = 4, 5  # the CSV's columns
 
 
 @pytest.fixture

@@ -190,3 +190,20 @@ def test_swiss_seats_the_next_round_from_the_standings(service):
     # the first table holds the three best (equal points may be swapped among themselves)
     best = sorted(points.values(), reverse=True)[:3]
     assert sorted(points[p] for p in second.tables[0].players) == sorted(best)
+
+
+def test_the_history_filters_by_evening_and_the_csv_names_it(service):
+    evening = service.create_evening("Mardi", NINE[:6], 1, [VAUTOUR, VAUTOUR], seed=8)
+    eid = evening.evening_id
+    inside = service.start_table(eid, 1, 1)
+    play(service, inside.session_id)
+    outside = service.start("stupide-vautour", ["Anne", "Bruno"])
+    play(service, outside.session_id)
+    assert [s.session_id for s in service.history_page(evening=eid).items] == [inside.session_id]
+    assert {s.session_id for s in service.history_page().items} == {inside.session_id, outside.session_id}
+    assert service.history_page(evening=eid + 1).items == ()
+    rows = [line.split(",") for line in service.csv_text(lang="en").splitlines()]
+    assert rows[0][:5] == ["date", "game", "table", "evening", "player"]
+    assert sorted(row[3] for row in rows[1:]) == ["", "", "Mardi", "Mardi", "Mardi"]  # 2 + 3 players
+    assert service.csv_text(lang="fr", evening=eid).splitlines()[0].split(",")[3] == "soirée"
+    assert len(service.csv_text(lang="fr", evening=eid).splitlines()) == 1 + 3

@@ -1,14 +1,15 @@
-"""The evening's screens kept true by themselves: each page showing one of them is rebuilt when
-another tab of this process announces a change (:meth:`App.announce`: a game's entry, an evening
-changed), and the big-screen standings also look at the database every :data:`POLL_S` seconds
-(games finished through another process, a club server shared by several), so a finished game
-shows within 2 s without a reload. One subscription per page, one poll at a time."""
+"""The evening's screens kept true by themselves: while a page shows one of them, it reads again
+every :data:`POLL_S` seconds, in a worker thread, what the screen shows (the standings, the
+evening's seating and tables) and rebuilds the screen when the database says otherwise — a table
+that finishes a game on another tablet (of this process or of another one sharing the club's
+database), a swap made by the organiser. The big-screen standings thus show a finished game within
+2 s, without a reload. One look at a time per page; it ends when the page leaves these screens."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -20,53 +21,41 @@ POLL_S = 1.0
 _KEY = "evening-live"
 
 
-def watch(app: App, poll: bool = False) -> None:
-    """Rebuild this page's evening screen on the app's news (once per page); with ``poll`` (the
-    standings), start the look at the database if none runs."""
+def watch(app: App, read: Callable[[], Any], shown: Any) -> None:
+    """The screen being built shows ``shown``, which ``read()`` reads again from the database:
+    look every second and rebuild the screen when the two differ (the look starts if none runs)."""
+    kept = app.drafts.setdefault(_KEY, {"polling": False})
+    kept.update(read=read, seen=shown, place=_place(app))
     page = app.page
-    if page is None:
+    if page is None or kept["polling"] or not hasattr(page, "run_task"):
         return
-    kept = app.drafts.setdefault(_KEY, {"subscribed": False, "polling": False, "seen": None})
-    if not kept["subscribed"]:
-        pubsub = getattr(page, "pubsub", None)
-        if pubsub is not None:
-            from companion.app.shell import NEWS
-
-            async def on_news(_topic: str, _message: Any) -> None:
-                if app.here.screen in SCREENS:
-                    app.render()
-
-            pubsub.subscribe_topic(NEWS, on_news)
-            kept["subscribed"] = True
-    if poll and not kept["polling"] and hasattr(page, "run_task"):
-        kept["polling"] = True
-        page.run_task(_poll, app, kept)
+    kept["polling"] = True
+    page.run_task(_poll, app, kept)
 
 
-def seen(app: App, fingerprint: Any) -> None:
-    """What the standings screen shows now (the poll rebuilds it when the database says otherwise)."""
-    app.drafts.setdefault(_KEY, {"subscribed": False, "polling": False, "seen": None})["seen"] = fingerprint
+def _place(app: App) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    return app.here.screen, tuple(sorted(app.here.params.items()))
 
 
 async def _poll(app: App, kept: dict[str, Any]) -> None:
     try:
-        while app.here.screen == "evening-standings" and not getattr(app, "_closed", False):
+        while app.here.screen in SCREENS and not getattr(app, "_closed", False):
             await asyncio.sleep(POLL_S)
-            if app.here.screen != "evening-standings":
-                break
-            evening_id = int(app.here.params.get("evening_id") or 0)
+            place, read = kept["place"], kept["read"]
+            if _place(app) != place:
+                continue  # another screen was built meanwhile: it gave its own read
             try:
-                standings = await asyncio.to_thread(app.service.standings, evening_id)
-            except Exception:  # the screen says what is wrong when it is built; the poll goes on
+                now = await asyncio.to_thread(read)
+            except Exception:  # the screen says what is wrong when it is built; the look goes on
                 continue
-            if fingerprint(standings) != kept.get("seen") and app.here.screen == "evening-standings":
+            if _place(app) == place and now != kept["seen"]:
                 app.render()
     except Exception:
-        log.warning("the evening's standings stopped refreshing", exc_info=True)
+        log.warning("the evening's screen stopped following the database", exc_info=True)
     finally:
         kept["polling"] = False
 
 
-def fingerprint(standings: Any) -> Any:
-    return (standings.evening_id, standings.finished_games, standings.games,
-            tuple((r.name, r.points, r.position, r.sat_out) for r in standings.rows))
+def standings_shown(standings: Any) -> Any:
+    """What the standings screen shows of the standings (the figures, not the objects)."""
+    return (standings.evening_id, standings.finished_games, standings.games, standings.rows)

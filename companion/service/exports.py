@@ -11,10 +11,11 @@ from typing import Any
 from companion.service import bgstats
 from companion.service.queries import Queries
 from companion.service.states import SessionSummary
+from companion.store.evenings import evening_of
 from models.i18n import Msg, has_text, render
 from models.tables import STATUS_FINISHED
 
-CSV_COLUMNS = ("date", "game", "table", "player", "score", "place", "winner", "duration")
+CSV_COLUMNS = ("date", "game", "table", "evening", "player", "score", "place", "winner", "duration")
 # what a spreadsheet takes for the start of a formula in a text cell (OWASP's "CSV injection")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -58,16 +59,21 @@ class Exports(Queries):
 
     def csv_text(self, *, lang: str = "fr", tz: tzinfo | None = None, **filters: Any) -> str:
         """One row per player per finished game, oldest game first, players in seating order:
-        the start (local time), the game, the table, the player, score, place, winner (1 or 0),
+        the start (local time), the game, the table, the club evening (its name, or nothing), the
+        player, score, place, winner (1 or 0),
         minutes played — the history's figures. A header in ``lang``. A text cell a spreadsheet
         would run as a formula is written as text (:func:`csv_cell`)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow([render(Msg(f"export.csv.{c}"), lang) for c in CSV_COLUMNS])
-        for s in self.finished(**filters):
+        games = self.finished(**filters)
+        with self._read() as db:
+            evenings = evening_of(db, [s.session_id for s in games])
+        for s in games:
+            evening = evenings[s.session_id][1] if s.session_id in evenings else ""
             for seat in s.seats:
                 writer.writerow([csv_cell(v) for v in (
-                    _local(s.started_at, tz), game_name(s.game, lang), s.table_name or "", seat.name,
+                    _local(s.started_at, tz), game_name(s.game, lang), s.table_name or "", evening, seat.name,
                     seat.score, seat.place, int(seat.winner), round(s.duration_s / 60))])
         return out.getvalue()
 

@@ -47,7 +47,7 @@ class Queries(ServiceCore):
 
     def history(self, game: str | None = None, player: str | None = None, since: datetime | None = None,
                 until: datetime | None = None, status: str | None = None,
-                table: str | None = None, search: str = "") -> list[SessionSummary]:
+                table: str | None = None, search: str = "", evening: int | None = None) -> list[SessionSummary]:
         """Every matching session, newest first (for a screen, use :meth:`history_page`);
         ``since`` (included) and ``until`` (excluded) bound the start time; ``search``: the
         history's search on player names."""
@@ -55,7 +55,7 @@ class Queries(ServiceCore):
         offset = 0
         while True:
             page = self.history_page(game=game, player=player, since=since, until=until, status=status,
-                                     table=table, search=search, offset=offset, limit=1000)
+                                     table=table, search=search, evening=evening, offset=offset, limit=1000)
             out.extend(page.items)
             if not page.has_more:
                 return out
@@ -64,11 +64,12 @@ class Queries(ServiceCore):
     def history_page(self, *, game: str | None = None, player: str | None = None, player_id: int | None = None,
                      search: str = "", since: datetime | None = None, until: datetime | None = None,
                      status: str | None = None, table: str | None = None, offset: int = 0,
-                     limit: int = PAGE_SIZE) -> HistoryPage:
+                     limit: int = PAGE_SIZE, evening: int | None = None) -> HistoryPage:
         """One page of the history. ``player``: a profile's exact name (or ``player_id``);
         ``search``: words found in a seated player's name, ignoring case and accents; ``status``:
         finished, in_progress or abandoned; ``table``: the games started at that table (a club's
-        tablet; ``club.NO_TABLE``: at a tablet with no name). Each game says its table."""
+        tablet; ``club.NO_TABLE``: at a tablet with no name); ``evening``: the games of that club
+        evening. Each game says its table."""
         if status is not None and status not in STATUSES:
             raise ServiceError(Msg("service.history.status", {"status": status}))
         offset, limit = max(0, int(offset)), max(1, int(limit))
@@ -84,7 +85,7 @@ class Queries(ServiceCore):
                 ids = matching if ids is None else ids & matching
             since_utc, until_utc = _period(since, until)
             query = HistoryQuery(game=game, status=status, since=since_utc, until=until_utc,
-                                 player_ids=None if ids is None else tuple(sorted(ids)), table=table)
+                                 player_ids=None if ids is None else tuple(sorted(ids)), table=table, evening=evening)
             if ids is not None and not ids:
                 return HistoryPage((), 0, offset, limit)
             rows = self.store.history_page(db, query, offset, limit)

@@ -15,6 +15,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session
 
 from companion.club import NO_TABLE, Period, table_sessions
+from companion.store.evenings import evening_sessions
 from companion.store.summaries import Summaries
 from models.tables import GameSummary, Seat, table
 
@@ -28,6 +29,7 @@ class HistoryQuery:
     until: datetime | None = None
     player_ids: tuple[int, ...] | None = None
     table: str | None = None  # games of one table (companion.club.NO_TABLE: of a tablet with no name)
+    evening: int | None = None  # the games of one club evening (companion.store.evenings)
 
 class PlayerFigures(NamedTuple):
     """One player's figures at one game (in one month, by month) over finished games."""
@@ -92,6 +94,8 @@ class History(Summaries):
                                         seats.c.player_id.in_(list(query.player_ids))))
         if query.table is not None:  # a club's table (companion.club: NO_TABLE for the unnamed)
             where.append(gs.c.session_id.in_(table_sessions(query.table)))
+        if query.evening is not None:
+            where.append(gs.c.session_id.in_(evening_sessions(query.evening)))
         return where
 
     def history_page(self, db: Session, query: HistoryQuery, offset: int, limit: int) -> list[dict[str, Any]]:
@@ -126,7 +130,7 @@ class History(Summaries):
 
     def history_count(self, db: Session, query: HistoryQuery) -> int:
         gs = table(GameSummary)
-        if query.player_ids is None or query.table is not None:  # the summaries' covering indexes answer
+        if query.player_ids is None or query.table is not None or query.evening is not None:  # the summaries' indexes answer
             return int(db.execute(sa_select(func.count()).select_from(gs)
                                   .where(*self._history_where(query))).scalar_one())
         # Driven from the players' seats (their games by primary key), not from every game of the

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def build(app: App, evening_id: int, round: int | None = None, **_: Any) -> tuple[str, ft.Control]:
-    watch(app)
     state: EveningState = app.service.evening(evening_id)
+    watch(app, lambda: app.service.evening(evening_id), state)
     number = round if round is not None and 1 <= round <= len(state.rounds) else state.current.number
     rnd = state.rounds[number - 1]
     draft = app.drafts.setdefault(f"evening-{evening_id}", {"picked": None, "arrival": ""})
@@ -40,6 +40,8 @@ def build(app: App, evening_id: int, round: int | None = None, **_: Any) -> tupl
                        rounds=len(state.rounds), present=len(state.players)), ui.FONT_BODY),
         ui.button(app.t("app.evening.standings"), lambda _: app.go("evening-standings", evening_id=evening_id),
                   ident="evening-to-standings", icon=ft.Icons.LEADERBOARD),
+        ui.button(app.t("app.evening.games"), lambda _: show_games(app, evening_id), ident="evening-games",
+                  icon=ft.Icons.HISTORY),
     ], wrap=True, spacing=ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     parts: list[ft.Control] = [top, rounds]
     phase = "started" if rnd.started else "open" if rnd.seated else "waiting"
@@ -141,3 +143,11 @@ def _presence(app: App, state: EveningState, rnd: EveningRoundState, draft: dict
     if leaving:
         rows += [ui.muted(app.t("app.evening.leave_help", round=number), ui.FONT_BODY), ui.wrap(leaving, spacing=8)]
     return ui.panel(ft.Column(rows, spacing=ui.GAP), ident="evening-presence")
+
+
+def show_games(app: App, evening_id: int) -> None:
+    """The history, filtered on this evening's games."""
+    from companion.app.screens.history import Filters
+
+    app.drafts["history"] = Filters(evening=evening_id)
+    app.go("history")

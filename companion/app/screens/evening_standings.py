@@ -1,6 +1,6 @@
 """An evening's standings for a big screen (a laptop on a TV): large type, nothing to tap, and it
 follows by itself — a table that finishes a game shows within 2 s, without a reload
-(:mod:`companion.app.evening_live`). Points per finished game: players − place; ties broken by
+(:mod:`companion.app.evening_live`: a look at the database every second). Points per finished game: players − place; ties broken by
 wins, then the average place, then the opponents beaten, which a "?" beside the line says; a
 player who sat a round out is said so. Opened again any time, it is the evening's final standings."""
 
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app import ui
-from companion.app.evening_live import fingerprint, seen, watch
+from companion.app.evening_live import standings_shown, watch
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -21,9 +21,8 @@ NAME = 34
 
 
 def build(app: App, evening_id: int, **_: Any) -> tuple[str, ft.Control]:
-    watch(app, poll=True)
     standings = app.service.standings(evening_id)
-    seen(app, fingerprint(standings))
+    watch(app, lambda: standings_shown(app.service.standings(evening_id)), standings_shown(standings))
     lines: list[ft.Control] = []
     for i, row in enumerate(standings.rows):
         figures = app.t("app.evening.line", games=row.games, wins=row.wins)

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 
 def build(app: App, evening_id: int, round: int, table: int, **_: Any) -> tuple[str, ft.Control]:
-    watch(app)
     state = app.service.evening(evening_id)
+    watch(app, lambda: app.service.evening(evening_id), state)
     heading = app.t("app.evening.play", table=table, round=round)
     if not 1 <= round <= len(state.rounds) or not 1 <= table <= len(state.rounds[round - 1].tables):
         return heading, ui.banner(app.t("app.evening.no_table"), ident="evening-table-missing")

@@ -6,7 +6,7 @@ to see anything at all)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import flet as ft
 
@@ -28,10 +28,10 @@ def _draft(app: App) -> dict[str, Any]:
 
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
-    watch(app)
     draft = _draft(app)
     sections: list[ft.Control] = [_new_evening(app, draft)]
     evenings = app.guard(app.service.evenings) or []
+    watch(app, app.service.evenings, evenings)
     rows: list[ft.Control] = []
     for e in evenings:
         eid = e.evening_id
@@ -47,6 +47,25 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     sections.append(ui.subtitle(app.t("app.evening.list", count=len(evenings)), ident="evenings-count"))
     sections.extend(rows)
     return app.t("app.evening.title"), ft.Column(sections, spacing=ui.GAP)
+
+
+def evening_chips(app: App, chosen: int | None, on_pick: Callable[[int | None], None], prefix: str) -> ft.Control | None:
+    """The history's filter by club evening (None while the database has no evening)."""
+    found = app.guard(app.service.evenings)
+    if not found:
+        return None
+
+    def pick(value: int | None) -> ui.Handler:
+        def handler(_: Any) -> None:
+            on_pick(value)
+        return handler
+
+    small = app.narrow
+    chips = [ui.chip(app.t("app.evening.all"), pick(None), ident=f"{prefix}-all", selected=chosen is None,
+                     compact=small)]
+    chips += [ui.chip(e.name, pick(e.evening_id), ident=f"{prefix}-{e.evening_id}", selected=chosen == e.evening_id,
+                      icon=ft.Icons.EVENT_SEAT, compact=small) for e in found]
+    return ui.wrap(chips, spacing=8 if small else 12)
 
 
 def _go(app: App, screen: str, evening_id: int) -> ui.Handler:

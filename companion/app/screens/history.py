@@ -45,6 +45,7 @@ class Filters:
     until_text: str = ""
     shown: int = PAGE  # how many games the list shows (grows by a page with "more")
     table: str | None = None  # a club's table (companion.club.NO_TABLE: games of tablets with no name)
+    evening: int | None = None  # the games of one club evening
     open: bool = False  # the filters unfolded (the list comes first; they fold under one button)
     # what "more" read for the render it asks for: (the query, the rows shown and the next page,
     # the total); any other render reads the list again
@@ -230,7 +231,7 @@ def csv_filters(app: App, f: Filters) -> dict[str, Any] | None:
     if problem is not None:
         return None
     return {"game": f.game, "player": f.player, "since": since, "until": until, "table": f.table,
-            "search": f.search.strip()}
+            "search": f.search.strip(), "evening": f.evening}
 
 
 def export_csv(app: App) -> None:
@@ -268,19 +269,20 @@ def export_csv(app: App) -> None:
 def active_filters(f: Filters) -> int:
     """How many filters narrow the list (the folded filters' button says so)."""
     return sum((f.game is not None, f.player is not None, f.status != "all", bool(f.search.strip()),
-                f.period != "all" or bool(f.since_text.strip() or f.until_text.strip()), f.table is not None))
+                f.period != "all" or bool(f.since_text.strip() or f.until_text.strip()), f.table is not None,
+                f.evening is not None))
 
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     f = _filters(app)
     since, until, problem = bounds(f, date.today())
     status = None if f.status == "all" else f.status
-    asked = (f.game, f.player, f.search, since, until, status, f.table)
+    asked = (f.game, f.player, f.search, since, until, status, f.table, f.evening)
 
     def read(offset: int, limit: int) -> HistoryPage | None:
         return app.guard(lambda: app.service.history_page(
             game=asked[0], player=asked[1], search=asked[2], since=since, until=until, status=status,
-            table=asked[6], offset=offset, limit=limit))
+            table=asked[6], evening=asked[7], offset=offset, limit=limit))
 
     appended, f.appended = f.appended, None
     items: tuple[SessionSummary, ...] = ()
@@ -402,8 +404,18 @@ def _filter_panel(app: App, f: Filters) -> ft.Control:
         app.render()
 
     tables = table_chips(app, f.table, pick_table, "filter-table")
+
+    def pick_evening(value: int | None) -> None:
+        f.evening = value
+        f.shown = PAGE
+        app.render()
+
+    from companion.app.screens.evenings import evening_chips
+
+    evenings = evening_chips(app, f.evening, pick_evening, "filter-evening")
     return ui.panel(ft.Column([
-        chip_row(app, game_chips), *([tables] if tables is not None else []), chip_row(app, status_chips),
+        chip_row(app, game_chips), *([tables] if tables is not None else []),
+        *([evenings] if evenings is not None else []), chip_row(app, status_chips),
         chip_row(app, period_chips), dates,
     ], spacing=8 if small else 12), ident="history-filters", padding=12 if small else 18)
 
