@@ -1,4 +1,5 @@
-"""Home: the games in progress (resume any of them), the way to everything else, and this
+"""Home: the latest games in progress (resume any of them; all of them in the history, filtered on
+games in progress: a club's server may hold hundreds), the way to everything else, and this
 tablet's table name (a club's tables share one history); in LAN mode, on the serving machine only,
 the table's address as a QR code with the PIN beside it (the one in force: « Nouveau code » may
 have replaced the one printed at start), for phones to join."""
@@ -17,16 +18,26 @@ if TYPE_CHECKING:
     from companion.app.shell import App
     from companion.service import SessionSummary
 
+RESUME_SHOWN = 6  # the latest games in progress home shows; the others are one tap away in the history
+
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
+    from companion.app.screens.history import show_in_progress
+    from models.tables import STATUS_IN_PROGRESS
+
     sections: list[ft.Control] = []
-    unfinished = app.guard(app.service.unfinished) or []
-    if unfinished:
-        tiles = [_resume_tile(app, summary) for summary in unfinished]
-        sections.append(ui.panel(ft.Column([
-            ui.subtitle(app.t("app.home.unfinished", count=len(unfinished)), ident="home-unfinished-title"),
-            ui.wrap(tiles, spacing=ui.GAP),
-        ], spacing=ui.GAP), ident="home-unfinished"))
+    latest = app.guard(lambda: app.service.history_page(status=STATUS_IN_PROGRESS, limit=RESUME_SHOWN))
+    unfinished = latest.items if latest is not None else ()
+    if latest is not None and unfinished:
+        column: list[ft.Control] = [
+            ui.subtitle(app.t("app.home.unfinished", count=latest.total), ident="home-unfinished-title"),
+            ui.wrap([_resume_tile(app, summary) for summary in unfinished], spacing=ui.GAP),
+        ]
+        if latest.has_more:
+            column.append(ui.button(app.t("app.home.unfinished_all", count=latest.total),
+                                    lambda _: show_in_progress(app), ident="home-unfinished-all",
+                                    icon=ft.Icons.HISTORY, kind="outlined"))
+        sections.append(ui.panel(ft.Column(column, spacing=ui.GAP), ident="home-unfinished"))
 
     actions = [
         ("home-new", "app.home.new_game", ft.Icons.PLAY_ARROW, lambda _: app.go("setup"), "primary"),
