@@ -8,6 +8,9 @@ at tablets with no name), built once with bulk inserts and cached under /tmp, th
   beside the goal of 150 ms; on SQLite and, when a PostgreSQL server can be started the way the
   tests start one (tests/pgserver.py: initdb in a temporary folder, a Unix socket), on the same
   rows copied into a PostgreSQL database (COPY), side by side;
+- home (the latest games in progress: about 200 at 10,000 games) and the history's « more » (25
+  rows appended), each on a Flet page whose connection encodes what would go to the browser, by
+  the CPU time of this process beside the goal of 10 ms (SQLite);
 - import of 250, 500 and 1,000 records, and export of 1,000 and 10,000 games, with per-record
   rates to show they grow linearly (SQLite).
 
@@ -42,6 +45,7 @@ from companion.store import Store
 from models.record import parse_record_data
 
 GOAL_MS = 150.0
+TAP_GOAL_MS = 10.0  # server CPU: home, and one « more » of the history (25 rows)
 NAMES = ["Anne", "Bruno", "Chloé", "Dario", "Éloi", "Fanny", "Gaël", "Hugo", "Inès", "Jules", "Katia", "Léo",
          "Maëlle", "Nathan", "Océane", "Paul", "Quentin", "Rose", "Sacha", "Théo", "Ugo", "Victor", "Wendy",
          "Xavier", "Yasmine", "Zoé", "Agathe", "Basile", "Capucine", "Denis"]
@@ -283,6 +287,67 @@ def screens(target: Path | str, repeat: int, year: int,
         store.close()
 
 
+def page_taps(target: Path, repeat: int) -> None:
+    """Home and the history's « more » on a Flet page (no browser: a connection that encodes each
+    message as the server does), CPU time of this process per run beside TAP_GOAL_MS."""
+    import asyncio
+
+    import msgpack
+    from flet.controls.base_control import BaseControl
+    from flet.messaging.connection import Connection
+    from flet.messaging.protocol import configure_encode_object_for_msgpack
+    from flet.messaging.session import Session
+    from flet.pubsub.pubsub_hub import PubSubHub
+
+    from companion.app import probe
+    from companion.app.screens.history import PAGE
+    from companion.app.shell import App
+    from models.tables import STATUS_IN_PROGRESS
+
+    encode = configure_encode_object_for_msgpack(BaseControl)
+
+    class Encoding(Connection):
+        def __init__(self) -> None:
+            super().__init__()
+            self.pubsubhub = PubSubHub(loop=asyncio.new_event_loop())
+
+        def send_message(self, message: Any) -> None:
+            msgpack.packb([message.action, message.body], default=encode)
+
+    store = Store(target)
+    try:
+        service = SessionService(store)
+        going = service.history_page(status=STATUS_IN_PROGRESS, limit=1).total
+        session = Session(Encoding())
+        page = session.page
+        page.width, page.height = 1280, 800
+        msgpack.packb(session.get_page_patch(), default=encode)
+        app = App(service, page)
+
+        def home() -> None:
+            app.stack = [app.stack[0]]
+            app.memo.clear()  # a first visit: no part kept from the run before
+            app.home()
+
+        median, worst, cpu, _ = timed(home, repeat)
+        print(f"home, {going} games in progress of {store.table_counts()['sessions']:,} (on a page): "
+              f"median {median:.1f} ms, worst {worst:.1f} ms, CPU {cpu:.1f} ms | goal CPU <= {TAP_GOAL_MS:.0f} ms "
+              f"{'met' if cpu <= TAP_GOAL_MS else 'NOT met'}")
+        app.go("history")
+        walls, cpus = [], []
+        for _ in range(repeat):
+            began, began_cpu = time.perf_counter(), time.process_time()
+            probe.tap(app.root, "history-more")
+            walls.append((time.perf_counter() - began) * 1000)
+            cpus.append((time.process_time() - began_cpu) * 1000)
+        shown = len([i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()])
+        print(f"history « more » ({PAGE} rows, on a page; {shown} rows shown at the end): median {statistics.median(walls):.1f} ms, "
+              f"CPU median {statistics.median(cpus):.1f} ms, first {cpus[0]:.1f}, last {cpus[-1]:.1f} | goal CPU <= "
+              f"{TAP_GOAL_MS:.0f} ms {'met' if statistics.median(cpus) <= TAP_GOAL_MS else 'NOT met'}")
+    finally:
+        store.close()
+
+
 def print_figures(measured: dict[str, dict[str, Figure]]) -> None:
     """The figures of each database side by side (median / worst / CPU), with the goal."""
     kinds = list(measured)
@@ -435,6 +500,7 @@ def main(argv: list[str] | None = None) -> None:
             if pg is not None:
                 measured["PostgreSQL"] = pg
         print_figures(measured)
+        page_taps(work, args.repeat)
         if not args.no_transfer:
             transfer(work, Path(tmp))
 

@@ -95,3 +95,18 @@ def test_a_line_gives_each_kind_of_taps_times_and_its_drawing_beside_the_floor()
     assert "card p50 20 / p95 20 (n=1, drawing 15 / 15)" in text
     assert "reveal p50 60 / p95 60 (n=1, drawing 45 / 45)" in text
     assert "NOT met" in text
+
+
+def test_the_goals_line_sets_each_class_of_tap_and_the_reply_beside_the_floors():
+    """The server's CPU per pick and per entry against the floor's per tap, and the reply's p50
+    against the floor's, each said met or not at 2×."""
+    floor = tap_browser.Measure("floor", times=[10.0], replies=[4.0, 4.0], cpu_ms=2.0)
+    game = tap_browser.Measure("sv 3", times=[20.0, 30.0], replies=[6.0, 10.0], cpu_ms=6.0,
+                               cpu_by={"pick": 0.006, "entry": 0.030}, count_by={"pick": 2, "entry": 2})
+    text = tap_browser.goals_line(game, floor)
+    assert "pick 3.0 ms (1.5× met)" in text and "entry 15.0 ms (7.5× NOT met)" in text
+    assert "reply p50 8.0 ms vs 4.0 ms (2.0× met)" in text and "more" not in text
+    assert [tap_browser.tap_class(t) for t in (tap_browser.Tap("sv-confirm", "confirm"),
+                                               tap_browser.Tap("sv-card-Anne-3", "card", "sv-picked-Anne"),
+                                               tap_browser.Tap("history-more", "more", "new:history-"))] == [
+        "entry", "pick", "more"]
