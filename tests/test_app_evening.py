@@ -14,7 +14,7 @@ from companion.app.shell import App
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.test_store_games import sv_game
+from tests.support.games import sv_game
 
 NINE = ["Anne", "Bruno", "Chloé", "Dario", "Eve", "Farid", "Gaëlle", "Hugo", "Inès"]
 
@@ -67,9 +67,10 @@ def test_an_evening_is_created_seated_and_a_table_started_from_the_tablet(servic
     standings = service.standings(evening.evening_id)
     assert probe.text_of(app.root, "standings-count") == "1 partie terminée sur 1 lancée"
     for i, row in enumerate(standings.rows):
-        line = probe.text_of(app.root, f"standings-row-{i}")
-        assert line.startswith(f"{row.position}. {row.name}") and Msg("app.evening.points", {"count": row.points}
-                                                                      ).render("fr") in line
+        assert probe.text_of(app.root, f"standings-place-{i}") == f"{row.position}."
+        assert probe.text_of(app.root, f"standings-name-{i}") == row.name
+        assert probe.text_of(app.root, f"standings-points-{i}") == Msg("app.evening.points", {"count": row.points}
+                                                                       ).render("fr")
     tied = [i for i, r in enumerate(standings.rows) if r.decided_by is not None]
     assert tied  # six players played nothing: level lines
     probe.tap(app.root, f"standings-why-{tied[0]}")

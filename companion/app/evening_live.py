@@ -1,5 +1,5 @@
 """The evening's screens kept true by themselves: while a page shows one of them, it reads again
-every :data:`POLL_S` seconds, in a worker thread, what the screen shows (the standings, the
+every :data:`POLL_S` seconds (half a second), in a worker thread, what the screen shows (the standings, the
 evening's seating and tables) and rebuilds the screen when the database says otherwise — a table
 that finishes a game on another tablet (of this process or of another one sharing the club's
 database), a swap made by the organiser. The big-screen standings thus show a finished game within
@@ -17,13 +17,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("companion.app")
 
 SCREENS = ("evenings", "evening", "evening-table", "evening-standings")
-POLL_S = 1.0
+POLL_S = 0.5
 _KEY = "evening-live"
 
 
 def watch(app: App, read: Callable[[], Any], shown: Any) -> None:
     """The screen being built shows ``shown``, which ``read()`` reads again from the database:
-    look every second and rebuild the screen when the two differ (the look starts if none runs)."""
+    look every half second and rebuild the screen when the two differ (the look starts if none runs)."""
     kept = app.drafts.setdefault(_KEY, {"polling": False})
     kept.update(read=read, seen=shown, place=_place(app))
     page = app.page

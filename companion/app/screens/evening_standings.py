@@ -1,6 +1,6 @@
 """An evening's standings for a big screen (a laptop on a TV): large type, nothing to tap, and it
 follows by itself — a table that finishes a game shows within 2 s, without a reload
-(:mod:`companion.app.evening_live`: a look at the database every second). Points per finished game: players − place; ties broken by
+(:mod:`companion.app.evening_live`: a look at the database every half second). Points per finished game: players − place; ties broken by
 wins, then the average place, then the opponents beaten, which a "?" beside the line says; a
 player who sat a round out is said so. Opened again any time, it is the evening's final standings."""
 
@@ -35,11 +35,12 @@ def build(app: App, evening_id: int, **_: Any) -> tuple[str, ft.Control]:
             why.append(ui.icon_button(ft.Icons.HELP_OUTLINE, _explain(app, text, f"standings-why-text-{i}"),
                                       ident=f"standings-why-{i}", tooltip=text))
         lines.append(ui.tid(f"standings-row-{i}", ft.Container(ft.Row([
-            ft.Text(f"{row.position}.", size=BIG, weight=ft.FontWeight.BOLD, width=90),
-            ft.Column([ft.Text(row.name, size=NAME, weight=ft.FontWeight.BOLD),
-                       ft.Text(figures, size=ui.FONT_LABEL, color=ft.Colors.ON_SURFACE_VARIANT)],
+            ui.tid(f"standings-place-{i}", ft.Text(f"{row.position}.", size=BIG, weight=ft.FontWeight.BOLD, width=90)),
+            ft.Column([ui.text(row.name, NAME, weight=ft.FontWeight.BOLD, ident=f"standings-name-{i}"),
+                       ui.text(figures, ui.FONT_LABEL, color=ft.Colors.ON_SURFACE_VARIANT, ident=f"standings-figures-{i}")],
                       spacing=2, tight=True, expand=True),
-            ft.Text(app.t("app.evening.points", count=row.points), size=BIG, weight=ft.FontWeight.BOLD),
+            ui.text(app.t("app.evening.points", count=row.points), BIG, weight=ft.FontWeight.BOLD,
+                    ident=f"standings-points-{i}"),
             *why,
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=ui.GAP),
             padding=ft.Padding.symmetric(horizontal=18, vertical=10), border_radius=ui.RADIUS,
