@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import probe
+from companion.app.screens.history import PAGE
 from companion.app.screens.home import RESUME_SHOWN
 from companion.app.shell import App
 from companion.service import SessionService
@@ -52,7 +53,8 @@ def test_home_shows_the_latest_games_in_progress_and_opens_the_others_in_the_his
     probe.tap(app.root, "home-unfinished-all")
     assert app.here.screen == "history" and app.drafts["history"].status == "in_progress"
     listed = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
-    assert listed == [f"history-{i}" for i in reversed(ids)]
+    assert listed == [f"history-{i}" for i in reversed(ids)][:PAGE]  # a page, then « more »
+    assert probe.text_of(app.root, "history-count") == fr("app.history.count", count=len(ids))
 
 
 def test_home_with_few_games_in_progress_shows_them_all_and_no_link(service):

@@ -25,16 +25,6 @@ FONT_HUGE = 44
 Handler = Callable[[Any], None]
 
 
-class Isolated(ft.Semantics):
-    """An identified part that Flet's update of what holds it compares as one control, never walking
-    what is inside (``is_isolated``: Flet's documented way). What is inside is sent when the part is
-    added; so a part that shows something else must be a new one under a new key (Flet would compare
-    it with the old one by key and skip what is inside)."""
-
-    def is_isolated(self) -> bool:
-        return True
-
-
 def tid(identifier: str, control: ft.Control, **semantics: Any) -> ft.Semantics:
     """Wrap a control with a stable identifier (the browser tests' selector:
     ``[flt-semantics-identifier="…"]``). The wrapper takes over the child's ``expand`` and
@@ -46,17 +36,12 @@ def tid(identifier: str, control: ft.Control, **semantics: Any) -> ft.Semantics:
     held its place before and sent to the browser again, even when the screen kept it as the
     same object (companion.app.memo). An identifier names one control on a screen, so no list
     holds two controls with the same key."""
-    return _identified(ft.Semantics, identifier, control, semantics)
-
-
-def _identified(kind: type[ft.Semantics], identifier: str, control: ft.Control,
-                semantics: dict[str, Any]) -> ft.Semantics:
     for name in ("expand", "col"):
         value = getattr(control, name, None)
         if value is not None and name not in semantics:
             semantics[name] = value
     semantics.setdefault("key", identifier)
-    return kind(identifier=identifier, content=control, **semantics)
+    return ft.Semantics(identifier=identifier, content=control, **semantics)
 
 
 def text(value: str, size: float = FONT_BODY, *, weight: ft.FontWeight | None = None,
@@ -113,10 +98,8 @@ def icon_button(icon: ft.IconData, on_click: Handler | None, *, ident: str, tool
 
 def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected: bool = False,
          disabled: bool = False, width: float | None = None, height: float | None = None,
-         padding: Any = 14, bgcolor: str | None = None, label: str | None = None,
-         key: str | None = None) -> ft.Control:
-    """A tappable card: a selectable chip, a money card, a game in a list. ``key``: given, the card
-    is :class:`Isolated` under that key (a row of a long list)."""
+         padding: Any = 14, bgcolor: str | None = None, label: str | None = None) -> ft.Control:
+    """A tappable card: a selectable chip, a money card, a game in a list."""
     if selected:
         bg: str = ft.Colors.PRIMARY_CONTAINER
         border = ft.Border.all(3, ft.Colors.PRIMARY)
@@ -128,8 +111,6 @@ def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected:
         border_radius=RADIUS, padding=padding, width=width, height=height,
         alignment=ft.Alignment.CENTER if width else None, opacity=DIMMED if disabled else 1.0, ink=True,
     )
-    if key is not None:
-        return _identified(Isolated, ident, box, {"key": key, "button": True, "selected": selected, "label": label})
     return tid(ident, box, button=True, selected=selected, label=label)
 
 

@@ -6,13 +6,13 @@ tablet's games, a filter by table, and each game says the table it was played at
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -47,6 +47,9 @@ class Filters:
     table: str | None = None  # a club's table (companion.club.NO_TABLE: games of tablets with no name)
     evening: int | None = None  # the games of one club evening
     open: bool = False  # the filters unfolded (the list comes first; they fold under one button)
+    # what "more" read for the render it asks for: (the query, the rows shown and the next page,
+    # the total); any other render reads the list again
+    appended: tuple[Any, ...] | None = None
 
 
 def _filters(app: App) -> Filters:
@@ -287,10 +290,13 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
             game=asked[0], player=asked[1], search=asked[2], since=since, until=until, status=status,
             table=asked[6], evening=asked[7], offset=offset, limit=limit))
 
+    appended, f.appended = f.appended, None
     items: tuple[SessionSummary, ...] = ()
     total = 0
     listed = problem is None
-    if listed:
+    if appended is not None and appended[0] == asked:  # "more": the rows read so far and one more page
+        _, items, total = appended
+    elif listed:
         page = read(0, max(PAGE, f.shown))
         listed = page is not None
         if page is not None:
@@ -315,49 +321,29 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         parts.append(ui.banner(app.t("app.history.bad_date", which=app.t(f"app.history.{problem}")),
                                ident="bad-date"))
 
-    # Each game's row is kept while its summary is the same, and isolated (ui.Isolated): "more"
-    # builds only the rows it adds and an update of the list does not walk the rows in it (the rows'
-    # taps read nothing but their summary's id).
-    parts += [_kept_row(app, s) for s in items]
-    if not items and not problem:
-        parts.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
-    listing = ft.ListView(parts, spacing=ui.GAP, expand=True)
+    # Each game's row is kept while its summary is the same: "more" builds only the rows it adds
+    # (the rows' taps read nothing but their summary's id).
+    rows: list[ft.Control] = [app.memo.keep(f"history-row-{s.session_id}", s, partial(_row, app, s))
+                              for s in items]
+    if not rows and not problem:
+        rows.append(ui.muted(app.t("app.history.empty"), ident="history-empty"))
+    parts += rows
     if listed and len(items) < total:
-        listing.controls.append(_more_button(app, f, listing, read, len(items), total))
-    listing.controls.append(app.memo.keep("history-tools", (str(app.export_dir or Path.home()),
-                                                            export_route(app.page)), lambda: _tools(app)))
-    return app.t("app.history.title"), listing
+        shown = len(items)
 
-
-_BUILT = itertools.count()  # a new key for each row built (an isolated part that changes is a new one)
-
-
-def _kept_row(app: App, summary: SessionSummary) -> ft.Control:
-    return app.memo.keep(f"history-row-{summary.session_id}", summary, lambda: _row(app, summary, next(_BUILT)))
-
-
-def _more_button(app: App, f: Filters, listing: ft.ListView, read: Callable[[int, int], HistoryPage | None],
-                 shown: int, total: int) -> ft.Control:
-    """« more »: reads the next page only and appends its rows to the list on screen, which alone is
-    updated (the rows shown are neither built, walked nor sent again). When the count changed
-    meanwhile (another table's game), the screen is built again."""
-
-    def more(_: Any) -> None:
-        following = read(shown, PAGE)
-        f.shown = shown + PAGE
-        if following is None or following.total != total or not following.items:
+        def more(_: Any) -> None:
+            """Read the next page only, and append it: the rows shown stay (kept, not compared)."""
+            following = read(shown, PAGE)
+            f.shown = shown + PAGE
+            if following is not None:
+                f.appended = (asked, items + following.items, following.total)
             app.render()
-            return
-        added = shown + len(following.items)
-        at = listing.controls.index(button)
-        listing.controls[at:at + 1] = [_kept_row(app, s) for s in following.items] + (
-            [_more_button(app, f, listing, read, added, total)] if added < total else [])
-        if app.page is not None:
-            listing.update()
 
-    button = ui.button(app.t("app.history.more", count=min(PAGE, total - shown), shown=shown, total=total),
-                       more, ident="history-more", icon=ft.Icons.EXPAND_MORE)
-    return button
+        parts.append(ui.button(app.t("app.history.more", count=min(PAGE, total - shown), shown=shown,
+                                     total=total), more, ident="history-more", icon=ft.Icons.EXPAND_MORE))
+    parts.append(app.memo.keep("history-tools", (str(app.export_dir or Path.home()), export_route(app.page)),
+                               lambda: _tools(app)))
+    return app.t("app.history.title"), ft.ListView(parts, spacing=ui.GAP, expand=True)
 
 
 def _filter_panel(app: App, f: Filters) -> ft.Control:
@@ -476,8 +462,7 @@ def duration(app: App, seconds: float) -> str:
     return app.t("app.history.minutes", count=minutes)
 
 
-def _row(app: App, summary: SessionSummary, built: int | None = None) -> ft.Control:
-    """A game's row; ``built`` (the history's list): an isolated row under a key of its own."""
+def _row(app: App, summary: SessionSummary) -> ft.Control:
     finished = summary.status == "finished"
     if finished:
         if summary.winners:
@@ -511,8 +496,7 @@ def _row(app: App, summary: SessionSummary, built: int | None = None) -> ft.Cont
         *([] if app.narrow else [ui.muted(length)]),
     ], spacing=10 if app.narrow else ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ui.tile(body, lambda _: app.go("past", session_id=summary.session_id),
-                   ident=f"history-{summary.session_id}", padding=14,
-                   key=None if built is None else f"history-{summary.session_id}-{built}")
+                   ident=f"history-{summary.session_id}", padding=14)
 
 
 def date_field(app: App, ident: str, label: str, value: str, on_change: Any, on_submit: Any) -> ft.Control:

@@ -18,7 +18,10 @@ if TYPE_CHECKING:
     from companion.app.shell import App
     from companion.service import SessionSummary
 
-RESUME_SHOWN = 6  # the latest games in progress home shows; the others are one tap away in the history
+# the latest games in progress home shows; the others are one tap away in the history. Thirty: a
+# club's evening of tables and more (and the browser tests resume up to 30 games from home: Animalia's
+# five player counts by six turns)
+RESUME_SHOWN = 30
 
 
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
