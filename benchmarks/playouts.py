@@ -174,6 +174,9 @@ def _random_value(annotation: Any, rng: random.Random, players: list[str], actin
                   name: str) -> Any:
     origin, args = get_origin(annotation), get_args(annotation)
     if origin is typing.Annotated:
+        values = next((meta.values for meta in args[1:] if getattr(meta, "values", None)), None)
+        if values:  # a card type (WholeNumbers), a dict's values too
+            return rng.choice(values)
         return _random_value(args[0], rng, players, acting, name)
     if origin is Literal:
         return rng.choice(args)

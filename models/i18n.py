@@ -1,4 +1,5 @@
-"""Message catalogues: every sentence a player reads comes from assets/i18n/<lang>/*.json.
+"""Message catalogues: every sentence a player reads comes from assets/i18n/<lang>/*.json (and a
+game registered from outside the app, ``models.outside_games``, from its package's i18n/<lang>/*.json).
 
 Engines never build sentences themselves: they return or raise a :class:`Msg` (a catalogue key
 and its parameters), and whoever shows it (the CLI verdict, the app) renders it in the table's
@@ -38,6 +39,8 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping, Self
+
+from models import outside_games
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
@@ -98,8 +101,9 @@ def catalogue(lang: str) -> Mapping[str, str]:
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
     merged: dict[str, str] = {}
-    folder = resources.files("assets").joinpath("i18n", lang)
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+    own = resources.files("assets").joinpath("i18n", lang)
+    for entry in [e for folder in (own, *outside_games.text_folders(lang))
+                  for e in sorted(folder.iterdir(), key=lambda e: e.name)]:
         if not entry.name.endswith(".json"):
             continue
         data = json.loads(entry.read_text(encoding="utf-8"))

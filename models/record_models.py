@@ -180,10 +180,10 @@ def record_model(game: str) -> type[TableRecord] | None:
 
 
 @cache
-def _record_union() -> TypeAdapter[Any]:
-    """Every record model in one discriminated union: for the JSON Schema, and for the message of
-    a record that names no game."""
-    models = tuple(dict.fromkeys(RECORD_MODELS.values()))
+def _record_union(games: tuple[str, ...] | None = None) -> TypeAdapter[Any]:
+    """Every record model (of ``games``; None: every registered game) in one discriminated union:
+    for the JSON Schema, and for the message of a record that names no game."""
+    models = tuple(dict.fromkeys(RECORD_MODELS[game] for game in (GAMES if games is None else games)))
     annotated: Any = Annotated  # a union built at run time, from the table
     return TypeAdapter(annotated[Union[models], Field(discriminator="game")])
 
@@ -340,8 +340,10 @@ class Verdict(_Deferred):
                              "input this verdict answers (absent for a single record)")
 
 
-def record_json_schema() -> dict[str, Any]:
-    schema = _record_union().json_schema()
+def record_json_schema(games: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The JSON Schema of table-record/1 for ``games`` (None: every registered game; the shipped
+    file, ``models/schema``, describes the app's own)."""
+    schema = _record_union(games).json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "table-record/1"
     return schema

@@ -1,7 +1,15 @@
-import json
-from pathlib import Path
+"""Shared fixtures. First of all, the tests' own game is registered: ``COMPANION_GAMES`` names
+``tests.high_card`` (models.outside_games) before anything imports ``models.games``, so every list of
+games the tests read from the registry has it, and every subprocess a test starts inherits it."""
 
-import pytest
+import os
+
+os.environ["COMPANION_GAMES"] = "tests.high_card"
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"  # the project's own example records (examples/README.md says what each shows)
@@ -23,11 +31,12 @@ def as_text(data) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def example_table() -> dict[str, dict[str, str]]:
-    """examples/README.md's table: file name → {exit, status, applied, winners} as written there."""
+def example_table(folder: Path = EXAMPLES) -> dict[str, dict[str, str]]:
+    """examples/README.md's table (or another folder's, a game's registered from outside the app):
+    file name → {exit, status, applied, winners} as written there."""
     rows: dict[str, dict[str, str]] = {}
     head: list[str] = []
-    for line in (EXAMPLES / "README.md").read_text(encoding="utf-8").splitlines():
+    for line in (folder / "README.md").read_text(encoding="utf-8").splitlines():
         if not line.startswith("|"):
             continue
         cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]

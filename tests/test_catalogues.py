@@ -119,9 +119,13 @@ def test_a_games_texts_are_in_its_own_catalogue_file():
     import json
     from pathlib import Path
 
+    from models.outside_games import text_folders
+
     folder = Path(__file__).resolve().parent.parent / "assets" / "i18n"
     for lang in LANGUAGES:
-        where = {key: path.stem for path in (folder / lang).glob("*.json")
+        files = [*(folder / lang).glob("*.json"),  # and a game's registered from outside the app
+                 *(Path(str(outside)) / entry.name for outside in text_folders(lang) for entry in outside.iterdir())]
+        where = {key: path.stem for path in files if path.suffix == ".json"
                  for key in json.loads(path.read_text(encoding="utf-8"))}
         for spec in SPECS:
             owner = next(s.id for s in SPECS if s.engine == spec.engine)

@@ -137,7 +137,13 @@ def test_a_changed_declaration_changes_validation_schema_setup_and_rules():
 
 @pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
 def test_the_kept_json_schema_lists_the_declared_choices(game, spec):
-    schema = json.loads((HERE / "table-record.schema.json").read_text(encoding="utf-8"))
+    from models.games import OWN
+    from models.record import record_json_schema
+
+    if game in {own.id for own in OWN}:
+        schema = json.loads((HERE / "table-record.schema.json").read_text(encoding="utf-8"))
+    else:  # a game registered from outside the app is not in the shipped file: the registered games' schema
+        schema = record_json_schema()
     model = record_model(game)
     ref = schema["$defs"][model.__name__]["properties"]["variant"]["$ref"].rsplit("/", 1)[1]
     prop = schema["$defs"][ref]["properties"][spec.key]

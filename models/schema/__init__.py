@@ -1,8 +1,8 @@
 """The JSON Schemas of table-record/1 and table-verdict/1, generated from the models.
 
 `python -m models.schema` rewrites the files (and the msgspec structs derived from the same models,
-each game's `models/games/<game>_structs.py` and the shared `models/structs.py`); a test fails when
-they are stale.
+each game's `models/games/<game>_structs.py` and the shared `models/structs.py`; with
+`COMPANION_GAMES` set, a registered package's structs too); a test fails when they are stale.
 """
 
 from __future__ import annotations
@@ -11,17 +11,22 @@ import json
 from pathlib import Path
 
 HERE = Path(__file__).parent
-FILES = {
-    "table-record.schema.json": "record_json_schema",
-    "table-verdict.schema.json": "verdict_json_schema",
-}
+FILES = ("table-record.schema.json", "table-verdict.schema.json")
 
 
 def generated() -> dict[str, str]:
+    """The shipped files' texts: the record's schema describes the app's own games (``models.games.OWN``),
+    not a game registered from outside it (``COMPANION_GAMES``), whose structs are written all the same."""
     from models import record
+    from models.games import OWN
 
-    return {name: json.dumps(getattr(record, fn)(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
-            for name, fn in FILES.items()}
+    own = tuple(spec.id for spec in OWN)
+    return {"table-record.schema.json": _text(record.record_json_schema(own)),
+            "table-verdict.schema.json": _text(record.verdict_json_schema())}
+
+
+def _text(schema: dict) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 ROOT = HERE.parent.parent
