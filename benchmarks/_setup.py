@@ -1,6 +1,6 @@
 """Shared by the benchmark scripts: make the repository importable and give the games to play.
 
-The games are the spec-legal ones the tests use (tests/test_store_games.py)."""
+The games are the spec-legal ones the tests use (tests/support/games.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.test_store_games import hs_long, sv_game  # noqa: E402
+from tests.support.games import hs_long, sv_game  # noqa: E402
 
 __all__ = ["ROOT", "hs_long", "sv_game", "percentile", "summary"]
 

@@ -27,7 +27,7 @@ from flet.controls.context import _context_page
 from flet.messaging.protocol import Message
 
 from companion.app import flet_messages
-from tests.test_table_entry_patch import ENCODE, GAMES, Recording, entries, open_table
+from tests.support.table_entry import ENCODE, GAMES, Recording, entries, open_table
 
 
 class Timed(Recording):
@@ -55,7 +55,7 @@ def run(game: str, work: Path, patched: bool) -> tuple[float, float, float, int,
     """ms per entry: (the entry's submit and patch, the debug text, msgpack), chars per entry, entries.
     ``patched``: with the app's ``Message.__str__`` (else Flet's own, put back after the app's page
     installed the app's)."""
-    import tests.test_table_entry_patch as harness
+    import tests.support.table_entry as harness
 
     players, start, actions = entries(game)
     harness.Recording = Timed  # open_table makes its page on this connection

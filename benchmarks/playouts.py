@@ -134,7 +134,7 @@ def boursicocotte(rng: random.Random, game: str = "boursicocotte") -> dict[str, 
 # --- Monte & descend: the engine tests' driver (random legal plays, series, draws and takes) ---
 
 def monte_descend(rng: random.Random, game: str = "monte-descend") -> dict[str, Any]:
-    from tests.test_monte_descend import drive
+    from tests.support.monte_descend import drive
 
     record = _envelope(game, rng)
     del record["first_player"]  # the driver's matches start with the first seat
@@ -149,7 +149,7 @@ def monte_descend(rng: random.Random, game: str = "monte-descend") -> dict[str, 
 # --- Animalia: the engine tests' driver (a random choice among the engine's legal actions) -----
 
 def animalia(rng: random.Random, game: str = "animalia") -> dict[str, Any]:
-    from tests.test_animalia import play_random, record
+    from tests.support.animalia import play_random, record
 
     least, most = PLAYER_COUNTS[game]
     players = rng.randint(least, most)

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 from scoring.boursicocotte import ANIMALS, BoursicocotteEngine
-from tests.test_boursicocotte import accept, bid, cannot_pay, challenge, close, counter, draw, pay
+from tests.support.boursicocotte import accept, bid, cannot_pay, challenge, close, counter, draw, pay
 
 
 def some_cards(cards: list[int], rnd: random.Random, most: int = 3) -> list[int]:

@@ -18,7 +18,7 @@ from models.games.animalia import ANI_CARDS, ANI_FAMILIES
 from models.record import parse_action
 from scoring.animalia import AnimaliaEngine, Phase
 from scoring.base import RuleViolation
-from tests.test_animalia import act, engine, legal_actions, snapshot
+from tests.support.animalia import act, engine, legal_actions, snapshot
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

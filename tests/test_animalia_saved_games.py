@@ -8,7 +8,7 @@ from companion.service.migrate import check_game
 from models.i18n import Msg
 from scoring.animalia import power_of
 from tests.saved_games import opening_refused, saved_game, source_game
-from tests.test_animalia import engine
+from tests.support.animalia import engine
 
 PLAYERS = ["Anne", "Bruno"]
 PLAIN = sorted(c for c in engine(2).deck if power_of(c) is None)  # no power is activated by these

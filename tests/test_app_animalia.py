@@ -22,18 +22,8 @@ from models.record import parse_action
 from scoring.animalia import AnimaliaEngine, Phase, card
 from scoring.base import rules_of
 from tests.screen_driver import ScreenDriver
-from tests.test_animalia import (
-    SEASON,
-    A,
-    B,
-    C,
-    act,
-    at_phase3,
-    engine,
-    give,
-    legal_actions,
-    phase1,
-)
+from tests.support.animalia import SEASON, A, B, C, act, at_phase3, engine, give, legal_actions, phase1
+from tests.support.screens import shown
 
 GAME = "animalia"
 
@@ -50,22 +40,6 @@ def state_of(eng: AnimaliaEngine, *, assist: bool = False, entries: int | None =
 
 def texts(root: Any) -> list[str]:
     return probe.texts(root)
-
-
-def shown(root: Any, ident: str) -> bool:
-    """``ident`` is on screen: present, and no control around it hidden (the picker stays on the
-    page, hidden, while a lot is offered)."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node is None or getattr(node, "visible", True) is False:
-            continue
-        if isinstance(node, ft.Semantics) and node.identifier == ident:
-            return True
-        for name in ("content", "controls"):
-            value = getattr(node, name, None)
-            stack.extend(value if isinstance(value, list) else [value])
-    return False
 
 
 class Table(ScreenDriver):
@@ -88,10 +62,6 @@ class Table(ScreenDriver):
 
 
 # -- registration and catalogues -------------------------------------------------------------------
-
-
-
-
 
 
 def test_rules_for_reads_the_rules_each_event_names():
@@ -408,7 +378,7 @@ def test_through_the_table_frame_a_whole_season(tmp_path):
 
 def test_a_finished_game_goes_to_the_results_with_scores_excellence_and_why(tmp_path):
     from companion.app.screens.results import mentions
-    from tests.test_animalia import play_random
+    from tests.support.animalia import play_random
 
     eng, actions = play_random(3, seed=5)
     app, service, sid = _app(tmp_path)

@@ -12,7 +12,7 @@ from companion.app import probe
 from companion.app.shell import App
 from companion.service import SessionService
 from companion.store import Store
-from tests.test_app_animalia import shown
+from tests.support.screens import shown
 
 PLAYERS = ("Anne", "Bruno", "Chloé", "David")
 A, B, C, D = PLAYERS

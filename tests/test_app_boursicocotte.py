@@ -27,7 +27,7 @@ from scoring.boursicocotte import ANIMALS, BoursicocotteEngine, animal
 from scoring.referee import replay
 from tests.conftest import EXAMPLES
 from tests.screen_driver import ScreenDriver
-from tests.test_boursicocotte import bid, challenge, close, draw, game_2460, pay
+from tests.support.boursicocotte import bid, challenge, close, draw, game_2460, pay
 
 GAME = "boursicocotte"
 TABLE = ("Anne", "Bruno", "Chloé")

@@ -18,6 +18,7 @@ from companion.store import Store
 from models.i18n import Msg
 from scoring.referee import replay
 from tests.conftest import EXAMPLES
+from tests.support.screens import choose
 
 A, B, C, D = "Anne", "Bruno", "Chloé", "David"
 
@@ -70,16 +71,6 @@ def app(service, tmp_path) -> App:
 
 
 # -- history ------------------------------------------------------------------------------------
-
-
-def choose(app, ident: str, key: str) -> None:
-    """Pick an option of a dropdown, as Flet reports it."""
-    from types import SimpleNamespace
-
-    menu = probe.find(app.root, ident).content
-    assert key in [o.key for o in menu.options]
-    menu.value = key
-    menu.on_select(SimpleNamespace(control=menu, data=key))
 
 
 def test_history_lists_every_game_with_its_result(app, played):
@@ -472,8 +463,8 @@ def test_a_game_shorter_than_a_minute_says_so(app):
 
 
 def test_statistics_average_scores_game_by_game_only(app, service):
-    from tests.test_club import play
-    from tests.test_store_games import hs_designed, sv_game
+    from tests.support.club import play
+    from tests.support.games import hs_designed, sv_game
 
     play(service, hs_designed([A, B, C], A))
     play(service, sv_game([A, B]))

@@ -24,7 +24,7 @@ from models.record import parse_action, parse_record_data
 from scoring.base import rules_of
 from scoring.referee import replay
 from tests.screen_driver import ScreenDriver
-from tests.test_monte_descend import GAME, draw, pass_, play, take
+from tests.support.monte_descend import GAME, draw, pass_, play, take
 
 TABLE = ("Anne", "Bruno", "Chloé")
 

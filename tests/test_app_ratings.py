@@ -23,14 +23,7 @@ from companion.service import SessionService
 from companion.service.bgstats import link
 from companion.store import Store
 from models.i18n import Msg
-from tests.test_app_run import served  # noqa: F401  (serve() with ft.run and the web server recorded)
-from tests.test_ratings import play_hs, png_pixels
-
-A, B, C, D = "Anne", "Bruno", "Chloé", "David"
-# (players clockwise, the first player): in these High Society games the first player wins, the
-# next one is last and the one after is second (tests/test_store_games.hs_designed)
-GAMES = [([A, B, C], A), ([A, B, C], A), ([A, B, C], B), ([A, B, D], D), ([A, C, D], C), ([B, C, D], B),
-         ([A, B, C], C), ([A, B, D], A)]
+from tests.support.ratings import GAMES, A, B, C, D, play_hs, png_pixels
 
 
 def fr(key: str, **params: Any) -> str:
@@ -182,7 +175,7 @@ def test_send_to_bg_stats_shows_a_qr_code_that_decodes_to_the_push_link_and_a_bu
 
 
 def test_the_history_csv_is_the_commands_csv_with_the_filters_on_screen(app, service, played, tmp_path, capsys):
-    from tests.test_app_history import choose
+    from tests.support.screens import choose
 
     probe.tap(app.root, "home-history")
     probe.tap(app.root, "history-filters-toggle")
@@ -262,7 +255,7 @@ def test_a_phone_that_joins_while_a_game_is_in_play_lands_on_its_table(service):
     assert probe.text_of(root, "prompt") == service.open(playing).expected.prompt.render("fr")
 
 
-def test_lan_mode_hands_the_printed_address_and_the_pin_to_the_home_screen(served, tmp_path, capsys):  # noqa: F811
+def test_lan_mode_hands_the_printed_address_and_the_pin_to_the_home_screen(served, tmp_path, capsys):
     assert cli.main(["--db", str(tmp_path / "c.db"), "run", "--lan", "--pin", "271828"]) == 0
     (main, _), = served
     url = capsys.readouterr().out.strip()
@@ -273,7 +266,7 @@ def test_lan_mode_hands_the_printed_address_and_the_pin_to_the_home_screen(serve
     assert "271828" in probe.text_of(page.controls[0], "join-pin")
 
 
-def test_without_lan_the_home_screen_shows_no_join_code(served, tmp_path):  # noqa: F811
+def test_without_lan_the_home_screen_shows_no_join_code(served, tmp_path):
     assert cli.main(["--db", str(tmp_path / "c.db"), "run"]) == 0
     (main, _), = served
     page = Page()

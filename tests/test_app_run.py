@@ -13,28 +13,6 @@ from companion import cli
 from companion.app import ASSETS_DIR, export_dir_for
 
 
-@pytest.fixture
-def served(monkeypatch):
-    """(main, kwargs) of each ft.run call; the web server records its host and port there too."""
-    import companion.app as app
-
-    calls = []
-
-    def fake_run(main, **kwargs):
-        calls.append((main, kwargs))
-        return ("asgi", main) if kwargs.get("export_asgi_app") else None
-
-    def fake_web(asgi, host, port):
-        calls[-1][1].update(host=host, port=port, guard=asgi)
-
-    monkeypatch.setattr(ft, "run", fake_run)
-    monkeypatch.setattr(app, "run_web", fake_web)
-    # serve() sets FLET_FORCE_WEB_SERVER: monkeypatch restores the environment afterwards
-    for knob in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB", "FLET_FORCE_WEB_SERVER"):
-        monkeypatch.delenv(knob, raising=False)
-    return calls
-
-
 def test_run_serves_on_loopback_without_cdn_and_prints_the_url(served, tmp_path, capsys):
     db = tmp_path / "sub" / "c.db"
     assert cli.main(["--db", str(db), "run", "--port", "8765"]) == 0
@@ -131,7 +109,7 @@ import companion.app as app
 def play(asgi, **_):  # in uvicorn's place: what the server has loaded and frozen when it would serve
     frozen = gc.get_freeze_count()
     loaded = set(sys.modules)
-    from tests.test_table_entry_patch import GAMES, entries, open_table  # the tests' own helpers
+    from tests.support.table_entry import GAMES, entries, open_table  # the tests' own helpers
     games = {game: entries(game) for game in GAMES}
     gc.collect()
     helpers = len(gc.get_objects())

@@ -21,20 +21,13 @@ from models.record import parse_action, parse_record_data
 from scoring.base import RuleViolation
 from scoring.referee import replay
 from tests.screen_driver import ScreenDriver
+from tests.support.stupide_vautour import full_game, play, reveal
 
 GAME = "stupide-vautour"
 TABLE = ("Anne", "Bruno", "Chloé")
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-
-
-def reveal(card: int) -> dict:
-    return {"type": "reveal", "card": card}
-
-
-def play(**cards: int) -> dict:
-    return {"type": "play", "cards": cards}
 
 
 def state_of(actions=(), players=TABLE, *, assist=False, ties=None) -> TableState:
@@ -62,10 +55,6 @@ def en(key: str, **params: Any) -> str:
 
 
 # -- registration and catalogues -------------------------------------------------------------------
-
-
-
-
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -218,7 +207,6 @@ def test_a_used_card_is_refused_by_the_engine_without_the_round_it_was_played_in
     assert info.value.message("fr") == "Anne a déjà joué son 14 : il n'est plus dans sa main."
 
 
-
 @pytest.mark.parametrize("lang,words,round_word", [("fr", "n'est plus dans", "manche"),
                                                    ("en", "no longer in hand", "round")])
 def test_the_fair_hints_promise_what_the_refusal_of_a_used_card_says(lang, words, round_word):
@@ -314,16 +302,6 @@ def test_the_last_round_offers_each_players_last_card_in_one_tap():
 
 
 # -- whole games through the screen ----------------------------------------------------------------
-
-
-def full_game() -> list[dict]:
-    """15 rounds: point cards 10 … -5 in order; Anne plays 15 … 1, Bruno 1 … 15, Chloé 8 first."""
-    actions = []
-    chloe = [8, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15]
-    for i, point in enumerate(list(range(10, 0, -1)) + [-1, -2, -3, -4, -5]):
-        actions.append(reveal(point))
-        actions.append(play(Anne=15 - i, Bruno=i + 1, Chloé=chloe[i]))
-    return actions
 
 
 def drive(actions: list[dict]) -> tuple[list[dict], Any]:

@@ -15,8 +15,8 @@ from companion.store import Store
 from models.i18n import Msg
 from scoring.base import rules_of
 from scoring.registry import engine_class
-from tests.test_boursicocotte import as_record_text, game_2460
-from tests.test_store_games import hs_long, sv_game
+from tests.support.boursicocotte import as_record_text, game_2460
+from tests.support.games import hs_long, sv_game
 
 PLAYERS = ["Anne", "Bruno", "Chloé"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import get_type_hints
 
 from scoring.boursicocotte import AuctionView, BoursicocotteEngine, DebtView, PlayerView, TradeView
-from tests.test_boursicocotte import TRADE_DEAL, act, bid, challenge, close, deliver_all, draw, engine, money
+from tests.support.boursicocotte import TRADE_DEAL, act, bid, challenge, close, deliver_all, draw, engine, money
 
 
 def _keys(typed: type) -> set[str]:

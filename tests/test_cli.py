@@ -8,15 +8,7 @@ import sys
 import pytest
 
 from tests.conftest import EXAMPLES, ROOT
-
-
-def replay(*args, stdin=None):
-    done = subprocess.run([sys.executable, "-m", "companion", "replay", *args], input=stdin,
-                          capture_output=True, cwd=ROOT, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
-    verdict = json.loads(done.stdout)  # stdout is exactly one JSON object, whatever happened
-    assert verdict["format"] == "table-verdict/1"
-    return done.returncode, verdict, done
+from tests.support.cli import replay
 
 
 def test_standard_input():

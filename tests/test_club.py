@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -24,19 +24,11 @@ from companion.club import NO_TABLE, clean_table_name
 from companion.service import Malformed, ServiceError, SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.test_store_games import hs_designed, hs_long, hs_nobody_wins, sv_game
+from tests.support.clock import Clock
+from tests.support.club import A, B, C, D, E, play
+from tests.support.games import hs_designed, hs_long, hs_nobody_wins, sv_game
 
-A, B, C, D, E = "Anne", "Bruno", "Chloé", "David", "Émile"
 UTC = timezone.utc
-
-
-class Clock:
-    def __init__(self, moment: datetime):
-        self.now = moment
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 @pytest.fixture
@@ -59,14 +51,6 @@ def app_service(tmp_path: Path, clock: Clock) -> Iterator[SessionService]:
     store = Store(tmp_path / "club.db")
     yield SessionService(store, clock=clock)
     store.close()
-
-
-def play(service: SessionService, record: dict, table: str | None = None, upto: int | None = None) -> int:
-    """Start the record's game at ``table`` and enter its actions (the first ``upto``)."""
-    state = service.start(record["game"], record["players"], first_player=record.get("first_player"), table=table)
-    for action in record["actions"][:upto]:
-        service.submit(state.session_id, action)
-    return state.session_id
 
 
 def fr(key: str, **params) -> str:

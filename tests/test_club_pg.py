@@ -16,8 +16,9 @@ from companion import club
 from companion.service import SessionService
 from companion.store import Store
 from models.tables import GameSession, GameSummary, Player, Result, Seat
-from tests.test_club import A, B, C, Clock, D, E, play
-from tests.test_store_games import hs_designed, hs_long, hs_nobody_wins, sv_game
+from tests.support.clock import Clock
+from tests.support.club import A, B, C, D, E, play
+from tests.support.games import hs_designed, hs_long, hs_nobody_wins, sv_game
 
 UTC = timezone.utc
 

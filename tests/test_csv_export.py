@@ -15,8 +15,8 @@ from companion.cli import main
 from companion.service import SessionService
 from companion.service.exports import csv_cell
 from companion.store import Store
-from tests.test_service import Clock
-from tests.test_store_games import sv_game
+from tests.support.clock import Clock
+from tests.support.games import sv_game
 
 UTC = timezone.utc
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1+1", "@SUM(1)", "-2+3", "=cmd|' /C calc'!A0"]

@@ -18,7 +18,7 @@ from companion.service import SessionService
 from companion.service.transfer import ImportUnreadable, read_import
 from companion.store import Store, StoreUnusable
 from tests.conftest import EXAMPLES
-from tests.test_store_games import hs_designed
+from tests.support.games import hs_designed
 
 PLAYERS = ["Anne", "Bruno", "Chloé"]
 

@@ -13,7 +13,7 @@ import pytest
 
 import companion.app.screens.table as table_screen
 from companion.app.games import TableContext
-from tests.test_table_entry_patch import GAMES, _page_context_restored, entries, open_table  # noqa: F401
+from tests.support.table_entry import GAMES, entries, open_table, page_context_restored  # noqa: F401
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from itertools import combinations
 from companion.cli import main
 from companion.service import SessionService
 from companion.store import Store
-from tests.test_store_games import sv_game
+from tests.support.games import sv_game
 
 PLAYERS = [chr(ord("A") + i) for i in range(12)]
 

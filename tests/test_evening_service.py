@@ -10,7 +10,7 @@ import pytest
 from companion.service import ServiceError, SessionService
 from companion.store import Store
 from models.seating import Seating, repeats
-from tests.test_store_games import hs_designed, sv_game
+from tests.support.games import hs_designed, sv_game
 
 NINE = ["Anne", "Bruno", "Chloé", "Dario", "Eve", "Farid", "Gaëlle", "Hugo", "Inès"]
 VAUTOUR = "stupide-vautour"

@@ -12,7 +12,7 @@ from flet.messaging.protocol import Message, MessageAction
 from flet_web.fastapi.flet_app import FletApp
 
 from companion.app import flet_messages
-from tests.test_table_entry_patch import _page_context_restored, open_table  # noqa: F401
+from tests.support.table_entry import open_table, page_context_restored  # noqa: F401
 
 
 @pytest.fixture

@@ -84,7 +84,7 @@ def test_a_list_of_skipped_or_excluded_players_agrees_with_one_and_with_several(
 
 def test_animalia_single_second_place_is_not_told_each():
     """A real season's end: Anne first, Bruno alone in second place."""
-    from tests.test_animalia import SEASON, engine, give
+    from tests.support.animalia import SEASON, engine, give
 
     eng = engine(3)
     events = []

@@ -12,9 +12,10 @@ import pytest
 from companion.service import ServiceError, SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.test_service import Clock, play, rows
-from tests.test_store import PLAYERS, _insert_old_games
-from tests.test_store_games import hs_designed, hs_designed_result, hs_long, sv_game
+from tests.support.clock import Clock
+from tests.support.games import hs_designed, hs_designed_result, hs_long, sv_game
+from tests.support.service import play, rows
+from tests.support.store import PLAYERS, insert_old_games
 
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
 
@@ -207,7 +208,7 @@ def test_an_old_database_is_upgraded_with_a_summary_for_every_game(tmp_path):
     going = hs_long(PLAYERS, final=False)
     con = sqlite3.connect(path)
     with con:
-        _insert_old_games(con, "2025-12-24 19:00:00.000000", [(1, "high-society", record, "finished", False),
+        insert_old_games(con, "2025-12-24 19:00:00.000000", [(1, "high-society", record, "finished", False),
                                                                (2, "high-society", going, "in_progress", False)])
         con.execute("UPDATE actions SET created_at = '2025-12-24 19:30:00.000000' WHERE session_id = 1")
         con.execute("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
@@ -234,13 +235,13 @@ def test_an_old_database_is_upgraded_with_a_summary_for_every_game(tmp_path):
 
 
 def test_an_0003_database_keeps_its_results_and_gets_summaries(tmp_path):
-    from tests.test_store import _write_0002_data
+    from tests.support.store import write_0002_data
 
     path = tmp_path / "old.db"
     old = Store(path, upgrade=False)
     old.upgrade("0003")
     old.close()
-    _write_0002_data(path)
+    write_0002_data(path)
     store = Store(path)
     try:
         service = SessionService(store)
@@ -451,7 +452,7 @@ def test_downgrading_0004_keeps_every_game(tmp_path):
     from alembic import command
 
     from companion.store import alembic_config
-    from tests.test_store import old_database_with_games, rows_by_table
+    from tests.support.store import old_database_with_games, rows_by_table
 
     path, tables, before = old_database_with_games(tmp_path, "0003")
     store = Store(path)

@@ -18,8 +18,8 @@ from companion.service.records import kept, refereed_actions
 from companion.service.replay import fold, result_rows
 from companion.store import Store
 from models.record import parse_record_data
-from tests.test_import_export import SHORT
-from tests.test_store_games import hs_designed, hs_long, hs_nobody_wins, sv_game
+from tests.support.boursicocotte import SHORT
+from tests.support.games import hs_designed, hs_long, hs_nobody_wins, sv_game
 
 TABLES = ("players", "sessions", "seats", "actions", "results", "game_summaries", "player_months", "game_months")
 EARLIER = datetime(2025, 3, 14, 20, 30, tzinfo=timezone.utc)

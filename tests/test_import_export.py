@@ -5,8 +5,6 @@ entry is wrong."""
 from __future__ import annotations
 
 import json
-import sqlite3
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +17,9 @@ from models.record import parse_record, parse_record_data
 from scoring import registry
 from scoring.referee import verdict_of
 from tests.conftest import EXAMPLES, example_table
-from tests.test_store_games import hs_designed, hs_long, hs_nobody_wins, sv_game
+from tests.support.boursicocotte import SHORT
+from tests.support.games import hs_designed, hs_long, hs_nobody_wins, sv_game
+from tests.support.store import snapshot
 
 PLAYERS = ["Anne", "Bruno", "Chloé"]
 
@@ -34,16 +34,6 @@ def store(tmp_path):
 @pytest.fixture
 def service(store):
     return SessionService(store)
-
-
-def snapshot(path: Path) -> dict:
-    """Every row of every table: 'unchanged' means exactly this."""
-    con = sqlite3.connect(path)
-    try:
-        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-        return {t: sorted(con.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in tables}
-    finally:
-        con.close()
 
 
 def some_records() -> list[dict]:
@@ -105,12 +95,6 @@ def test_the_shared_examples_import_and_replay(service):
         state = service.open(sid)
         assert state.status == table[path.name]["status"], path.name
         assert len(state.log) == len(json.loads(path.read_text(encoding="utf-8"))["actions"])
-
-
-SHORT = {"format": "table-record/1", "game": "boursicocotte", "players": ["A", "B", "C"],
-         "start_animals": {"A": ["cow", "cow", "hen", "dog"], "B": ["cow", "pig", "hen", "cat"],
-                           "C": ["goat", "goat", "goat", "donkey"]},
-         "actions": [{"type": "challenge", "player": "A", "target": "B", "animal": "cow", "cards": [10]}]}
 
 
 def test_a_short_version_record_keeps_its_deal_through_the_store(store, tmp_path):

@@ -15,13 +15,12 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
 from sqlalchemy import select as sa_select
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 import companion.service.migrate as migration
@@ -32,54 +31,16 @@ from companion.store import Store
 from models.names import name_key
 from models.tables import TABLES
 from tests.conftest import ROOT
-from tests.test_import_export import SHORT
-from tests.test_store_games import hs_designed, hs_long, sv_game
-
-
-@dataclass
-class Club:
-    """The club's database: ``arg`` is what ``--to`` names, ``store()`` opens it, ``exists()`` says
-    whether anything was created (on PostgreSQL: whether its schema has tables). ``path``: the
-    SQLite file, None on PostgreSQL."""
-
-    arg: str
-    path: Path | None
-
-    def store(self) -> Store:
-        return Store(self.path if self.path is not None else self.arg)
-
-    def exists(self) -> bool:
-        if self.path is not None:
-            return self.path.exists()
-        engine = create_engine(self.arg)
-        try:
-            with engine.connect() as conn:
-                return bool(inspect(conn).get_table_names())
-        finally:
-            engine.dispose()
-
-
-def _club(request, tmp_path, kind: str, pg_fixture: str) -> Club:
-    if kind == "postgresql":
-        return Club(request.getfixturevalue(pg_fixture), None)
-    path = tmp_path / "club" / "club.db"
-    path.parent.mkdir()
-    return Club(str(path) if kind == "sqlite" else f"sqlite:///{path}", path)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def club(request, tmp_path):
-    """The club's database, empty at the newest schema on PostgreSQL (the session's server)."""
-    return _club(request, tmp_path, request.param, "pg_url")
+from tests.support.boursicocotte import SHORT
+from tests.support.club import Club, club_at
+from tests.support.games import hs_designed, hs_long, sv_game
 
 
 @pytest.fixture
 def new_club(request, tmp_path):
     """A club's database that does not exist yet: no SQLite file, or a PostgreSQL database with no
     schema (parametrized indirectly: ``sqlite``, ``sqlite-url`` or ``postgresql``)."""
-    return _club(request, tmp_path, request.param, "pg_empty_url")
-
-
+    return club_at(request, tmp_path, request.param, "pg_empty_url")
 
 
 def rows(store: Store) -> dict[str, list]:

@@ -14,7 +14,7 @@ from models.i18n import LANGUAGES
 from models.record import parse_action
 from scoring.base import RuleViolation
 from scoring.monte_descend import Phase
-from tests.test_monte_descend import GAME, draw, drive, pass_, play, take
+from tests.support.monte_descend import GAME, draw, drive, pass_, play, take
 
 NAMES = ["Anne", "Bruno", "Chloé", "David", "Élise", "Farid"]
 

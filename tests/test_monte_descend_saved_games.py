@@ -7,7 +7,7 @@ from __future__ import annotations
 from companion.service.migrate import check_game
 from models.i18n import Msg
 from tests.saved_games import opening_refused, saved_game, source_game
-from tests.test_monte_descend import draw, pass_, play
+from tests.support.monte_descend import draw, pass_, play
 
 PLAYERS = ["Anne", "Bruno"]
 # Anne keeps 1 card, Bruno 6 after his chaos. Saved before the fix, the hands stayed 1 and 6; now

@@ -19,7 +19,7 @@ from companion.app.shell import App
 from companion.service import Malformed, ServiceError, SessionService
 from companion.store import Store
 from models.names import check_new_name, clean_name, look_alike, normal_name
-from tests.test_store_games import hs_designed
+from tests.support.games import hs_designed
 
 CYRILLIC_LOU = "L\u043eu"  # the o is CYRILLIC SMALL LETTER O
 FULLWIDTH_LOU = "\uff2c\uff4f\uff55"

@@ -1,7 +1,7 @@
 """Skill ratings, rivals and streaks, the CSV and BG Stats exports, the QR code and the command.
 
 The ratings are checked against openskill itself: on a random history built through the real
-service (tests/test_stats_differential.py's builders: games played entry by entry at random
+service (tests/support/history.py's builders: games played entry by entry at random
 times, imported one by one and in batches, some left unfinished or abandoned, finished games
 reopened by an undo and finished again, corrections, deletions, renamed and merged profiles),
 each finished game's places are read from its exported record (replayed by the referee), the
@@ -16,8 +16,6 @@ import io
 import json
 import random
 import re
-import struct
-import zlib
 from collections import defaultdict
 from datetime import datetime, timedelta, timezone
 from urllib.parse import unquote
@@ -36,10 +34,10 @@ from companion.store import Store
 from models.games import GAMES
 from models.record import parse_record_data
 from scoring.referee import verdict_of
-from tests.test_migrate import club  # noqa: F401  (the club's database: SQLite and PostgreSQL)
-from tests.test_service import Clock
-from tests.test_stats_differential import T0, History, playout
-from tests.test_store_games import hs_designed
+from tests.support.clock import Clock
+from tests.support.games import hs_designed
+from tests.support.history import T0, History, playout
+from tests.support.ratings import play_hs, png_pixels
 
 UTC = timezone.utc
 
@@ -223,15 +221,6 @@ def rated(monkeypatch):
     return passes
 
 
-def play_hs(service: SessionService, players: list[str], first: str) -> int:
-    record = hs_designed(players, first)
-    state = service.start("high-society", players, first_player=first)
-    for action in record["actions"]:
-        service.submit(state.session_id, action)
-    assert service.open(state.session_id).status == "finished"
-    return state.session_id
-
-
 def test_a_change_rates_again_from_the_first_game_it_affects_only(tmp_path, rated):
     clock = Clock(T0)
     service = SessionService(Store(tmp_path / "companion.db"), clock=clock)
@@ -304,7 +293,7 @@ def test_the_migration_rates_the_games_a_database_already_has(tmp_path):
         store.close()
 
 
-def test_a_tablet_s_older_games_copied_into_a_club_are_rated_in_the_order_they_finished(tmp_path, club):  # noqa: F811
+def test_a_tablet_s_older_games_copied_into_a_club_are_rated_in_the_order_they_finished(tmp_path, club):
     from companion.service.migrate import migrate
 
     tablet = SessionService(Store(tmp_path / "tablet.db"), clock=Clock(T0))
@@ -418,45 +407,6 @@ def test_bg_stats_plays_of_every_game_have_every_field_with_its_type(tmp_path):
 
 
 # -- the QR code ----------------------------------------------------------------------------------------
-
-
-def png_pixels(data: bytes) -> tuple[int, int, bytes]:
-    """(width, height, one grey byte a pixel) of a PNG in 1- or 8-bit greyscale (what segno writes)."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, head = 8, b"", None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            head = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    assert head is not None
-    width, height, depth, colour, _, _, interlace = head
-    assert colour == 0 and depth in (1, 8) and interlace == 0
-    stride = (width * depth + 7) // 8
-    raw, prior, out = zlib.decompress(idat), bytearray(stride), bytearray()
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            left, up, corner = (line[i - 1] if i else 0), prior[i], (prior[i - 1] if i else 0)
-            if kind == 1:
-                line[i] = (line[i] + left) & 255
-            elif kind == 2:
-                line[i] = (line[i] + up) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 255
-            elif kind == 4:
-                p = left + up - corner
-                best = min((abs(p - left), 0, left), (abs(p - up), 1, up), (abs(p - corner), 2, corner))[2]
-                line[i] = (line[i] + best) & 255
-        prior = line
-        if depth == 8:
-            out += line[:width]
-        else:
-            out += bytes(255 if line[x // 8] >> (7 - x % 8) & 1 else 0 for x in range(width))
-    return width, height, bytes(out)
 
 
 def test_the_qr_code_of_a_bg_stats_link_decodes_to_exactly_the_link(tmp_path):

@@ -282,7 +282,7 @@ def test_a_colon_inside_a_name_is_fine():
 
 
 def test_text_and_bytes_parse_alike(make_record):
-    from tests.test_store_games import hs_long, sv_game
+    from tests.support.games import hs_long, sv_game
 
     for data in (hs_long(["Anne", "Bruno", "Chloé"]), sv_game(["Lou", "Marc"], shift=4),
                  make_record("boursicocotte", ["A", "B", "C"], actions=[{"type": "draw", "card": "cow"},

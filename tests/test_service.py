@@ -4,11 +4,10 @@ correction by retraction, resume from the database, lists and statistics."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
-from sqlalchemy import text
 
 from companion.service import (
     CorrectionConflict,
@@ -25,20 +24,11 @@ from models.i18n import render
 from models.record import parse_record_data
 from scoring import registry
 from scoring.referee import verdict_of
-from tests.test_store_games import hs_designed, hs_designed_result, hs_long, hs_nobody_wins, sv_game
+from tests.support.clock import Clock
+from tests.support.games import hs_designed, hs_designed_result, hs_long, hs_nobody_wins, sv_game
+from tests.support.service import play, rows
 
 PLAYERS = ["Anne", "Bruno", "Chloé"]
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, start: datetime):
-        self.now = start
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 @pytest.fixture
@@ -57,19 +47,6 @@ def store(db_path):
 @pytest.fixture
 def service(store):
     return SessionService(store)
-
-
-def play(service: SessionService, record: dict, assist: bool = False) -> SessionState:
-    state = service.start(record["game"], record["players"], record.get("first_player"),
-                          record.get("variant"), assist=assist)
-    for action in record["actions"]:
-        state = service.submit(state.session_id, action)
-    return state
-
-
-def rows(store: Store, sql: str, **params):
-    with store.read() as db:
-        return [tuple(r) for r in db.execute(text(sql), params)]
 
 
 def assert_same_state(a: SessionState, b: SessionState):

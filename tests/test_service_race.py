@@ -29,7 +29,7 @@ from companion.service import (
 )
 from companion.store import Store, Tx
 from models.i18n import Msg
-from tests.test_store_games import hs_long
+from tests.support.games import hs_long
 
 PLAYERS = ["Anne", "Bruno", "Chloé"]
 SCRIPT = hs_long(PLAYERS)["actions"]
@@ -412,7 +412,7 @@ def test_two_tables_finishing_games_of_one_month_at_once_both_count(db_path):
     its game; on SQLite the second write waits for the first)."""
     import time
 
-    from tests.test_store_games import hs_designed
+    from tests.support.games import hs_designed
 
     recounted = threading.Event()
 

@@ -29,7 +29,7 @@ ROUNDS = 40
 def child(db: str, shared: int, seed: int, rounds: int) -> None:
     from companion.service import GameChanged, SessionService
     from companion.store import Store
-    from tests.test_store_games import hs_designed, hs_long
+    from tests.support.games import hs_designed, hs_long
 
     script = hs_long(PLAYERS)["actions"]
     own_script = hs_designed(PLAYERS, "Anne")["actions"]  # short: it finishes several times
@@ -66,7 +66,7 @@ def child(db: str, shared: int, seed: int, rounds: int) -> None:
 def test_two_processes_race_on_one_game_and_play_their_own(database):
     from companion.service import SessionService
     from companion.store import Store
-    from tests.test_store_games import hs_long
+    from tests.support.games import hs_long
 
     script = hs_long(PLAYERS)["actions"]
     store = Store(database)

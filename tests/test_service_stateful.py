@@ -30,7 +30,7 @@ from companion.store import Store
 from models.record import action_to_data, parse_action, parse_record_data
 from scoring.referee import new_engine, replay
 from scoring.registry import refereed_games
-from tests.test_import_export import snapshot
+from tests.support.store import snapshot
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from playouts import playout  # noqa: E402

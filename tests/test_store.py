@@ -17,12 +17,16 @@ from sqlalchemy.exc import IntegrityError
 from companion.paths import ENV_VAR, default_db_path, resolve_db_path
 from companion.service import SessionService
 from companion.store import Store, migrations_location
-from models.record import parse_record_data
 from models.tables import metadata
-from scoring.referee import verdict_of
-from tests.test_store_games import hs_designed, hs_long
-
-PLAYERS = ["Anne", "Bruno", "Chloé"]
+from tests.support.games import hs_designed, hs_long
+from tests.support.store import (
+    BC_GOING,
+    PLAYERS,
+    insert_old_games,
+    old_database_with_games,
+    rows_by_table,
+    write_0002_data,
+)
 
 
 def test_every_connection_is_durable_and_checks_foreign_keys(tmp_path):
@@ -72,33 +76,6 @@ def test_migrations_are_found_inside_the_package():
                                                                                  "0005_club.py", "0006_ratings.py", "0007_evenings.py"]
 
 
-def rows_by_table(con: sqlite3.Connection, tables, columns_of: dict | None = None) -> dict:
-    """{table: (columns, rows)}; with ``columns_of``, only the columns listed there (what an older
-    schema had), so that a column a later migration adds does not hide a change to the others."""
-    out = {}
-    for t in tables:
-        columns = columns_of[t][0] if columns_of else [r[1] for r in con.execute(f"PRAGMA table_info({t})")]
-        rows = con.execute(f"SELECT {', '.join(columns)} FROM {t} ORDER BY 1, 2").fetchall()
-        out[t] = (columns, rows)
-    return out
-
-
-def _insert_old_games(con: sqlite3.Connection, stamp: str, games) -> None:
-    """Rows an older app wrote with plain SQL (players, sessions, seats, active actions), for the
-    upgrade tests: ``games`` holds (session id, game, record, status, assist)."""
-    for i, name in enumerate(PLAYERS, 1):
-        con.execute("INSERT INTO players (id, name, created_at) VALUES (?, ?, ?)", (i, name, stamp))
-    for sid, game, rec, status, assist in games:
-        con.execute("INSERT INTO sessions (id, game, variant, first_player, assist, status, started_at, "
-                    "finished_at, updated_at) VALUES (?, ?, '{}', 'Anne', ?, ?, ?, ?, ?)",
-                    (sid, game, assist, status, stamp, stamp if status == "finished" else None, stamp))
-        for pos in range(3):
-            con.execute("INSERT INTO seats VALUES (?, ?, ?)", (sid, pos, pos + 1))
-        for seq, action in enumerate(rec["actions"], 1):
-            con.execute("INSERT INTO actions (session_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
-                        (sid, seq, json.dumps(action), stamp))
-
-
 def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
     path = tmp_path / "old.db"
     old = Store(path, upgrade=False)
@@ -112,7 +89,7 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
     with con:
         assert "results" not in {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         stamp = "2025-12-24 19:00:00.000000"
-        _insert_old_games(con, stamp, [(1, "high-society", record, "finished", False),
+        insert_old_games(con, stamp, [(1, "high-society", record, "finished", False),
                                        (2, "high-society", going, "in_progress", False)])
         # an undone entry, as 0001 already kept them
         con.execute("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
@@ -147,39 +124,13 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
         store.close()
 
 
-BC_GOING = [{"type": "draw", "card": "pig"}, {"type": "bid", "player": "Bruno", "amount": 20},
-            {"type": "close", "buy_back": False}, {"type": "pay", "player": "Bruno", "cards": [10, 10]}]
-
-
-def _write_0002_data(path: Path) -> dict:
-    """The rows a 0002-era app wrote: a finished game with its results, a Boursicocotte game under
-    way with an undone entry. Returns the record of each session as it should export."""
-    record = hs_designed(PLAYERS, "Anne")
-    result = verdict_of(parse_record_data(record)).result
-    con = sqlite3.connect(path)
-    with con:
-        stamp = "2026-01-05 20:00:00.000000"
-        _insert_old_games(con, stamp, [(1, "high-society", record, "finished", False),
-                                       (2, "boursicocotte", {"actions": BC_GOING}, "in_progress", True)])
-        con.execute("INSERT INTO actions (session_id, seq, action, created_at, retracted_at) VALUES "
-                    "(2, 99, '{\"type\": \"draw\", \"card\": \"hen\"}', ?, ?)", (stamp, stamp))
-        ranks = {r.player: r.rank for r in result.ranking}
-        for i, name in enumerate(PLAYERS, 1):
-            con.execute("INSERT INTO results VALUES (1, ?, ?, ?, ?, ?)",
-                        (i, result.scores[name], ranks[name], name in result.winners, name in result.eliminated))
-    con.close()
-    envelope = {"format": "table-record/1", "players": PLAYERS, "first_player": "Anne"}
-    return {1: {**envelope, "game": "high-society", "actions": record["actions"]},
-            2: {**envelope, "game": "boursicocotte", "actions": BC_GOING}}
-
-
 def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
     path = tmp_path / "old.db"
     old = Store(path, upgrade=False)
     old.upgrade("0002")
     assert old.revision() == "0002"
     old.close()
-    records = _write_0002_data(path)
+    records = write_0002_data(path)
     tables = ("players", "sessions", "seats", "actions", "results")
     con = sqlite3.connect(path)
     before = rows_by_table(con, tables)
@@ -209,21 +160,6 @@ def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
         assert len(service.entries_history(2)) == len(BC_GOING) + 2
     finally:
         store.close()
-
-
-def old_database_with_games(tmp_path, revision: str) -> tuple:
-    """A database at ``revision`` holding the old-schema games, and its rows by table before
-    anything else touches it."""
-    path = tmp_path / "a.db"
-    old = Store(path, upgrade=False)
-    old.upgrade(revision)
-    old.close()
-    _write_0002_data(path)
-    tables = ("players", "sessions", "seats", "actions", "results")
-    con = sqlite3.connect(path)
-    before = rows_by_table(con, tables)
-    con.close()
-    return path, tables, before
 
 
 def test_downgrading_0003_keeps_every_game(tmp_path):

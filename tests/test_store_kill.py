@@ -29,7 +29,7 @@ MAX_ACKS = 5000  # a child left alone stops by itself
 def child(db_path: str) -> None:
     from companion.service import SessionService
     from companion.store import Store
-    from tests.test_store_games import hs_long
+    from tests.support.games import hs_long
 
     service = SessionService(Store(db_path))
     script = hs_long(PLAYERS)["actions"]
@@ -48,7 +48,7 @@ def child(db_path: str) -> None:
 def _check(db_path: Path | str, acked: dict[int, int]) -> None:
     from companion.service import SessionService
     from companion.store import Store
-    from tests.test_store_games import hs_long
+    from tests.support.games import hs_long
 
     script = hs_long(PLAYERS)["actions"]
     store = Store(db_path)

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from companion.service import SessionService
 from companion.store import GameFigures, PairFigures, PlayerFigures, RecordHolder, Store
-from tests.test_club import A, B, C, Clock, D, play
-from tests.test_store_games import hs_designed, hs_long, sv_game
+from tests.support.clock import Clock
+from tests.support.club import A, B, C, D, play
+from tests.support.games import hs_designed, hs_long, sv_game
 
 UTC = timezone.utc
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,6 @@ more: the same checks then find the values, so they can fail."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,8 +16,15 @@ from companion.app.shell import App
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-
-PLAYERS = ["Anne", "Bruno", "Chloé"]
+from tests.support.table_fair import (
+    BC_PAYMENT_ANY,
+    BC_SALE,
+    HS_ROUNDS,
+    PLAYERS,
+    SV_ROUNDS,
+    play,
+    said,
+)
 
 
 @pytest.fixture
@@ -36,29 +42,7 @@ def shared_screen(service: SessionService, session_id: int) -> str:
     return "\n".join(probe.texts(app.root))
 
 
-def said(key: str, **params: Any) -> str:
-    return Msg(key, params).render("en")
-
-
-def play(service: SessionService, game: str, actions: list[dict], *, assist: bool,
-         variant: dict | None = None) -> int:
-    state = service.start(game, PLAYERS, variant=variant, assist=assist)
-    for action in actions:
-        service.submit(state.session_id, action)
-    return state.session_id
-
-
 # -- High Society and Animalement Vôtre: money in hand ---------------------------------------------
-
-HS_ROUNDS = [
-    {"type": "reveal", "card": "p7"},
-    {"type": "bid", "player": "Anne", "add": [8]},
-    {"type": "bid", "player": "Bruno", "add": [12]},
-    {"type": "pass", "player": "Chloé"},
-    {"type": "pass", "player": "Anne"},  # Bruno buys the 7 for 12: Bruno 94 left, Anne and Chloé 106
-    {"type": "reveal", "card": "p3"},
-    {"type": "bid", "player": "Bruno", "add": [1]},
-]
 
 
 @pytest.mark.parametrize("game", ["high-society", "animalement-votre"])
@@ -74,12 +58,6 @@ def test_money_left_is_never_on_the_shared_screen(service, game):
 
 
 # -- Stupide Vautour: the last card per player, no running score -------------------------------------
-
-SV_ROUNDS = [
-    {"type": "reveal", "card": 10}, {"type": "play", "cards": {"Anne": 13, "Bruno": 2, "Chloé": 11}},
-    {"type": "reveal", "card": -4}, {"type": "play", "cards": {"Anne": 3, "Bruno": 14, "Chloé": 6}},
-    {"type": "reveal", "card": 5}, {"type": "play", "cards": {"Anne": 9, "Bruno": 12, "Chloé": 7}},
-]
 
 
 def test_stupide_vautour_shows_each_players_last_card_and_no_running_score(service):
@@ -110,13 +88,12 @@ def test_stupide_vautour_shows_each_players_last_card_and_no_running_score(servi
 
 
 def test_stupide_vautour_reveals_everything_once_the_game_is_over(service):
-    from tests.test_app_stupide_vautour import full_game
+    from tests.support.stupide_vautour import full_game
 
     session = play(service, "stupide-vautour", full_game(), assist=False)
     shown = shared_screen(service, session)
     assert said("app.sv.log.round_hidden", round=1) not in shown
     assert said("sv.played_by", player="Chloé", card=8) in shown  # round 1, now public
-
 
 
 def test_the_frame_reads_only_the_log_entries_it_shows(service, monkeypatch):
@@ -144,16 +121,6 @@ def test_the_frame_reads_only_the_log_entries_it_shows(service, monkeypatch):
     assert asked[-1] == len(rounds)  # the whole log, once asked for
 
 # -- Boursicocotte: money cards ----------------------------------------------------------------------
-
-BC_SALE = [
-    {"type": "draw", "card": "cow"},
-    {"type": "bid", "player": "Bruno", "amount": 40},
-    {"type": "close", "buy_back": False},
-    {"type": "pay", "player": "Bruno", "cards": [50]},  # 40 owed, paid with a 50: no change
-]
-# Bruno could make the 40 with four 10s: paying a 50 anyway is the house variant (the rulebook's
-# default, `payment: exact`, refuses it in his private view)
-BC_PAYMENT_ANY = {"payment": "any"}
 
 
 def test_boursicocotte_log_says_a_payment_happened_never_the_cards(service):

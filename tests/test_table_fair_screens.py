@@ -5,12 +5,23 @@ the hidden values, so they can fail."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from companion.app import probe
 from companion.app.shell import App
-from tests.test_table_fair import BC_PAYMENT_ANY, BC_SALE, SV_ROUNDS, play, said, service  # noqa: F401  (the fixture)
+from companion.service import SessionService
+from companion.store import Store
+from tests.support.table_fair import BC_PAYMENT_ANY, BC_SALE, SV_ROUNDS, play, said
 
 
-def past_replay(service, session_id: int) -> str:  # noqa: F811
+@pytest.fixture
+def service(tmp_path: Path) -> SessionService:
+    return SessionService(Store(tmp_path / "fair.db"))
+
+
+def past_replay(service, session_id: int) -> str:
     """Everything the past-game screen shows at every step of the replay, and each step's "why?"."""
     app = App(service, None)
     app.lang = "en"
@@ -28,7 +39,7 @@ def past_replay(service, session_id: int) -> str:  # noqa: F811
         probe.tap(app.root, "step-next")
 
 
-def test_stupide_vautour_past_replay_of_a_game_in_progress_hides_earlier_rounds(service):  # noqa: F811
+def test_stupide_vautour_past_replay_of_a_game_in_progress_hides_earlier_rounds(service):
     fair = past_replay(service, play(service, "stupide-vautour", SV_ROUNDS, assist=False))
     aided = past_replay(service, play(service, "stupide-vautour", SV_ROUNDS, assist=True))
     hidden = [  # rounds 1 and 2: under later cards at the table
@@ -45,15 +56,15 @@ def test_stupide_vautour_past_replay_of_a_game_in_progress_hides_earlier_rounds(
     assert said("app.past.step_hidden") in fair and said("app.past.step_hidden") not in aided
 
 
-def test_stupide_vautour_past_replay_shows_every_round_once_the_game_is_over(service):  # noqa: F811
-    from tests.test_app_stupide_vautour import full_game
+def test_stupide_vautour_past_replay_shows_every_round_once_the_game_is_over(service):
+    from tests.support.stupide_vautour import full_game
 
     shown = past_replay(service, play(service, "stupide-vautour", full_game(), assist=False))
     assert said("app.past.step_hidden") not in shown
     assert said("sv.played_by", player="Chloé", card=8) in shown  # round 1, public at the end
 
 
-def sv_correction_conflict(service, assist: bool) -> str:  # noqa: F811
+def sv_correction_conflict(service, assist: bool) -> str:
     """Round 1 corrected with Bruno's 14, which he played in round 2: the frame names the later entry."""
     session = play(service, "stupide-vautour", SV_ROUNDS, assist=assist)
     app = App(service, None)
@@ -66,7 +77,7 @@ def sv_correction_conflict(service, assist: bool) -> str:  # noqa: F811
     return probe.text_of(app.root, "conflict")
 
 
-def test_stupide_vautour_correction_conflict_names_the_later_round_as_the_log_does(service):  # noqa: F811
+def test_stupide_vautour_correction_conflict_names_the_later_round_as_the_log_does(service):
     fair = sv_correction_conflict(service, assist=False)
     aided = sv_correction_conflict(service, assist=True)
     assert "SV-PLAY-USED" in fair and "SV-PLAY-USED" in aided
@@ -87,7 +98,7 @@ BC_TRADE = BC_SALE + [  # Bruno paid his 40 with his 50: Anne now holds two 50s
 ]
 
 
-def correcting_bruno_payment(service, actions: list[dict]) -> App:  # noqa: F811
+def correcting_bruno_payment(service, actions: list[dict]) -> App:
     """The table, correcting Bruno's payment (entry 4) in his private view, opened."""
     app = App(service, None)
     app.lang = "en"
@@ -99,7 +110,7 @@ def correcting_bruno_payment(service, actions: list[dict]) -> App:  # noqa: F811
     return app
 
 
-def test_boursicocotte_a_refused_correction_goes_with_the_private_view(service):  # noqa: F811
+def test_boursicocotte_a_refused_correction_goes_with_the_private_view(service):
     app = correcting_bruno_payment(service, BC_SALE)
     probe.tap(app.root, "fix-bc-cannot-pay")  # Bruno holds 90: he can pay the 40
     money = said("bc.err.can_pay", player="Bruno", total=90, amount=40)
@@ -109,7 +120,7 @@ def test_boursicocotte_a_refused_correction_goes_with_the_private_view(service):
     assert not probe.has(app.root, "refusal")
 
 
-def test_boursicocotte_a_correction_conflict_never_quotes_a_later_secret_offer(service):  # noqa: F811
+def test_boursicocotte_a_correction_conflict_never_quotes_a_later_secret_offer(service):
     app = correcting_bruno_payment(service, BC_TRADE)
     for k in range(4):  # paid with four 10s instead: Anne would not have had her second 50
         probe.tap(app.root, f"fix-bc-cash-10-{k}")
@@ -123,7 +134,7 @@ def test_boursicocotte_a_correction_conflict_never_quotes_a_later_secret_offer(s
     assert "50" not in probe.text_of(app.root, "conflict")
 
 
-def payment_why(service, cards: list[int]) -> str:  # noqa: F811
+def payment_why(service, cards: list[int]) -> str:
     """The "why?" of Bruno's payment of the 40 he owes, paid with ``cards``, on the table screen."""
     session = play(service, "boursicocotte", BC_SALE[:-1] + [{"type": "pay", "player": "Bruno", "cards": cards}],
                    assist=False, variant=BC_PAYMENT_ANY)
@@ -134,7 +145,7 @@ def payment_why(service, cards: list[int]) -> str:  # noqa: F811
     return probe.text_of(app.dialog)
 
 
-def test_boursicocotte_why_of_a_payment_never_tells_an_overpayment(service):  # noqa: F811
+def test_boursicocotte_why_of_a_payment_never_tells_an_overpayment(service):
     exact = payment_why(service, [10, 10, 10, 10])
     over = payment_why(service, [50])  # the table only saw cards change hands face down
     assert "BC-PAYER" in exact

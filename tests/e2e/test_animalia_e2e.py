@@ -171,7 +171,7 @@ def _until(service: Any, sid: int, actions: list[dict], done: Any) -> None:
 
 
 def _prepare(service: Any, n: int, turn: str) -> int:
-    from tests.test_animalia import NAMES, play_random
+    from tests.support.animalia import NAMES, play_random
 
     players = list(NAMES[:n])
     sid = service.start("animalia", players, assist=False).session_id

@@ -18,7 +18,7 @@ from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
 from tests.e2e.harness import AppProcess, Screen, tab
-from tests.test_store_games import hs_designed, hs_nobody_wins
+from tests.support.games import hs_designed, hs_nobody_wins
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -14,7 +14,7 @@ from models.i18n import Msg
 from models.record import parse_record_data
 from scoring.referee import replay
 from tests.e2e.harness import Screen, sel
-from tests.test_store_games import hs_designed, hs_long
+from tests.support.games import hs_designed, hs_long
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

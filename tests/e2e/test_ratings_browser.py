@@ -19,9 +19,8 @@ from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
 from tests.e2e.harness import AppProcess, Screen, tab
-from tests.test_app_ratings import GAMES
-from tests.test_ratings import play_hs
-from tests.test_store_games import hs_designed
+from tests.support.games import hs_designed
+from tests.support.ratings import GAMES, play_hs
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SIZES = {"tablet": (1280, 800), "phone": (390, 844)}
