@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from models.games import SPECS
 from models.i18n import Msg, dialect, render
+from models.outside_games import text_folders
 from scoring.animalia import count_msg
 
 FRENCH = Path(__file__).resolve().parent.parent / "assets" / "i18n" / "fr"
@@ -31,11 +33,15 @@ PATTERNS: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
     "touchez-le": (re.compile(r"-(?:le|la)\b", re.I), ("Bruno prend 1 carte à l'adversaire : touchez-le.",)),
 }
 # Where each holds: (catalogue file, the keys scanned — "" for all but the rules reference's, "*" for
-# all —, the patterns)
+# all —, the patterns). Every game's file, from the registry (an edition served by another game's engine
+# shares that game's file), with the patterns that hold for all; then what a game's texts hold besides
+# (Monte & descend's screen says no « chacun » nor « touchez-le », Animalia's rules no « éliminé »)
+# and the screens' files.
+EVERY_GAME = ("a-t-il", "il/elle", "éliminé", "ils, tous", "1er")
+GAME_FILES = tuple(dict.fromkeys(next(s.id for s in SPECS if s.engine == spec.engine) for spec in SPECS))
 SCOPES = [
-    ("high-society", "", ("a-t-il", "il/elle", "éliminé", "ils, tous")),
-    ("stupide-vautour", "", ("a-t-il", "il/elle", "éliminé", "ils, tous")),
-    ("monte-descend", "app.md.", ("chacun", "touchez-le", "a-t-il", "éliminé", "1er")),
+    *[(game, "", EVERY_GAME) for game in GAME_FILES],
+    ("monte-descend", "app.md.", ("chacun", "touchez-le")),
     ("animalia", "*", ("éliminé", "1er")),
     *[(screen, "*", ("éliminé", "1er")) for screen in ("screen-results", "screen-history", "screen-stats",
                                                          "screen-rules", "screen-players", "screen-home",
@@ -44,7 +50,10 @@ SCOPES = [
 
 
 def texts(name: str, prefix: str) -> dict[str, str]:
-    found = json.loads((FRENCH / f"{name}.json").read_text(encoding="utf-8"))
+    """A French catalogue file's texts: the app's, or a game's registered from outside it (its package's)."""
+    path = next((Path(str(folder)) / f"{name}.json" for folder in (FRENCH, *text_folders("fr"))
+                 if (Path(str(folder)) / f"{name}.json").exists()), FRENCH / f"{name}.json")
+    found = json.loads(path.read_text(encoding="utf-8"))
     if prefix == "*":
         return found
     return {key: text for key, text in found.items() if key.startswith(prefix) and not key.startswith("rule.")}
