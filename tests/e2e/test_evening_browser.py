@@ -15,7 +15,7 @@ from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
 from tests.e2e.harness import AppProcess, Screen, tab
-from tests.test_evening_service import recomputed
+from tests.support.evening import recomputed
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -29,7 +29,7 @@ def fr(key: str, **params) -> str:
 
 
 def play_designed(s: Screen, players: list[str]) -> None:
-    """tests.test_store_games.hs_designed(players, players[0]) through the High Society screen: the
+    """tests/support/games.py's hs_designed(players, players[0]) through the High Society screen: the
     first player wins alone, the second is second, the third is out."""
     x, y, z = players
     entries = 0
