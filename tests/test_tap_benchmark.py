@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from models.games import SPECS
 from models.record import PLAYER_COUNTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,10 +70,17 @@ def test_the_hand_line_says_what_showing_the_hand_costs_beside_the_floor_and_set
 def screen_identifiers() -> list[re.Pattern[str]]:
     """Every identifier the screens give (``ident("…")``, ``ident=f"…"``), ``{…}`` as a wildcard."""
     found = set()
-    for path in [*(ROOT / "companion" / "app" / "games").glob("*.py"), *(ROOT / "companion" / "app" / "screens").glob("*.py")]:
+    outside = [ROOT / (spec.screen.replace(".", "/") + ".py") for spec in SPECS  # a game's registered from outside
+               if not spec.screen.startswith("companion.app.")]
+    for path in [*(ROOT / "companion" / "app" / "games").glob("*.py"), *(ROOT / "companion" / "app" / "screens").glob("*.py"),
+                 *outside]:
         found |= {a or b for a, b in re.findall(r'ident\(f?"([^"]+)"\)|ident=f?"([^"]+)"', path.read_text("utf-8"))}
     return [re.compile("".join(".+" if part.startswith("{") else re.escape(part)
                                for part in re.split(r"(\{[^}]*\})", ident))) for ident in found]
+
+
+def test_every_registered_game_is_benchmarked():
+    assert tap_browser.GAMES == tuple(spec.id for spec in SPECS) and set(tap_browser.GAMES) <= set(tap_browser.PLANNERS)
 
 
 @pytest.mark.parametrize("game", tap_browser.GAMES)
