@@ -58,7 +58,7 @@ def asgi_app(cards: int = 0) -> Any:
 
 
 def serve(port: int, cards: int = 0) -> None:  # pragma: no cover - a server; the benchmark starts it
-    from companion.app import run_web
+    from companion.app.server import run_web
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     run_web(asgi_app(cards), "127.0.0.1", port)

@@ -136,7 +136,7 @@ TABLE_ENV = "COMPANION_TABLE"
 
 def cmd_run(args: argparse.Namespace) -> int:
     # The app's imports (Flet, the store) are paid only by `companion run`.
-    from companion.app import serve
+    from companion.app.server import serve
     from companion.club import BadTableName, clean_table_name
     from companion.paths import resolve_db_path
 

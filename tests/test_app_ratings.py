@@ -15,8 +15,9 @@ import pytest
 import zxingcpp
 
 from companion import cli
-from companion.app import Join, make_main, probe
+from companion.app import probe
 from companion.app.format import number
+from companion.app.server import Join, make_main
 from companion.app.shell import App
 from companion.app.web import PinGate, connected_from
 from companion.service import SessionService

@@ -10,7 +10,8 @@ import flet as ft
 import pytest
 
 from companion import cli
-from companion.app import ASSETS_DIR, export_dir_for
+from companion.app import ASSETS_DIR
+from companion.app.server import export_dir_for
 
 
 def test_run_serves_on_loopback_without_cdn_and_prints_the_url(served, tmp_path, capsys):
@@ -49,9 +50,9 @@ def test_run_help_mentions_lan(capsys):
 
 
 def test_desktop_falls_back_to_the_web_without_a_display_or_client(served, tmp_path, capsys, monkeypatch):
-    import companion.app as app
+    from companion.app import server
 
-    monkeypatch.setattr(app, "desktop_available", lambda: False)
+    monkeypatch.setattr(server, "desktop_available", lambda: False)
     cli.main(["--db", str(tmp_path / "c.db"), "run", "--desktop"])
     (_, kwargs), = served
     assert kwargs["view"] == ft.AppView.WEB_BROWSER and kwargs["host"] == "127.0.0.1"
@@ -61,9 +62,9 @@ def test_desktop_falls_back_to_the_web_without_a_display_or_client(served, tmp_p
 
 
 def test_desktop_opens_a_window_where_it_can(served, tmp_path, monkeypatch):
-    import companion.app as app
+    from companion.app import server
 
-    monkeypatch.setattr(app, "desktop_available", lambda: True)
+    monkeypatch.setattr(server, "desktop_available", lambda: True)
     cli.main(["--db", str(tmp_path / "c.db"), "run", "--desktop"])
     (_, kwargs), = served
     assert kwargs["view"] == ft.AppView.FLET_APP
@@ -74,17 +75,17 @@ def test_desktop_needs_a_display_on_linux(monkeypatch):
     import importlib.util
     import sys
 
-    import companion.app as app
+    from companion.app import server
 
     monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    assert app.desktop_available() is False
+    assert server.desktop_available() is False
     monkeypatch.setenv("DISPLAY", ":0")
-    assert app.desktop_available() is True
+    assert server.desktop_available() is True
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    assert app.desktop_available() is False
+    assert server.desktop_available() is False
 
 
 def test_the_served_page_is_flets_own_with_the_guard_against_outside_requests():
@@ -104,7 +105,7 @@ PLAY_AFTER_START = """
 import gc, sys, tempfile
 from pathlib import Path
 import uvicorn
-import companion.app as app
+from companion.app import server
 
 def play(asgi, **_):  # in uvicorn's place: what the server has loaded and frozen when it would serve
     frozen = gc.get_freeze_count()
@@ -124,7 +125,7 @@ def play(asgi, **_):  # in uvicorn's place: what the server has loaded and froze
     print(frozen, len(gc.get_objects()) - helpers, late)
 
 uvicorn.run = play
-app.serve(Path(tempfile.mkdtemp()) / "c.db", port=8799)
+server.serve(Path(tempfile.mkdtemp()) / "c.db", port=8799)
 """
 
 

@@ -52,7 +52,7 @@ def test_a_missing_damaged_or_foreign_file_means_the_defaults(tmp_path, content)
 
 def test_serving_reads_the_saved_language_once(tmp_path, monkeypatch):
     """`companion run` says what it says at start in the saved language, read once, not per sentence."""
-    import companion.app
+    import companion.app.server
 
     reads: list[Path | None] = []
     keep = DeviceSettings.read
@@ -62,7 +62,7 @@ def test_serving_reads_the_saved_language_once(tmp_path, monkeypatch):
         return keep(self)
 
     monkeypatch.setattr(DeviceSettings, "read", spy)
-    monkeypatch.setattr(companion.app, "run_web", lambda *args, **kwargs: None)
+    monkeypatch.setattr(companion.app.server, "run_web", lambda *args, **kwargs: None)
     (tmp_path / "settings.json").write_text(json.dumps({"lang": "en"}), encoding="utf-8")
-    assert companion.app.serve(tmp_path / "games.db", lan=True, port=8765) == 0
+    assert companion.app.server.serve(tmp_path / "games.db", lan=True, port=8765) == 0
     assert len(reads) == 1

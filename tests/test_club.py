@@ -391,7 +391,7 @@ def test_statistics_league_shows_more_players_on_demand(app_service):
 
 @pytest.fixture
 def served(monkeypatch):
-    import companion.app as app
+    from companion.app import server
 
     calls = []
 
@@ -399,7 +399,7 @@ def served(monkeypatch):
         calls.append(kwargs)
         return 0
 
-    monkeypatch.setattr(app, "serve", fake_serve)
+    monkeypatch.setattr(server, "serve", fake_serve)
     monkeypatch.delenv("COMPANION_TABLE", raising=False)
     return calls
 
@@ -423,13 +423,13 @@ def test_run_takes_the_table_name_from_the_command_line_or_the_environment(serve
 def test_serve_saves_the_name_given_at_start_in_the_tablets_settings(tmp_path, monkeypatch):
     import flet as ft
 
-    import companion.app as app
+    from companion.app import server
 
     pages = []
     monkeypatch.setattr(ft, "run", lambda main, **kw: pages.append(main) or ("asgi", main))
-    monkeypatch.setattr(app, "run_web", lambda *a: None)
+    monkeypatch.setattr(server, "run_web", lambda *a: None)
     for knob in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB", "FLET_FORCE_WEB_SERVER"):
         monkeypatch.delenv(knob, raising=False)
     (tmp_path / "settings.json").write_text(json.dumps({"lang": "en", "table": "Old"}), encoding="utf-8")
-    assert app.serve(tmp_path / "c.db", port=9100, table="Table 7") == 0
+    assert server.serve(tmp_path / "c.db", port=9100, table="Table 7") == 0
     assert json.loads((tmp_path / "settings.json").read_text(encoding="utf-8")) == {"lang": "en", "table": "Table 7"}

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from companion import cli
-from companion.app import make_error_main, make_main, probe, web
+from companion.app import probe, web
+from companion.app.server import make_error_main, make_main
 from companion.app.web import PinGate, connected_from
 from companion.paths import hide_passwords, shown_db
 from companion.service import SessionService
@@ -184,7 +185,7 @@ def test_the_tables_per_address_are_bounded():
 
 
 def _serving_page(service: SessionService, gate: PinGate, page: Any = None) -> Any:
-    from companion.app import Join
+    from companion.app.server import Join
 
     page = page or Page("x")
     with connected_from("127.0.0.1"):
@@ -275,11 +276,11 @@ def test_a_served_page_hears_of_a_lock_on_its_own_event_loop(service):
 def served(monkeypatch):
     import flet as ft
 
-    from companion import app
+    from companion.app import server
 
     record: dict[str, Any] = {}
     monkeypatch.setattr(ft, "run", lambda main, **kw: record.update(main=main, **kw))
-    monkeypatch.setattr(app, "run_web", lambda asgi, host, port: record.update(guard=asgi, host=host))
+    monkeypatch.setattr(server, "run_web", lambda asgi, host, port: record.update(guard=asgi, host=host))
     for knob in ("FLET_FORCE_WEB_SERVER", "COMPANION_DB", "COMPANION_PIN_DELAY_S"):
         monkeypatch.delenv(knob, raising=False)
     return record

@@ -21,7 +21,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from companion import cli
-from companion.app import make_error_main, make_main, probe
+from companion.app import probe
+from companion.app.server import make_error_main, make_main
 from companion.app.web import OriginGuard, PinGate, allowed_origins, connected_from
 from companion.service import SessionService
 from companion.store import Store
@@ -230,11 +231,11 @@ def test_fifty_wrong_pins_from_all_devices_together_lock_every_device_out(servic
 def test_lan_prints_the_warning_and_a_pin_and_gates_the_pages(tmp_path, monkeypatch, capsys):
     import flet as ft
 
-    from companion import app
+    from companion.app import server
 
     served: dict[str, Any] = {}
     monkeypatch.setattr(ft, "run", lambda main, **kw: served.update(main=main, **kw))
-    monkeypatch.setattr(app, "run_web", lambda asgi, host, port: served.update(guard=asgi, host=host, port=port))
+    monkeypatch.setattr(server, "run_web", lambda asgi, host, port: served.update(guard=asgi, host=host, port=port))
     monkeypatch.delenv("FLET_FORCE_WEB_SERVER", raising=False)
     assert cli.main(["--db", str(tmp_path / "c.db"), "run", "--lan", "--pin", "246802", "--port", "8600"]) == 0
     err = capsys.readouterr().err
@@ -249,11 +250,11 @@ def test_lan_prints_the_warning_and_a_pin_and_gates_the_pages(tmp_path, monkeypa
 def test_loopback_serving_has_no_pin(tmp_path, monkeypatch, capsys):
     import flet as ft
 
-    from companion import app
+    from companion.app import server
 
     served: dict[str, Any] = {}
     monkeypatch.setattr(ft, "run", lambda main, **kw: served.update(main=main, **kw))
-    monkeypatch.setattr(app, "run_web", lambda asgi, host, port: served.update(guard=asgi, host=host, port=port))
+    monkeypatch.setattr(server, "run_web", lambda asgi, host, port: served.update(guard=asgi, host=host, port=port))
     monkeypatch.delenv("FLET_FORCE_WEB_SERVER", raising=False)
     assert cli.main(["--db", str(tmp_path / "c.db"), "run"]) == 0
     assert served["host"] == "127.0.0.1" and "PIN" not in capsys.readouterr().err
@@ -265,14 +266,14 @@ def test_loopback_serving_has_no_pin(tmp_path, monkeypatch, capsys):
 def test_an_unusable_database_shows_a_clear_page_and_exits_2(tmp_path, monkeypatch, capsys):
     import flet as ft
 
-    from companion import app
+    from companion.app import server
 
     bad = tmp_path / "c.db"
     bad.write_text(json.dumps({"not": "a database"}) * 20)
     before = bad.read_bytes()
     served: dict[str, Any] = {}
     monkeypatch.setattr(ft, "run", lambda main, **kw: served.update(main=main, **kw))
-    monkeypatch.setattr(app, "run_web", lambda asgi, host, port: served.update(guard=asgi))
+    monkeypatch.setattr(server, "run_web", lambda asgi, host, port: served.update(guard=asgi))
     monkeypatch.delenv("FLET_FORCE_WEB_SERVER", raising=False)
     assert cli.main(["--db", str(bad), "run"]) == 2
     err = capsys.readouterr().err

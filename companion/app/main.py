@@ -8,13 +8,8 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.app import (
-    ASSETS_DIR,
-    export_dir_for,
-    make_error_main,
-    make_main,
-    open_service,
-)
+from companion.app import ASSETS_DIR
+from companion.app.server import export_dir_for, make_error_main, make_main
 from companion.app.settings import DeviceSettings
 from companion.paths import resolve_db_path
 
@@ -27,7 +22,7 @@ def _db_path() -> Path | str:
 
 
 if __name__ == "__main__":
-    from companion.store import StoreUnusable
+    from companion.service import StoreUnusable, open_service
 
     db = _db_path()
     try:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 
 from companion.service.club import Club, checked_table
 from companion.service.errors import (
@@ -65,7 +66,7 @@ from companion.service.states import (
     StaleState,
 )
 from companion.service.transfer import Transfer
-from companion.store import Store
+from companion.store import Store, StoreUnusable
 
 
 class SessionService(Evenings, Sessions, Play, Exports, RatingQueries, Transfer, Players, Club):
@@ -74,10 +75,17 @@ class SessionService(Evenings, Sessions, Play, Exports, RatingQueries, Transfer,
         self.repair_results()
 
 
+def open_service(db_path: Path | str) -> SessionService:
+    """The session service on the database at ``db_path`` (a path or a URL: created and migrated if
+    needed). ``StoreUnusable`` when the database cannot be used (``offline``: a club's server that
+    does not answer), so that the app and the commands open the data without reaching the store."""
+    return SessionService(Store(db_path))
+
+
 __all__ = [
     "CACHE_SIZE", "ENVELOPE_COLUMNS", "UTC", "Connection", "Offline",
     "CorrectionConflict", "GameStats", "HeadToHead", "HeadToHeadGame", "HistoryEntry", "HistoryPage", "LogEntry", "Malformed", "MonthScores",
     "NotKept", "PlayerGameStats", "PlayerProfile", "PlayerStats", "Refused", "SeatResult", "ServiceError", "SessionService",
-    "SessionState", "SessionSummary", "setup_fields",
+    "SessionState", "SessionSummary", "StoreUnusable", "open_service", "setup_fields",
     "GameChanged", "StaleState", "checked_table",
 ]

@@ -9,7 +9,7 @@ import pytest
 @pytest.fixture
 def served(monkeypatch):
     """(main, kwargs) of each ft.run call; the web server records its host and port there too."""
-    import companion.app as app
+    from companion.app import server
 
     calls = []
 
@@ -21,7 +21,7 @@ def served(monkeypatch):
         calls[-1][1].update(host=host, port=port, guard=asgi)
 
     monkeypatch.setattr(ft, "run", fake_run)
-    monkeypatch.setattr(app, "run_web", fake_web)
+    monkeypatch.setattr(server, "run_web", fake_web)
     # serve() sets FLET_FORCE_WEB_SERVER: monkeypatch restores the environment afterwards
     for knob in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB", "FLET_FORCE_WEB_SERVER"):
         monkeypatch.delenv(knob, raising=False)
