@@ -158,6 +158,8 @@ def animalia(rng: random.Random, game: str = "animalia") -> dict[str, Any]:
     return record(players, actions, **({"variant": {"elegance": elegance}} if elegance else {}))
 
 
+# (games: a game's own generator, where random actions need a little sense to end; any other game,
+# the tests' High card among them, gets generic_playout)
 PLAYOUTS: dict[str, Callable[..., dict[str, Any]]] = {
     "high-society": high_society,
     "animalement-votre": high_society,

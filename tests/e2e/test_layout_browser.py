@@ -68,7 +68,9 @@ def _bc(service: SessionService) -> int:
     return sid
 
 
-# game → (how to prepare it, what must be in view, the confirm action)
+# game → (how to prepare it, what must be in view, the confirm action) (games: these four on purpose —
+# Monte & descend's and Animalia's own browser tests check every turn in view, and High card is the
+# tests' game, which no table uses)
 GAMES = {
     "high-society": (lambda s: _hs(s, "high-society"), "hs-result", "reveal-p1"),
     "animalement-votre": (_av_bidding, "bid-total", "bid-confirm"),

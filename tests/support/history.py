@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.club import NO_TABLE
 from companion.service import ServiceError, SessionService
-from models.record import parse_record_data
+from models.record import PLAYER_COUNTS, parse_record_data
 from scoring.referee import new_engine
 from tests.support.clock import Clock
 
@@ -22,7 +22,7 @@ from playouts import NAMES, _hs_action, _sv_action, playout  # noqa: E402
 
 UTC = timezone.utc
 T0 = datetime(2026, 1, 3, 9, 0, tzinfo=UTC)
-GAMES = ("high-society", "animalement-votre", "stupide-vautour", "boursicocotte", "monte-descend", "animalia")
+GAMES = tuple(PLAYER_COUNTS)  # every registered game (the tests' High card too), in the registry's order
 POOL = ("Anne", "Bruno", "Chloé", "Dario", "Éloi", "Fanny", "Gaël", "Hugo")
 ALIASES = ("Annie", "Bru", "Hugo L.", "Inès")  # seldom at a table: profiles one may merge into another
 TABLES = (None, "Salle A", "Salle B")
