@@ -169,3 +169,24 @@ def test_every_game_is_offered_with_the_screen_its_spec_names(spec):
 
     assert spec.id in playable_games()
     assert screen_for(spec.id) is import_module(spec.screen).SCREEN
+
+
+HIDDEN = re.compile(r"^## Hidden information.*?\n\| game \|.*?\n\n", re.S | re.M)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.id)
+def test_a_game_has_its_row_of_hidden_information_its_vocabulary_and_its_readme_line_if_the_app_ships_it(spec):
+    """docs/architecture.md's hidden-information table names every game (by its English name); the
+    format's §4 (docs/table-record.md) and the README's games table name each game the app ships, and
+    not a game registered from outside it."""
+    from models.i18n import text
+
+    table = HIDDEN.search(DOC.read_text(encoding="utf-8"))
+    assert table, "docs/architecture.md lost its hidden-information table"
+    names = [line.split("|")[1] for line in table.group().splitlines() if line.startswith("| ")]
+    name = text(f"game.{spec.id}.name", "en").split(" (")[0]  # « Monte & descend (AMIGO, 1998) »
+    assert any(name in cell for cell in names), spec.id
+    vocabulary = re.search(rf"^### 4\.\d+ .*`{re.escape(spec.id)}`", (ROOT / "docs" / "table-record.md")
+                           .read_text(encoding="utf-8"), re.M)
+    readme = re.search(rf"^\| `{re.escape(spec.id)}` \|", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
+    assert (vocabulary is not None, readme is not None) == ((False, False) if outside(spec) else (True, True))

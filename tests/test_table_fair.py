@@ -2,7 +2,7 @@
 the prompt, the log) and the result sentences never show a value the physical table keeps hidden
 until the rules reveal it — money in hand (High Society, Animalement Vôtre, Boursicocotte), the
 cards a player paid with (Boursicocotte), the cards under each player's last one and the running
-scores (Stupide Vautour). With the table aid (assist) switched on at set-up, the screen may show
+scores (Stupide Vautour); High card, the tests' game, hides nothing once entered. With the table aid (assist) switched on at set-up, the screen may show
 more: the same checks then find the values, so they can fail."""
 
 from __future__ import annotations
@@ -140,3 +140,19 @@ def test_boursicocotte_log_says_a_payment_happened_never_the_cards(service):
     for entry in state.log:
         for sentence in (m.render(lang) for m in entry.events for lang in ("fr", "en")):
             assert "50" not in sentence and "[" not in sentence
+
+
+# -- High card (the tests' game): every card is revealed face up, nothing hidden is entered ----------
+
+
+def test_high_card_says_the_same_with_or_without_the_aid_which_only_greys_the_cards_played(service):
+    rounds = [{"type": "reveal", "cards": {"Anne": 5, "Bruno": 3, "Chloé": 2}}]
+    fair, aided = (play(service, "high-card", rounds, assist=assist) for assist in (False, True))
+    assert shared_screen(service, fair) == shared_screen(service, aided)
+    assert said("hc.event.takes", player="Anne", card=5, round=1) in shared_screen(service, fair)
+    enabled = {}
+    for sid in (fair, aided):
+        app = App(service, None)
+        app.go("table", session_id=sid)
+        enabled[sid] = probe.is_enabled(app.root, "hc-card-Anne-5")
+    assert enabled == {fair: True, aided: False}  # the aid acts: the card Anne played is greyed out
