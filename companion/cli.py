@@ -137,8 +137,8 @@ TABLE_ENV = "COMPANION_TABLE"
 def cmd_run(args: argparse.Namespace) -> int:
     # The app's imports (Flet, the store) are paid only by `companion run`.
     from companion.app.server import serve
-    from companion.club import BadTableName, clean_table_name
     from companion.paths import resolve_db_path
+    from companion.service.club import BadTableName, clean_table_name
 
     given = args.table if args.table is not None else os.environ.get(TABLE_ENV)
     try:

@@ -20,8 +20,8 @@ from sqlalchemy import text
 from companion import cli
 from companion.app import probe
 from companion.app.shell import App
-from companion.club import NO_TABLE, clean_table_name
 from companion.service import Malformed, ServiceError, SessionService
+from companion.service.club import NO_TABLE, clean_table_name
 from companion.store import Store
 from models.i18n import Msg
 from tests.support.clock import Clock

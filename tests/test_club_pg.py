@@ -1,4 +1,4 @@
-"""The club's queries (companion/club.py, and the store's statistics of one table) are portable:
+"""The club's queries (companion/store/club.py, and the store's statistics of one table) are portable:
 the same games' rows, copied from a tablet's SQLite database into the test session's PostgreSQL server (tests/pg.py's ``pg_url``: an empty
 database at the newest schema, made by the migrations), give the same league tables, table names
 and per-table statistics on both, row for row. tests/test_club.py runs the service's club tests
@@ -12,9 +12,8 @@ from datetime import datetime, timezone
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from companion import club
 from companion.service import SessionService
-from companion.store import Store
+from companion.store import Store, club
 from models.tables import GameSession, GameSummary, Player, Result, Seat
 from tests.support.clock import Clock
 from tests.support.club import A, B, C, D, E, play

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from companion.club import NO_TABLE
 from companion.service import SessionService
+from companion.service.club import NO_TABLE
 from companion.store import Store, fold
 from tests.support.clock import Clock
 

@@ -80,6 +80,6 @@ def test_the_migration_runs_no_sql_of_its_own():
 
 
 def test_the_club_module_has_no_second_statistics():
-    club = ast.parse((ROOT / "companion" / "club.py").read_text(encoding="utf-8"))
+    club = ast.parse((ROOT / "companion" / "store" / "club.py").read_text(encoding="utf-8"))
     defined = {node.name for node in club.body if isinstance(node, ast.FunctionDef)}
     assert not defined & {"player_figures", "game_figures", "record_holders", "head_to_head"}

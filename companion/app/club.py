@@ -11,7 +11,7 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.format import number
-from companion.club import NO_TABLE
+from companion.service.club import NO_TABLE
 
 if TYPE_CHECKING:
     from companion.app.shell import App

@@ -46,7 +46,7 @@ class Place:
 
 def _saved_table(saved: dict[str, Any]) -> str | None:
     """The table name kept in the settings, if it is still a valid one."""
-    from companion.club import BadTableName, clean_table_name
+    from companion.service.club import BadTableName, clean_table_name
 
     try:
         return clean_table_name(saved.get("table"))

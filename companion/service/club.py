@@ -1,19 +1,64 @@
-"""A club's view of the shared history (:mod:`companion.club`): the table names present in the
-database and the season league table of one game, over a period and a table. SQL over the
-summaries and results rows; never a replay."""
+"""A club's view of the shared history: the table names present in the database and the season
+league table of one game, over a period and a table (the SQL over the summaries and results rows
+is the store's, :mod:`companion.store.club`; never a replay); and what a table name may be."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
 
-from companion import club
-from companion.club import BadTableName, League, clean_table_name, new_table_name
 from companion.service.errors import STORAGE_ERRORS, Malformed, ServiceError, storage_error
 from companion.service.live import ServiceCore
 from companion.service.states import utc
+from companion.store import club
+from companion.store.club import NO_TABLE, League
 from models.i18n import Msg
+from models.names import BadName, check_new_name, clean_name, normal_name
 from scoring.registry import refereed_games
+
+__all__ = ["NO_TABLE", "BadTableName", "Club", "League", "checked_table", "clean_table_name", "new_table_name"]
+
+
+class BadTableName(ValueError):
+    """A table name that cannot be kept; ``msg`` says why (catalogue keys ``service.table.*``)."""
+
+    def __init__(self, msg: Msg):
+        self.msg = msg
+        super().__init__(msg.render("en"))
+
+
+def clean_table_name(name: object) -> str | None:
+    """A table's name as it is kept, by the rules of player names (trimmed, inner spaces made one,
+    no control or invisible character, at most 40 characters); None for no name (empty text)."""
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return None
+    try:
+        return clean_name(name)
+    except BadName as err:
+        raise _table_refusal(err) from None
+
+
+def new_table_name(name: str, known: Sequence[str]) -> str:
+    """A table name that is not one of ``known`` (the table names of the database) checked as a new
+    name (:func:`models.names.check_new_name`): kept in NFKC (« Ｔａｂｌｅ 1 » is « Table 1 », which may
+    then be a known one), refused when it looks like a known one (naming it), mixes alphabets or
+    stacks accents. ``name`` as :func:`clean_table_name` gave it."""
+    try:
+        normal = normal_name(name)
+        if normal not in known:
+            check_new_name(normal, known)
+    except BadName as err:
+        raise _table_refusal(err) from None
+    return normal
+
+
+_TABLE_KEYS = {key: f"service.table.{key.removeprefix('name.')}"
+               for key in ("name.control", "name.too_long", "name.marks", "name.look_alike", "name.mixed_scripts")}
+
+
+def _table_refusal(err: BadName) -> BadTableName:
+    """A player name's refusal in a table name's words (``service.table.*``)."""
+    return BadTableName(Msg(_TABLE_KEYS.get(err.msg.key, "service.table.not_text"), err.msg.params))
 
 
 def checked_table(name: object, known: Sequence[str] | None = None) -> str | None:

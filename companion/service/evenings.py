@@ -12,7 +12,7 @@ not started (``mix``; ``swiss`` rounds wait for the standings).
 
 Standings (:meth:`Evenings.standings`), from the results rows of the evening's finished games
 (never a replay; an unfinished game counts nothing): per game ``players − place`` points (the
-league's ruling, :mod:`companion.club`), ties broken by wins, then the better average place,
+league's ruling, :mod:`companion.store.club`), ties broken by wins, then the better average place,
 then the players beaten (placed strictly below, summed over the games); lines still equal share
 their position. The randomness of the seating is the evening's seed, drawn once at its creation.
 """

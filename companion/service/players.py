@@ -17,13 +17,13 @@ it is, even a name saved before these rules.
 
 from __future__ import annotations
 
-from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from companion.service.errors import STORAGE_ERRORS, Malformed, ServiceError, storage_error
 from companion.service.live import ServiceCore
 from companion.service.states import PlayerProfile, utc
+from companion.store import profiles
 from models.i18n import Msg
 from models.names import BadName, check_new_name, known_as, normal_name
 from models.tables import Player
@@ -48,8 +48,7 @@ class Players(ServiceCore):
                 with self.store.write() as db:
                     self.store.lock_names(db, [name])
                     player = self._profile_row(db, player_id)
-                    others = [other for (other,) in db.execute(text("SELECT name FROM players WHERE id != :p"),
-                                                               {"p": player_id})]
+                    others = profiles.other_names(db, player_id)
                     same = known_as(name, others)
                     if same is not None:
                         raise ServiceError(Msg("service.player.duplicate", {"name": same}))
@@ -58,7 +57,7 @@ class Players(ServiceCore):
                             check_new_name(name, others)
                         except BadName as err:
                             raise Malformed(err.msg) from None
-                    db.execute(text("UPDATE players SET name = :n WHERE id = :p"), {"n": name, "p": player_id})
+                    profiles.rename(db, player_id, name)
                     created = player.created_at
             except IntegrityError:
                 raise ServiceError(Msg("service.player.duplicate", {"name": name})) from None
@@ -77,28 +76,19 @@ class Players(ServiceCore):
                 with self.store.write() as db:
                     source = self._profile_row(db, source_id)
                     target = self._profile_row(db, target_id)
-                    shared = db.execute(text(
-                        "SELECT a.session_id FROM seats a JOIN seats b ON b.session_id = a.session_id "
-                        "WHERE a.player_id = :s AND b.player_id = :t ORDER BY a.session_id LIMIT 1"),
-                        {"s": source_id, "t": target_id}).scalar()
+                    shared = profiles.game_together(db, source_id, target_id)
                     if shared is not None:
                         raise ServiceError(Msg("service.players.merge_together", {
                             "a": source.name, "b": target.name, "session": shared}))
                     # both profiles' ratings, from the first game the source was rated in (a
                     # rename changes none: the rows know the profile by id)
                     starts = self.store.player_rating_starts(db, [source_id])
-                    # the seats written before 0004 take their record's name before the profile goes
-                    db.execute(text("UPDATE seats SET name = :n WHERE player_id = :s AND name IS NULL"),
-                               {"n": source.name, "s": source_id})
-                    db.execute(text("UPDATE seats SET player_id = :t WHERE player_id = :s"),
-                               {"s": source_id, "t": target_id})
-                    db.execute(text("UPDATE results SET player_id = :t WHERE player_id = :s"),
-                               {"s": source_id, "t": target_id})
+                    profiles.move_games(db, source_id, target_id, source.name)
                     self.store.rebuild_player_months(db, [source_id, target_id])
                     # after the months' locks (the ratings' are taken last): the source's rows go,
                     # the target's count its games too
                     self.store.rerate(db, starts)
-                    db.execute(text("DELETE FROM players WHERE id = :s"), {"s": source_id})
+                    profiles.delete(db, source_id)
                     profile = PlayerProfile(target_id, target.name, utc(target.created_at))
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
@@ -112,18 +102,17 @@ class Players(ServiceCore):
             try:
                 with self.store.write() as db:
                     player = self._profile_row(db, player_id)
-                    games = db.execute(text("SELECT COUNT(*) FROM seats WHERE player_id = :p"),
-                                       {"p": player_id}).scalar_one()
+                    games = profiles.games_of(db, player_id)
                     if games:
                         raise ServiceError(Msg("service.players.has_games", {"name": player.name, "count": games}))
-                    db.execute(text("DELETE FROM players WHERE id = :p"), {"p": player_id})
+                    profiles.delete(db, player_id)
                     removed = PlayerProfile(player_id, player.name, utc(player.created_at))
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
         return removed
 
     def _profile_row(self, db: Session, player_id: int) -> Player:
-        player = db.get(Player, player_id)
+        player = profiles.profile(db, player_id)
         if player is None:
             raise ServiceError(Msg("service.players.unknown_id", {"id": player_id}))
         return player

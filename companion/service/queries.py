@@ -10,7 +10,6 @@ import json
 from datetime import datetime
 from typing import Any
 
-from companion import club
 from companion.service.errors import STORAGE_ERRORS, ServiceError, storage_error, unknown_session
 from companion.service.live import ServiceCore
 from companion.service.states import (
@@ -27,7 +26,7 @@ from companion.service.states import (
     aware,
     utc,
 )
-from companion.store import HistoryQuery, Period, PlayerFigures
+from companion.store import HistoryQuery, Period, PlayerFigures, club
 from models.i18n import Msg
 from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS, STATUSES
 
@@ -136,7 +135,7 @@ class Queries(ServiceCore):
     def player_stats(self, since: datetime | None = None, until: datetime | None = None,
                      table: str | None = None) -> list[PlayerStats]:
         """Every profile's figures over the finished games started in [since, until) (at one
-        club table: ``table``, see :mod:`companion.club`)."""
+        club table: ``table``, see :mod:`companion.store.club`)."""
         return self._player_stats(_period(since, until), None, table)
 
     def player_profile_stats(self, player_id: int, since: datetime | None = None,

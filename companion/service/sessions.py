@@ -9,7 +9,6 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from companion.club import set_table, table_names
 from companion.service.errors import (
     STORAGE_ERRORS,
     Malformed,
@@ -22,6 +21,7 @@ from companion.service.live import Live, ServiceCore
 from companion.service.records import ENVELOPE_COLUMNS, kept, lost, stored_record
 from companion.service.replay import result_rows
 from companion.service.states import PlayerProfile, SessionState, utc
+from companion.store.club import set_table, table_names
 from models.i18n import Msg
 from models.names import BadName, check_distinct, check_new_name, clean_name, known_as, normal_name
 from models.record import RECORD_FORMAT, MalformedRecord, parse_record_data

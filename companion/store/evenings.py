@@ -2,7 +2,7 @@
 mean): SQLAlchemy Core over ``evenings``, ``evening_players``, ``evening_tables``,
 ``evening_rounds`` and ``evening_seats``, portable to PostgreSQL (no SQLite-only function). The
 standings read the ``results`` and ``game_summaries`` rows of the evening's finished games, as
-the league does (:mod:`companion.club`): never a replay."""
+the league does (:mod:`companion.store.club`): never a replay."""
 
 from __future__ import annotations
 

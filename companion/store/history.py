@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, exists, func, text
 from sqlalchemy import select as sa_select
 from sqlmodel import Session
 
-from companion.club import NO_TABLE, Period, table_sessions
+from companion.store.club import NO_TABLE, Period, table_sessions
 from companion.store.evenings import evening_sessions
 from companion.store.summaries import Summaries
 from models.tables import GameSummary, Seat, table
@@ -28,7 +28,7 @@ class HistoryQuery:
     since: datetime | None = None
     until: datetime | None = None
     player_ids: tuple[int, ...] | None = None
-    table: str | None = None  # games of one table (companion.club.NO_TABLE: of a tablet with no name)
+    table: str | None = None  # games of one table (companion.store.club.NO_TABLE: of a tablet with no name)
     evening: int | None = None  # the games of one club evening (companion.store.evenings)
 
 class PlayerFigures(NamedTuple):
@@ -92,7 +92,7 @@ class History(Summaries):
         if query.player_ids is not None:
             where.append(exists().where(seats.c.session_id == gs.c.session_id,
                                         seats.c.player_id.in_(list(query.player_ids))))
-        if query.table is not None:  # a club's table (companion.club: NO_TABLE for the unnamed)
+        if query.table is not None:  # a club's table (companion.store.club: NO_TABLE for the unnamed)
             where.append(gs.c.session_id.in_(table_sessions(query.table)))
         if query.evening is not None:
             where.append(gs.c.session_id.in_(evening_sessions(query.evening)))
@@ -334,7 +334,7 @@ def fold(words: str) -> str:
 
 
 def _period(period: Period, column: str = "g.started_at", table: str | None = None) -> tuple[str, dict[str, Any]]:
-    """The conditions on a summary ``g`` for a period (and a club table: see :mod:`companion.club`)."""
+    """The conditions on a summary ``g`` for a period (and a club table: see :mod:`companion.store.club`)."""
     where = ""
     params: dict[str, Any] = {}
     if table is not None:

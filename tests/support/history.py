@@ -11,8 +11,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from companion.club import NO_TABLE
 from companion.service import ServiceError, SessionService
+from companion.service.club import NO_TABLE
 from models.record import PLAYER_COUNTS, parse_record_data
 from scoring.referee import new_engine
 from tests.support.clock import Clock

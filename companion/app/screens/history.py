@@ -44,7 +44,7 @@ class Filters:
     since_text: str = ""
     until_text: str = ""
     shown: int = PAGE  # how many games the list shows (grows by a page with "more")
-    table: str | None = None  # a club's table (companion.club.NO_TABLE: games of tablets with no name)
+    table: str | None = None  # a club's table (companion.service.club.NO_TABLE: games of tablets with no name)
     evening: int | None = None  # the games of one club evening
     open: bool = False  # the filters unfolded (the list comes first; they fold under one button)
     # what "more" read for the render it asks for: (the query, the rows shown and the next page,

@@ -1,6 +1,6 @@
-"""A club's view of one shared database: which table (tablet) a game was played at and the season
-league table per game (the statistics of one table: the store's, :mod:`companion.store.history`,
-with a ``table`` filter).
+"""The club's SQL: which table (tablet) a game was played at and the season league table per game
+(the statistics of one table: :mod:`companion.store.history`, with a ``table`` filter). What a
+table name may be is the service's (:mod:`companion.service.club`).
 
 Plain SQLAlchemy Core over ``game_summaries``, ``results``, ``seats``, ``sessions`` and
 ``players`` — nothing SQLite-only (no ``julianday``, no ``substr`` on dates, booleans counted
@@ -26,8 +26,6 @@ from typing import Any, Sequence
 from sqlalchemy import Float, case, cast, func, literal_column, select
 from sqlalchemy.orm import Session
 
-from models.i18n import Msg
-from models.names import BadName, check_new_name, clean_name, normal_name
 from models.tables import STATUS_FINISHED, GameSession, GameSummary, Player, Result, table
 
 NO_TABLE = ""  # the filter value for games started on a tablet with no name
@@ -39,48 +37,6 @@ _gs = table(GameSummary)
 _s = table(GameSession)
 _r = table(Result)
 _p = table(Player)
-
-
-class BadTableName(ValueError):
-    """A table name that cannot be kept; ``msg`` says why (catalogue keys ``service.table.*``)."""
-
-    def __init__(self, msg: Msg):
-        self.msg = msg
-        super().__init__(msg.render("en"))
-
-
-def clean_table_name(name: object) -> str | None:
-    """A table's name as it is kept, by the rules of player names (trimmed, inner spaces made one,
-    no control or invisible character, at most 40 characters); None for no name (empty text)."""
-    if name is None or (isinstance(name, str) and not name.strip()):
-        return None
-    try:
-        return clean_name(name)
-    except BadName as err:
-        raise _table_refusal(err) from None
-
-
-def new_table_name(name: str, known: Sequence[str]) -> str:
-    """A table name that is not one of ``known`` (the table names of the database) checked as a new
-    name (:func:`models.names.check_new_name`): kept in NFKC (« Ｔａｂｌｅ 1 » is « Table 1 », which may
-    then be a known one), refused when it looks like a known one (naming it), mixes alphabets or
-    stacks accents. ``name`` as :func:`clean_table_name` gave it."""
-    try:
-        normal = normal_name(name)
-        if normal not in known:
-            check_new_name(normal, known)
-    except BadName as err:
-        raise _table_refusal(err) from None
-    return normal
-
-
-_TABLE_KEYS = {key: f"service.table.{key.removeprefix('name.')}"
-               for key in ("name.control", "name.too_long", "name.marks", "name.look_alike", "name.mixed_scripts")}
-
-
-def _table_refusal(err: BadName) -> BadTableName:
-    """A player name's refusal in a table name's words (``service.table.*``)."""
-    return BadTableName(Msg(_TABLE_KEYS.get(err.msg.key, "service.table.not_text"), err.msg.params))
 
 
 @dataclass(frozen=True)
