@@ -2,7 +2,7 @@
 tests/conftest.py): its rules, and the whole path of a game of the app proved on a game the app does
 not ship — the record parsed (msgspec and pydantic alike) and described by the JSON Schema of the
 registered games (not the shipped one), `companion replay`, a game played through the service, its
-row in the history, the CSV and BG Stats exports. Its rules page, texts, parse paths, screens and
+row in the history (and on its screen), the CSV and BG Stats exports. Its rules page, texts, parse paths, screens and
 the rest are the parametrized tests over the registry (each has a high-card case); its browser game
 is tests/e2e/test_high_card_browser.py."""
 
@@ -19,6 +19,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from companion.app import probe
+from companion.app.shell import App
 from companion.service import SessionService
 from companion.store import Store
 from models import schema
@@ -156,6 +158,9 @@ def test_a_game_played_through_the_service_is_in_the_history_the_csv_and_bg_stat
         seats = [next(i for i, cell in enumerate(r) if cell in PLAYERS) for r in rows]
         assert {r[i]: r[i + 1:i + 4] for r, i in zip(rows, seats)} == \
             {"Lou": ["1", "2", "0"], "Marc": ["2", "1", "1"], "Nina": ["1", "2", "0"]}  # score, place, winner
+        app = App(service, None)
+        app.go("history")  # its row on the history screen, in its name
+        assert "Carte haute" in probe.text_of(app.root, f"history-{sid}")
         [play] = service.bgstats_plays(lang="en")
         assert play["game"]["name"] == "High card" and play["game"]["sourceGameId"] == "high-card"
         assert [(p["name"], p["score"], p["winner"], p["rank"]) for p in play["players"]] == \
