@@ -378,7 +378,7 @@ def test_a_tap_that_enters_several_entries_in_a_row_is_not_refused_by_its_own_en
         contexts.append(ctx)
         return build(state, ctx)
 
-    monkeypatch.setattr(screen, "build", spying_build)
+    monkeypatch.setattr(screen.Screen, "build", staticmethod(spying_build))  # what the table calls: SCREEN's
     store = Store(db_path)
     try:
         service = SessionService(store)
