@@ -7,8 +7,9 @@ engine knows where every card is (deck, lot, collections, bonus cards, covered o
 Rulings where the rulebook is silent (each is in the rules reference with its alternative):
 
 - ``ANI-POWER-ONCE``: a take activates each power at most once.
-- ``ANI-POWER-ROOM``: a power whose card movement would push a collection over 5 cards cannot be
-  used (its player renounces it).
+- ``ANI-POWER-ROOM`` / ``ANI-POWER-GIVE-ROOM``: a power whose card movement would push a collection
+  over 5 cards cannot be used that way: a thief whose collection is full renounces; a prankster
+  gives to another collection that has room, and renounces only when none has.
 - ``ANI-POWER-TEXTS``: the game-aid cards with the powers' texts are not in our rulebook; the record
   keeps the movement the table made (thief: a card into the actor's collection; prankster: a card
   out of it into another player's; spy: no movement).
@@ -360,7 +361,7 @@ class AnimaliaEngine(Engine[ANIAction]):
                 raise RuleViolation("ANI-POWER-CARD", "ani.err.power_card", card=card(action.card),
                                     who=self._who(*source) if self.two else self._who(source[0], None))
             if len(self.collections[mine]) >= FULL:
-                raise RuleViolation("ANI-POWER-ROOM", "ani.err.room", who=self._who(mine[0], action.row))
+                raise RuleViolation("ANI-POWER-ROOM", "ani.err.room_thief", who=self._who(mine[0], action.row))
         elif power == "prankster":
             if action.to == action.player:
                 raise RuleViolation("ANI-POWER-OWN", "ani.err.own_prankster", player=action.player)
@@ -370,7 +371,12 @@ class AnimaliaEngine(Engine[ANIAction]):
             assert action.to is not None  # the shape above: a prankster names who receives the card
             target: Slot = (action.to, self._row(action.to_row))
             if len(self.collections[target]) >= FULL:
-                raise RuleViolation("ANI-POWER-ROOM", "ani.err.room",
+                open_slots = [self._who(*slot) for slot, cards in self.collections.items()
+                              if slot[0] != action.player and len(cards) < FULL]
+                if open_slots:
+                    raise RuleViolation("ANI-POWER-GIVE-ROOM", "ani.err.room_prankster",
+                                        who=self._who(action.to, action.to_row), open=open_slots)
+                raise RuleViolation("ANI-POWER-GIVE-ROOM", "ani.err.room_prankster_none",
                                     who=self._who(action.to, action.to_row))
 
     def bonus_in_order(self) -> bool:

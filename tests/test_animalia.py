@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from models.i18n import catalogue
 from models.record import parse_action, parse_record_data
 from scoring.animalia import AnimaliaEngine, Phase
 from scoring.base import RuleViolation
@@ -292,10 +293,60 @@ def test_a_power_that_would_overfill_a_collection_can_only_be_renounced():
     assert eng.dealer == A
     give(eng, "dog-prankster", A)  # Anne: 5 cards, prankster activated; every other collection is full
     assert eng.pending is not None
-    refused(eng, "ANI-POWER-ROOM", type="power", player=A, power="prankster", card="dog-prankster", to=B)
+    error = refused(eng, "ANI-POWER-GIVE-ROOM", type="power", player=A, power="prankster", card="dog-prankster",
+                    to=B)
+    assert "toutes les autres collections" in error.message("fr") and "abandonné" in error.message("fr")
     assert [a["type"] for a in eng.power_actions()] == ["renounce"]
     do(eng, type="renounce", player=A, power="prankster")
     assert eng.phase is Phase.BONUS
+
+
+def test_a_prankster_refused_a_full_collection_is_told_which_collections_can_take_the_card():
+    eng = engine(3)
+    give(eng, "cat-prankster", A)
+    for name in ("horse-champion", "rabbit-champion", "parrot-dandy", "horse-scruffy", "dog-scruffy"):
+        give(eng, name, B)  # Bruno complete (5)
+    for name in ("dog-champion", "dog-dandy", "owl"):
+        give(eng, name, C)  # Chloé: 3 cards
+    give(eng, "dog-prankster", A)
+    assert eng.pending is not None and eng.pending.powers == ["prankster"]
+    error = refused(eng, "ANI-POWER-GIVE-ROOM", type="power", player=A, power="prankster", card="dog-prankster",
+                    to=B)
+    fr, en = error.message("fr"), error.message("en")
+    assert "Bruno a déjà 5 animaux" in fr and "Chloé" in fr and "abandonn" not in fr, fr
+    assert "Chloé" in en and "given up" not in en, en
+    rule = catalogue("fr")["rule.ANI-POWER-GIVE-ROOM.text"]
+    assert "farceur" in rule and "voleur" not in rule  # its other reading speaks of the prankster
+    do(eng, type="power", player=A, power="prankster", card="dog-prankster", to=C)
+    assert eng.collections[(C, 0)][-1] == "dog-prankster"
+
+
+def test_a_thief_whose_own_collection_is_full_can_only_renounce():
+    eng = engine(3)
+    for name in ("cat-thief", "cat-champion", "cat-dandy", "cat-scruffy"):
+        give(eng, name, A)
+    give(eng, "horse-champion", B)
+    give(eng, "dog-thief", A)  # Anne: 5 cards, thief activated
+    assert eng.pending is not None and eng.pending.powers == ["thief"]
+    error = refused(eng, "ANI-POWER-ROOM", type="power", player=A, power="thief", card="horse-champion",
+                    **{"from": B})
+    assert "Anne a déjà 5 animaux" in error.message("fr") and "voleur" in error.message("fr")
+    rule = catalogue("fr")["rule.ANI-POWER-ROOM.text"]
+    assert "voleur" in rule and "farceur" not in rule
+
+
+def test_two_players_a_prankster_refused_a_full_row_is_told_the_other_row():
+    eng = engine(2)
+    give(eng, "cat-prankster", A, row=0)
+    for name in ("horse-champion", "rabbit-champion", "parrot-dandy", "horse-scruffy", "dog-scruffy"):
+        give(eng, name, B, row=0)
+    give(eng, "dog-prankster", A, row=0)
+    assert eng.pending is not None and eng.pending.row == 0
+    error = refused(eng, "ANI-POWER-GIVE-ROOM", type="power", player=A, power="prankster", card="dog-prankster",
+                    row=0, to=B, to_row=0)
+    fr = error.message("fr")
+    assert "Bruno (rangée 2)" in fr and "Anne" not in fr.split(":", 1)[1] and "abandonn" not in fr, fr
+    do(eng, type="power", player=A, power="prankster", card="dog-prankster", row=0, to=B, to_row=1)
 
 
 def test_a_robbed_complete_collection_rejoins_when_the_thief_has_room():

@@ -64,6 +64,7 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("ANI-POWER-OWN", "powers", refusal=True),
     RuleSpec("ANI-POWER-CARD", "powers", refusal=True),
     RuleSpec("ANI-POWER-ROOM", "powers", refusal=True, ruling=True),
+    RuleSpec("ANI-POWER-GIVE-ROOM", "powers", refusal=True, ruling=True),
     RuleSpec("ANI-ROBBED", "powers"),
     RuleSpec("ANI-ELEGANCE", "phase2"),
     RuleSpec("ANI-PRIZE", "phase2"),
@@ -95,6 +96,7 @@ VARIANTS = (
 # no text of these rules may offer them
 EXCLUDED_READINGS = {
     "ANI-POWER-ROOM": (r"dépasser 5", r"(go|goes|going) over 5", r"exceed 5"),
+    "ANI-POWER-GIVE-ROOM": (r"dépasser 5", r"(go|goes|going) over 5", r"exceed 5"),
 }
 
 ANIMALIA = GameSpec(
