@@ -62,4 +62,5 @@ def test_variants_name_the_rule_they_change():
     variants = {r.id: r.variant for cls in ENGINES for r in cls.rule_specs if r.variant}
     assert variants == {"HS-FINAL-TIE": "final_tie", "SV-TIES": "ties", "BC-TRADE-TIE": "trade_tie",
                         "BC-OVERPAY": "payment", "MD-MATCH-END": "deals", "MD-STACK": "take_stacking",
-                        "ANI-ELEGANCE-ROWS": "elegance", "ANI-ELEGANCE-PLAYER": "elegance"}
+                        "ANI-ELEGANCE-ROWS": "elegance", "ANI-ELEGANCE-PLAYER": "elegance",
+                        "HC-BATTLE": "ties"}
