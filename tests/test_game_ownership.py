@@ -134,6 +134,10 @@ def test_the_app_has_only_its_own_games_without_the_variable():
     shipped = [path for folder in ("companion", "models", "scoring") for path in (ROOT / folder).rglob("*.py")
                if re.search(r"^\s*(from|import) tests\b", path.read_text(encoding="utf-8"), re.M)]
     assert shipped == []
+    import tomllib
+
+    packaged = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    assert not any(name.startswith("tests") for name in packaged["find"]["include"])  # the package ships no test
 
 
 def test_no_other_module_names_a_game():

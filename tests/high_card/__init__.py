@@ -6,7 +6,7 @@ does not ship (docs/adding-a-game.md).
 It is registered as the app's games are, by its specs, but from outside the app: ``tests/conftest.py``
 names this package in ``COMPANION_GAMES`` (``models.outside_games``) before anything imports
 ``models.games``, and every subprocess a test starts inherits it. The package holds the files a game
-of the app spreads over the layers (docs/architecture.md's list of owned files, its second column):
+of the app spreads over the layers (docs/architecture.md's second list of owned files):
 ``spec.py`` (``models/games/<game>.py``), ``actions.py`` and the generated ``structs.py``
 (``<game>_actions.py``, ``<game>_structs.py``), ``engine.py`` (``scoring/<game>.py``), ``screen.py``
 (``companion/app/games/<game>.py``), ``i18n/<lang>/high-card.json`` and ``examples/``."""
