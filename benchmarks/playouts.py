@@ -215,7 +215,7 @@ def _random_action(model: Any, rng: random.Random, players: list[str], acting: t
 
 
 def generic_playout(rng: random.Random, game: str, tries: int = 2000) -> dict[str, Any]:
-    from models.record import ACTION_TYPES
+    from models.record_models import ACTION_TYPES
 
     members = {get_args(m.model_fields["type"].annotation)[0]: m
                for m in get_args(get_args(ACTION_TYPES[game])[0])}

@@ -22,8 +22,9 @@ equal the number of ``:`` in the text. When it does not (a repeated key, an expl
 inside a name) or anything fails, the record takes the careful path — ``json.loads`` refusing
 repeated keys, then :func:`parse_record_data` — which names the problem and its place.
 
-The pydantic names (``TableRecord``, ``RECORD_MODELS``, ``record_json_schema``, a game's
-``HSBid`` …) are still read from here: importing one imports ``models.record_models`` then.
+The pydantic names are read where they are declared: ``TableRecord``, ``AnyAction``,
+``RECORD_MODELS``, ``record_json_schema``… from ``models.record_models``, a game's action models
+(``HSBid``…) from its ``models/games/<game>_actions.py``.
 """
 
 from __future__ import annotations
@@ -325,14 +326,3 @@ def verdict_json(verdict: Verdict, *, indent: bool = False, line: bool = True) -
         return json.dumps(data, indent=2, ensure_ascii=False)
     return msgspec.json.encode(data).decode()
 
-
-def __getattr__(name: str) -> Any:
-    """The pydantic side (models, adapters, JSON Schemas), imported when first asked for."""
-    if name.startswith("__"):
-        raise AttributeError(name)
-    from models import record_models
-
-    try:
-        return getattr(record_models, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

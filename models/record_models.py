@@ -164,17 +164,6 @@ ACTION_TYPES: dict[str, Any] = {spec.id: getattr(_game_models(spec), spec.action
 AnyAction: Any = Union[tuple(dict.fromkeys(ACTION_TYPES.values()))]
 
 
-def __getattr__(name: str) -> Any:
-    """A record model, or a name of a game's action models (``HSBid``, ``SVAction``…), by its name."""
-    if name in _RECORDS:
-        return _RECORDS[name]
-    if not name.startswith("__"):
-        for module in dict.fromkeys(map(_game_models, SPECS)):
-            if hasattr(module, name):
-                return getattr(module, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def record_model(game: str) -> type[TableRecord] | None:
     return RECORD_MODELS.get(game)
 

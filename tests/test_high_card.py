@@ -24,7 +24,8 @@ from companion.app.shell import App
 from companion.service import SessionService
 from companion.store import Store
 from models import schema
-from models.record import MalformedRecord, parse_record, parse_record_data, record_json_schema
+from models.record import MalformedRecord, parse_record, parse_record_data
+from models.record_models import record_json_schema
 from scoring.base import RuleViolation
 from scoring.referee import new_engine, replay
 from tests.high_card.engine import HighCardEngine

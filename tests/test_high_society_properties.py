@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models.games.high_society import RULE_SPECS
+from models.games.high_society_actions import HSBid, HSDiscard, HSPass, HSReveal
 from models.i18n import LANGUAGES, Msg
-from models.record import HSBid, HSDiscard, HSPass, HSReveal, parse_record_data
+from models.record import parse_record_data
 from scoring.base import RuleViolation
 from scoring.high_society import MONEY, MONEY_TOTAL, POSSESSIONS, RED, STATUS_DECK, HighSocietyEngine
 from tests.all_or_nothing import try_action

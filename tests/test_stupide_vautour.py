@@ -4,8 +4,9 @@ import json
 
 import pytest
 
+from models.games.stupide_vautour_actions import SVPlay, SVReveal
 from models.i18n import LANGUAGES, Msg, has_text
-from models.record import SVPlay, SVReveal, parse_record_data
+from models.record import parse_record_data
 from scoring.base import RuleViolation
 from scoring.referee import verdict_for_text
 from scoring.registry import engine_class

@@ -6,8 +6,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from models.games.stupide_vautour import RULE_SPECS, SV_POINT_CARDS
+from models.games.stupide_vautour_actions import SVPlay, SVReveal
 from models.i18n import LANGUAGES, Msg
-from models.record import SVPlay, SVReveal, parse_record_data
+from models.record import parse_record_data
 from scoring.base import RuleViolation
 from scoring.stupide_vautour import StupideVautourEngine
 from tests.all_or_nothing import fold_with_apply, try_action

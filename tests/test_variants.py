@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from models.record import MalformedRecord, parse_record, record_model
+from models.record import MalformedRecord, parse_record
+from models.record_models import record_model
 from models.schema import HERE
 from scoring.registry import engine_class, refereed_games
 from tests.conftest import ROOT
@@ -83,7 +84,8 @@ CHANGED = (
 )
 for game in ("high-society", "animalement-votre"):
     SPEC_OF[game] = replace(SPEC_OF[game], variants=CHANGED)
-from models.record import MalformedRecord, parse_record, record_json_schema
+from models.record import MalformedRecord, parse_record
+from models.record_models import record_json_schema
 from companion.app.screens.setup import variant_choices
 from companion.app.screens.rules import variant_book
 
@@ -138,7 +140,7 @@ def test_a_changed_declaration_changes_validation_schema_setup_and_rules():
 @pytest.mark.parametrize("game, spec", DECLARED, ids=lambda x: getattr(x, "key", x))
 def test_the_kept_json_schema_lists_the_declared_choices(game, spec):
     from models.games import OWN
-    from models.record import record_json_schema
+    from models.record_models import record_json_schema
 
     if game in {own.id for own in OWN}:
         schema = json.loads((HERE / "table-record.schema.json").read_text(encoding="utf-8"))

@@ -302,10 +302,12 @@ def serve(db_path: Path | str, host: str | None = None, port: int = DEFAULT_PORT
 
 def preload() -> None:
     """Import now what a page imports on its way to a game (the shell, every screen, every game's
-    screen and engine, Unicode's look-alike tables that a new player's name is checked against):
+    screen and engine, the pydantic models of the records, Unicode's look-alike tables that a new
+    player's name is checked against):
     served, they are in memory before it is frozen (settle_memory), and the first tablet that opens
     a game does not wait for them."""
     from companion.app import flet_messages, games, screens, shell, wake  # noqa: F401  (imported for what they load)
+    from models import record_models  # noqa: F401  (imported for what it loads)
     from models.names import skeleton
     from scoring.registry import engine_class, refereed_games
 

@@ -28,7 +28,8 @@ from companion.service.replay import Fold, fold
 from companion.service.states import UTC, Connection, LogEntry, Prefix, SessionState, made, utc
 from companion.store import SessionRows, Store, is_disconnect
 from models.i18n import Msg, in_words
-from models.record import AnyAction, MalformedRecord, TableRecord
+from models.record import MalformedRecord
+from models.structs_base import Action, Record
 from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS
 from scoring.base import Engine, Outcome
 from scoring.referee import NoReferee
@@ -47,9 +48,9 @@ class Live:
     assist: bool
     started_at: datetime
     updated_at: datetime
-    base: TableRecord  # the record with no actions
+    base: Record  # the record with no actions
     engine: Engine
-    actions: list[AnyAction] = field(default_factory=list)  # parsed active actions
+    actions: list[Action] = field(default_factory=list)  # parsed active actions
     seqs: list[int] = field(default_factory=list)  # their seq numbers
     log: list[LogEntry] = field(default_factory=list)
     last_seq: int = 0  # highest seq in the database, retracted rows included
@@ -232,7 +233,7 @@ class ServiceCore:
     def _forget(self, session_id: int) -> None:
         self._cache.pop(session_id, None)
 
-    def _state(self, live: Live, *, actions: Sequence[AnyAction] | None = None, folded: Fold | None = None,
+    def _state(self, live: Live, *, actions: Sequence[Action] | None = None, folded: Fold | None = None,
                updated_at: datetime | None = None) -> SessionState:
         """The state a screen reads, in O(1): the log and the actions are prefixes of the live
         lists, the record is made only if read. With ``actions`` and ``folded``: a state that is

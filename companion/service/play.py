@@ -44,7 +44,8 @@ from companion.service.replay import Fold, fold, result_rows
 from companion.service.states import Connection, LogEntry, SessionState, made
 from companion.store import CommitUnknown, Tx, action_text, dumps, is_disconnect, is_seq_race
 from models.i18n import Msg
-from models.record import AnyAction, MalformedRecord, action_to_data, parse_action
+from models.record import MalformedRecord, action_to_data, parse_action
+from models.structs_base import Action
 from scoring.base import Outcome, RuleViolation
 
 OFFLINE_ENTRY = "service.offline.entry"
@@ -244,7 +245,7 @@ class Play(ServiceCore):
                 raise self._changed(live.session_id, live, seen) from None
             raise storage_error(err) from err
 
-    def _corrected(self, live: Live, index: int, action: dict[str, Any]) -> tuple[list[AnyAction], Fold]:
+    def _corrected(self, live: Live, index: int, action: dict[str, Any]) -> tuple[list[Action], Fold]:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(live.actions):
             raise ServiceError(Msg("service.correction.no_entry", {"entry": _human(index)}))
         parsed = self._parse_action(live, action)
@@ -354,7 +355,7 @@ class Play(ServiceCore):
         if outcome is not None or live.outcome is not None:  # finished, reopened or corrected finished
             self.store.rerate_sessions(db, [live.session_id])
 
-    def _parse_action(self, live: Live, action: Any) -> AnyAction:
+    def _parse_action(self, live: Live, action: Any) -> Action:
         try:
             return parse_action(live.game, action, list(live.players))
         except MalformedRecord as err:

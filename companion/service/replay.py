@@ -10,7 +10,8 @@ from typing import Any
 
 from companion.service.states import LogEntry
 from companion.store import ResultRow
-from models.record import AnyAction, TableRecord, action_to_data
+from models.record import action_to_data
+from models.structs_base import Action, Record
 from scoring.base import Engine, Outcome, RuleViolation
 from scoring.referee import new_engine
 
@@ -23,7 +24,7 @@ class Fold:
     violation: RuleViolation | None = None
 
 
-def fold(record: TableRecord, actions: Sequence[AnyAction], data: Sequence[dict[str, Any]] | None = None) -> Fold:
+def fold(record: Record, actions: Sequence[Action], data: Sequence[dict[str, Any]] | None = None) -> Fold:
     """Apply ``actions`` to a new engine for ``record``'s envelope, stopping at the first refused
     one. ``data``: the actions as JSON data when the caller has it already (decoded from the
     store's canonical texts), so that the log does not dump every model again."""

@@ -17,7 +17,7 @@ FILES = ("table-record.schema.json", "table-verdict.schema.json")
 def generated() -> dict[str, str]:
     """The shipped files' texts: the record's schema describes the app's own games (``models.games.OWN``),
     not a game registered from outside it (``COMPANION_GAMES``), whose structs are written all the same."""
-    from models import record
+    from models import record_models as record
     from models.games import OWN
 
     own = tuple(spec.id for spec in OWN)
