@@ -107,8 +107,11 @@ def test_a_refused_bid_shows_the_rule_and_saves_nothing(service, tmp_path):
     shown = probe.text_of(app.root, "refusal")
     assert "HS-BID-RAISE" in shown
     assert fr("rule.HS-BID-RAISE.title") in shown
-    assert fr("rule.HS-BID-RAISE.text") in shown
+    assert fr("rule.HS-BID-RAISE.text") not in shown  # the banner stays short: the entry stays in view
     assert "Bruno" in shown  # the engine's own sentence names him
+    probe.tap(app.root, "refusal-rule")  # the rule's text one tap away
+    assert fr("rule.HS-BID-RAISE.text") in probe.text_of(app.dialog) and "Bruno" in probe.text_of(app.dialog)
+    app.close_dialog()
     assert probe.text_of(app.root, "bid-adding").endswith("2")  # his selection is kept to be fixed
     probe.tap(app.root, "money-2")
     bid(app, 6)
@@ -127,7 +130,9 @@ def test_table_fair_money_is_private_and_every_value_is_offered(service, tmp_pat
     assert all(probe.is_enabled(app.root, f"money-{v}") for v in HS_MONEY)  # her 4 is gone, still offered
     bid(app, 4)
     shown = probe.text_of(app.root, "refusal")
-    assert "HS-MONEY-SPENT" in shown and fr("rule.HS-MONEY-SPENT.text") in shown
+    assert "HS-MONEY-SPENT" in shown
+    probe.tap(app.root, "refusal-rule")
+    assert fr("rule.HS-MONEY-SPENT.text") in probe.text_of(app.dialog)
     assert len(actions(service, sid)) == 6  # the refused bid is not among them
 
 
@@ -303,7 +308,10 @@ def test_a_correction_refused_by_the_rules_shows_the_rule(service, tmp_path):
     probe.tap(app.root, "fix-bid-confirm")
     shown = probe.text_of(app.root, "refusal")
     assert shown.startswith(fr("app.table.refused_at", n=3, reason="")[:10])
-    assert "HS-BID-RAISE" in shown and fr("rule.HS-BID-RAISE.text") in shown
+    assert "HS-BID-RAISE" in shown
+    probe.tap(app.root, "refusal-rule")
+    assert fr("rule.HS-BID-RAISE.text") in probe.text_of(app.dialog)
+    app.close_dialog()
     assert actions(service, sid) == before
     probe.tap(app.root, "fix-money-2")
     probe.tap(app.root, "fix-money-8")

@@ -152,8 +152,12 @@ def test_animalement_votre_refusal_names_its_rule_in_its_own_words(tmp_path):
 
     app = App(SessionService(Store(tmp_path / "av.db")), None)
     refusal = Msg("hs.refuse.discard_not_due", {"player": "Anne"})
-    common = " ".join(probe.texts(refusal_view(app, "HS-DISCARD-NOT-DUE", refusal))).lower()
+    def shown(banner: Any) -> str:  # the banner, and its rule's text one tap away (tapped outside the words)
+        probe.tap(banner, "refusal-rule")
+        return " ".join(probe.texts(banner) + probe.texts(app.dialog)).lower()
+    common = shown(refusal_view(app, "HS-DISCARD-NOT-DUE", refusal))
     with dialect("animalement-votre"):
-        av = " ".join(probe.texts(refusal_view(app, "HS-DISCARD-NOT-DUE", refusal))).lower()
+        banner = refusal_view(app, "HS-DISCARD-NOT-DUE", refusal)
+    av = shown(banner)
     assert "possession" in common
     assert "possession" not in av and "malade comme un chien" in av

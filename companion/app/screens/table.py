@@ -72,18 +72,30 @@ def _table_draft(app: App, sid: int) -> TableDraft:
 
 def refusal_view(app: App, rule: str, message: Msg, *, ident: str = "refusal", index: int | None = None,
                  on_close: Any = None) -> ft.Control:
-    """A refused entry: the engine's sentence, then the rule's id, title and text."""
-    details = [app.t("app.table.rule_line", rule=rule, title=app.t(f"rule.{rule}.title"))]
-    details.extend(rule_paragraphs(app, rule))
+    """A refused entry: the engine's sentence, then the rule's id and title, whose text is one tap
+    away (a dialog): the banner stays two lines high, so the entry it refused stays in view."""
     heading = app.say(message)
     if index is not None:
         heading = app.t("app.table.refused_at", n=index + 1, reason=heading)
-    return ui.banner(heading, ident=ident, kind="error", details=details, on_close=on_close,
+    rule_line = app.t("app.table.rule_line", rule=rule, title=app.t(f"rule.{rule}.title"))
+    read = ui.tid(f"{ident}-rule", ft.Container(
+        ft.Text(app.t("app.table.read_rule", line=rule_line), size=ui.FONT_BODY,
+                color=ft.Colors.ON_ERROR_CONTAINER, weight=ft.FontWeight.W_600,
+                style=ft.TextStyle(decoration=ft.TextDecoration.UNDERLINE)),
+        # built now, inside the game's words (a tap is handled outside them: Animalement Vôtre's)
+        on_click=lambda _, dialog=rule_dialog(app, heading, [], (rule,), f"{ident}-rule"): app.show_dialog(dialog),
+        padding=ft.Padding.symmetric(vertical=12), ink=False), button=True)
+    return ui.banner(heading, ident=ident, kind="error", actions=[read], on_close=on_close,
                      close_tooltip=app.t("app.common.close"))
 
 
 def why_dialog(app: App, heading: str, sentences: list[str], rules: tuple[str, ...], ident: str = "why") -> None:
     """A "why?": the sentences, then each rule behind them with its id, title and text."""
+    app.show_dialog(rule_dialog(app, heading, sentences, rules, ident))
+
+
+def rule_dialog(app: App, heading: str, sentences: list[str], rules: tuple[str, ...], ident: str) -> ft.AlertDialog:
+    """The dialog of a "why?" or of a refusal's rule: the sentences, then each rule with its id, title and text."""
     lines: list[ft.Control] = [ft.Text(line, size=ui.FONT_BODY) for line in sentences]
     for rule in rules:
         lines.append(ft.Container(ft.Column([
@@ -91,13 +103,13 @@ def why_dialog(app: App, heading: str, sentences: list[str], rules: tuple[str, .
                     size=ui.FONT_BODY, weight=ft.FontWeight.BOLD),
             *[ft.Text(paragraph, size=ui.FONT_SMALL) for paragraph in rule_paragraphs(app, rule)],
         ], spacing=4, tight=True), padding=12, border_radius=ui.RADIUS, bgcolor=ft.Colors.SECONDARY_CONTAINER))
-    app.show_dialog(ft.AlertDialog(
+    return ft.AlertDialog(
         title=ft.Text(heading, size=ui.FONT_TITLE),
         content=ui.tid(f"{ident}-text", ft.Column(lines, tight=True, spacing=10, scroll=ft.ScrollMode.AUTO,
                                                   width=640)),
         actions=[ui.button(app.t("app.common.close"), lambda _: app.close_dialog(), ident=f"{ident}-close",
                            kind="text")],
-    ))
+    )
 
 
 def ask_undo(app: App, session: SessionState, do_undo: Callable[[], None]) -> None:
