@@ -183,6 +183,21 @@ def test_the_first_four_games_label_rules_rulings_and_house_variants_as_their_ru
         assert Msg("app.setup.variant_default").render(lang) not in line  # a house variant is never the default
 
 
+@pytest.mark.parametrize("game, query, rule", [
+    ("high-society", "scandale", "HS-SCORE"), ("high-society", "Scandales", "HS-END"),
+    ("high-society", "dette", "HS-SCORE"), ("high-society", "dettes de jeux", "HS-MISFORTUNE"),
+    ("high-society", "moitié", "HS-SCORE"), ("high-society", "moitie", "HS-SCORE-EXACT"),
+    ("boursicocotte", "zéro", "BC-BID-POSITIVE"), ("boursicocotte", "ZERO", "BC-BID-POSITIVE"),
+    ("stupide-vautour", "dernière", "SV-GAME-OVER"), ("stupide-vautour", "Dernieres manches", "SV-CARRY"),
+    ("stupide-vautour", "15e", "SV-GAME-OVER"), ("stupide-vautour", "suricates", "SV-AWARD"),
+])
+def test_the_search_knows_the_rulebooks_words_with_or_without_accents_singular_or_plural(app, game, query, rule):
+    probe.tap(app.root, "home-rules")
+    probe.tap(app.root, f"rules-game-{game}")
+    probe.type_into(app.root, "rules-search", query)
+    assert rule in shown(app), (query, shown(app))
+
+
 def test_a_search_that_finds_nothing_here_names_the_games_that_hold_the_word_one_tap_away(app):
     probe.tap(app.root, "home-rules")
     probe.tap(app.root, "rules-game-high-society")

@@ -1,9 +1,9 @@
 """Rules reference, one game at a time: the game's rules in the rulebook's order, grouped by
 section, each with its id, title and text, whether it is the rulebook's rule or the app's ruling
 where the rulebook is silent (a rule to which the app adds a ruling shows the two parts under their
-own labels), and the variant that changes it. Searchable (id, title or text, in
-the table's language, accents ignored). Opened from the home screen (any game) or from a table
-(that game's rules).
+own labels), and the variant that changes it. Searchable (id, title, text or the rulebook's own
+words for the rule, ``rule.<id>.terms``, in the table's language, accents and plurals ignored).
+Opened from the home screen (any game) or from a table (that game's rules).
 
 The entries come from the game's spec: ``SPEC_OF[game].rule_specs`` (:class:`models.game_spec.RuleSpec`);
 a spec that declares none yet shows its engine's plain ``rules`` ids in one section. A section's heading
@@ -122,9 +122,15 @@ def _variants(app: App, game: str, query: str) -> list[ft.Control]:
     return [ui.subtitle(app.t("app.rules.variants", game=app.t(f"game.{game}.name"))), *rows]
 
 
+def words(query: str) -> list[str]:
+    """The query's words as the search looks for them: folded (no case, no accents), a plural's
+    ending left off (« dettes » finds « dette », « Dernières » finds « dernière »)."""
+    return [w[:-1] if len(w) > 3 and w[-1] in "sx" else w for w in fold(query).split()]
+
+
 def matches_text(text: str, query: str) -> bool:
     hay = fold(text)
-    return all(word in hay for word in fold(query).split())
+    return all(word in hay for word in words(query))
 
 
 def ruling_part(rule: str, lang: str) -> str | None:
@@ -147,9 +153,10 @@ def matches(app: App, rule: str, query: str) -> bool:
     if not query:
         return True
     key = ruling_part(rule, app.lang)
-    hay = fold(" ".join((rule, app.t(f"rule.{rule}.title"), app.t(f"rule.{rule}.text"),
-                         app.t(key) if key else "")))
-    return all(word in hay for word in fold(query).split())
+    terms = f"rule.{rule}.terms"  # the rulebook's own words for the rule's cards and moments, if any
+    return matches_text(" ".join((rule, app.t(f"rule.{rule}.title"), app.t(f"rule.{rule}.text"),
+                                  app.t(key) if key else "", app.t(terms) if has_text(terms, app.lang) else "")),
+                        query)
 
 
 def _badge(label: str, bg: str, fg: str) -> ft.Control:
