@@ -207,6 +207,21 @@ def test_donkey_count_and_next_payout_follow_the_engine():
     assert table.text("bc-donkeys") == en("app.bc.donkeys", n=1, of=4, amount=100)
 
 
+def test_a_donkeys_payout_is_said_in_the_prompt_through_its_auction():
+    """The bank's payout is said where the eye is (the prompt), not only in the log below."""
+    from companion.app.games import TableContext
+
+    for actions, n, amount in (([draw("donkey")], 1, 50), ([draw("donkey"), close(), draw("donkey")], 2, 100)):
+        state = state_of(actions)
+        said = screen.prompt(state, TableContext(lang="fr", submit=lambda _: None, refresh=lambda: None))
+        assert said is not None and said.startswith(Msg("app.bc.donkey_prompt", {
+            "n": n, "amount": amount, "prompt": ""}).render("fr").strip()), said
+        assert Msg("bc.prompt.auction_open", {"animal": Msg("bc.animal.donkey"), "auctioneer": "Anne" if n == 1
+                                              else state.engine.auction.auctioneer}).render("fr") in said
+    state = state_of([draw("hen")])  # any other animal: the engine's prompt alone
+    assert screen.prompt(state, TableContext(lang="fr", submit=lambda _: None, refresh=lambda: None)) is None
+
+
 def test_with_the_frames_side_column_the_players_move_there():
     state = state_of([draw("hen"), close(), draw("cow"), close()])
     table = Table(state)

@@ -156,8 +156,14 @@ def _frozen(value: Any) -> Any:
 
 def prompt(state: State, ctx: TableContext) -> str | None:
     """The frame's prompt while the player whose turn it is chooses a challenge (the engine's says
-    only whose turn it is): whom, then over which animal (public: the animals lie face up)."""
+    only whose turn it is): whom, then over which animal (public: the animals lie face up); during a
+    donkey's auction, what that donkey paid every player, then the engine's prompt."""
     engine = state.engine  # its turn and phase, not the whole player view the screen builds anyway
+    auction = engine.auction
+    if engine.phase == "auction" and auction is not None and auction.animal == "donkey" and engine.donkeys:
+        # a donkey just paid every player: said where the eye is, above its auction's own sentence
+        return ctx.t("app.bc.donkey_prompt", n=engine.donkeys, amount=DONKEY_MONEY[engine.donkeys - 1],
+                     prompt=state.expected.prompt)
     if engine.phase != "turn" or engine.turn is None:
         return None
     target, chosen = _challenge_chosen(state, ctx, engine.turn)
