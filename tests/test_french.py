@@ -161,3 +161,11 @@ def test_animalement_votre_refusal_names_its_rule_in_its_own_words(tmp_path):
     av = shown(banner)
     assert "possession" in common
     assert "possession" not in av and "malade comme un chien" in av
+
+
+def test_no_french_text_names_a_variant_like_code():
+    """A variant is named in words (« on rejoue »), never as code (« égalité finale = rejouer »)."""
+    from models.i18n import catalogue
+
+    coded = {key: text for key, text in catalogue("fr").items() if re.search(r"[^\W\d] = [^\W\d]", text)}
+    assert coded == {}
