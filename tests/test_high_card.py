@@ -85,6 +85,14 @@ def test_equal_highest_cards_make_a_battle_of_the_tied_players_alone():
     assert engine.taken["Lou"] == 1 and engine.battle == () and engine.round == 2
 
 
+def test_the_house_variant_leaves_a_tied_round_to_nobody_without_a_battle():
+    data = {**record(reveal(Lou=5, Marc=3, Nina=5)), "variant": {"ties": "nobody"}}
+    engine = replay(parse_record_data(data)).engine
+    assert isinstance(engine, HighCardEngine) and engine.ties == "nobody"
+    assert engine.battle == () and engine.round == 2 and set(engine.taken.values()) == {0}
+    assert [e.render("en") for e in engine.last_round] == ["A tie on the 5 between Lou and Nina: nobody takes round 1."]
+
+
 def test_a_round_names_every_player_and_a_card_in_hand():
     assert refusal(reveal(Lou=2, Marc=5)) == "HC-REVEAL-ALL"
     assert refusal(reveal(Lou=2, Marc=5, Nina=4), reveal(Lou=2, Marc=1, Nina=3)) == "HC-CARD-USED"
