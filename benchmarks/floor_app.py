@@ -53,8 +53,11 @@ def main(page: ft.Page, cards: int = 0) -> None:
 
 
 def asgi_app(cards: int = 0) -> Any:
+    """Served as the app serves itself, with its renderer (FLET_WEB_RENDERER chooses another)."""
+    from companion.app.server import WEB_RENDERER
+
     return ft.run(functools.partial(main, cards=cards), no_cdn=True, view=ft.AppView.WEB_BROWSER,
-                  export_asgi_app=True)
+                  web_renderer=ft.WebRenderer(WEB_RENDERER), export_asgi_app=True)
 
 
 def serve(port: int, cards: int = 0) -> None:  # pragma: no cover - a server; the benchmark starts it

@@ -118,3 +118,34 @@ def test_the_goals_line_sets_each_class_of_tap_and_the_reply_beside_the_floors()
                                                tap_browser.Tap("sv-card-Anne-3", "card", "sv-picked-Anne"),
                                                tap_browser.Tap("history-more", "more", "new:history-"))] == [
         "entry", "pick", "more"]
+
+
+def test_the_hand_goals_set_the_reveal_and_the_confirm_beside_the_floor_showing_as_many_cards():
+    hand = tap_browser.Measure("floor, 45 cards", times=[50.0, 15.0], kinds={"show": [50.0], "hide": [15.0]})
+    game = tap_browser.Measure("sv 3", times=[20.0, 55.0, 70.0],
+                               kinds={"card": [20.0], "reveal": [55.0], "confirm": [70.0]})
+    goals = dict((text.split(":")[1].split()[0], ratio) for text, ratio in tap_browser.hand_goals(game, hand, 3))
+    assert goals == {"reveal": 1.1, "confirm": 1.4}
+    assert all("45 cards 50.0" in text for text, _ in tap_browser.hand_goals(game, hand, 3))
+    assert [g.met for g in (tap_browser.Goal("skwasm", "", 1.1, 1.2), tap_browser.Goal("skwasm", "", 1.4, 1.2))] == [
+        True, False]
+
+
+def test_the_semantics_line_gives_the_trees_share_of_the_same_taps_with_it_on_and_off():
+    on = tap_browser.Measure("floor, semantics on · skwasm · touch", times=[40.0, 50.0], replies=[10.0, 10.0],
+                             drawings=[30.0, 40.0])
+    off = tap_browser.Measure("floor, semantics off · skwasm · touch", times=[30.0, 40.0], replies=[10.0, 10.0],
+                              drawings=[20.0, 30.0])
+    text = tap_browser.semantics_line(on, off)
+    assert "its share +22% at p50" in text and "drawing p50 35.0 → 25.0 ms" in text
+
+
+def test_the_renderers_are_compared_on_the_same_screen_and_the_served_one_is_what_chromium_runs():
+    a = tap_browser.Measure("x", times=[100.0, 100.0])
+    b = tap_browser.Measure("x", times=[40.0, 50.0])
+    assert "skwasm / CanvasKit, touch, floor: p50 0.45×, p95 0.49×" in tap_browser.versus_line(
+        "floor", {"canvaskit": a, "skwasm": b})
+    from companion.app.server import WEB_RENDERER
+
+    assert tap_browser.served_in_chromium() in tap_browser.RENDERERS
+    assert (tap_browser.served_in_chromium() == "skwasm") == (WEB_RENDERER in ("auto", "skwasm"))

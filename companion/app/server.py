@@ -30,6 +30,13 @@ DEFAULT_PORT = 8550
 PIN_DELAY_ENV = "COMPANION_PIN_DELAY_S"  # the wait after a first wrong PIN, in seconds (default 1)
 # how long a PIN-screen page lives after its socket closed, in seconds (default: visitors.VISITOR_TTL_S)
 VISITOR_TTL_ENV = "COMPANION_VISITOR_TTL_S"
+# The renderer the browser's Flutter client draws with (Flet's WebRenderer value). "auto" starts skwasm
+# where the browser can run it (Chromium: WasmGC and WebGL; multi-threaded, the page being
+# cross-origin isolated) and CanvasKit elsewhere (Safari, an iPad): skwasm was measured 2–4× faster
+# than CanvasKit on a touch tap here (README, Benchmarks: benchmarks/tap_browser.py serves each screen
+# with both). "skwasm" itself would leave Safari with no renderer at all. Flet's own environment
+# variable chooses another for a table that wants it: FLET_WEB_RENDERER=canvaskit companion run.
+WEB_RENDERER = "auto"
 
 log = logging.getLogger("companion.app")
 
@@ -345,7 +352,7 @@ def web_app(main: Callable[[Any], None], port: int, hosts: list[str]) -> Any:
     from companion.app.web import OriginGuard, allowed_origins
 
     inner = ft.run(main, assets_dir=str(ASSETS_DIR), no_cdn=True, view=ft.AppView.WEB_BROWSER,
-                   export_asgi_app=True)
+                   web_renderer=ft.WebRenderer(WEB_RENDERER), export_asgi_app=True)
     return OriginGuard(SocketGuard(SessionTakeover(inner)), allowed_origins(port, hosts))
 
 

@@ -99,7 +99,10 @@ def icon_button(icon: ft.IconData, on_click: Handler | None, *, ident: str, tool
 def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected: bool = False,
          disabled: bool = False, width: float | None = None, height: float | None = None,
          padding: Any = 14, bgcolor: str | None = None, label: str | None = None) -> ft.Control:
-    """A tappable card: a selectable chip, a money card, a game in a list."""
+    """A tappable card: a selectable chip, a money card, a game in a list. No ink ripple: a card that
+    is picked shows it at once by its own selected state (a ripple is about 27 frames that a
+    tablet's browser draws in software; README, Benchmarks); buttons keep Material's feedback. The
+    games' own cards (a hand card, a point card, an animal) are drawn the same way."""
     if selected:
         bg: str = ft.Colors.PRIMARY_CONTAINER
         border = ft.Border.all(3, ft.Colors.PRIMARY)
@@ -109,7 +112,7 @@ def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected:
     box = ft.Container(
         content=content, on_click=None if disabled else on_click, bgcolor=bg, border=border,
         border_radius=RADIUS, padding=padding, width=width, height=height,
-        alignment=ft.Alignment.CENTER if width else None, opacity=DIMMED if disabled else 1.0, ink=True,
+        alignment=ft.Alignment.CENTER if width else None, opacity=DIMMED if disabled else 1.0,
     )
     return tid(ident, box, button=True, selected=selected, label=label)
 

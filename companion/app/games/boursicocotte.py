@@ -441,7 +441,7 @@ def _build_draw_block(ctx: TableContext, player: str | None, left: tuple[tuple[s
     def card(kind: str, n: int) -> ft.Control:
         return ui.tid(ctx.ident(f"bc-draw-{kind}"),
                       ft.Container(animal_card(ctx, kind, scale=scale, left=n), on_click=draw(kind),
-                                   border_radius=10, ink=True),
+                                   border_radius=10),
                       button=True, label=ctx.t("app.bc.draw_label", animal=animal(kind), n=n))
 
     # each card kept while its count is: the next turn builds again only the one drawn
@@ -844,7 +844,7 @@ def _short_version(app: Any, draft: Any, species: Sequence[str]) -> ft.Control:
                         ft.Icon(ft.Icons.CLOSE, size=22, color=ft.Colors.BLACK)],
                        tight=True, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
                 on_click=take_back(name, i), bgcolor=bg, border=ft.Border.all(2, border), border_radius=ui.RADIUS,
-                height=ui.TOUCH, padding=ft.Padding.symmetric(horizontal=14), ink=True), button=True, label=app.t("app.setup.deal_remove", animal=said, player=name)))
+                height=ui.TOUCH, padding=ft.Padding.symmetric(horizontal=14)), button=True, label=app.t("app.setup.deal_remove", animal=said, player=name)))
         rows.append(ft.Row([
             ui.chip(name, choose(name), ident=f"deal-player-{name}", selected=name == dealing,
                     icon=ft.Icons.PLAY_ARROW if name == dealing else ft.Icons.PERSON),
@@ -860,7 +860,7 @@ def _short_version(app: Any, draft: Any, species: Sequence[str]) -> ft.Control:
         gone = full or left <= 0
         tiles.append(ui.tid(f"deal-animal-{kind}", ft.Container(
             animal_card(app, kind, scale=0.72, left=left), on_click=None if gone else deal(kind),
-            border_radius=10, ink=True, opacity=0.4 if gone else 1.0),
+            border_radius=10, opacity=0.4 if gone else 1.0),
             button=True, label=app.t("app.setup.deal_label", animal=animal(kind), player=dealing, n=left)))
     return ft.Column([
         switch,

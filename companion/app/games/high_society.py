@@ -313,7 +313,7 @@ def _reveal_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control
     def tile(card: str, copies: int) -> ft.Control:
         return ui.tid(ctx.ident(f"reveal-{card}"),
                       ft.Container(card_face(state, ctx, card, scale=0.62 if ctx.compact else 0.8, copies=copies),
-                                   on_click=reveal(card), border_radius=12, ink=True),
+                                   on_click=reveal(card), border_radius=12),
                       button=True, label=ctx.say(engine.card_label(card)))
 
     # a card is kept while as many copies are left: a reveal changes one card (or takes it away)
@@ -428,8 +428,7 @@ def _discard_block(state: State, ctx: TableContext) -> ft.Control:
 
     owned = [c for c in engine.collections[player] if c in POSSESSIONS]
     tiles: list[ft.Control] = [ui.tid(ctx.ident(f"discard-{card}"),
-                    ft.Container(card_face(state, ctx, card, scale=0.8), on_click=discard(card), border_radius=12,
-                                 ink=True),
+                    ft.Container(card_face(state, ctx, card, scale=0.8), on_click=discard(card), border_radius=12),
                     button=True, label=ctx.say(engine.card_label(card)))
              for card in owned]
     return ui.panel(ft.Column([

@@ -431,7 +431,7 @@ def _choice(ctx: TableContext, label: str, handler: ui.Handler, ident: str, sele
                                      alignment=ft.MainAxisAlignment.CENTER) if small
                            else ft.Row(parts, spacing=6, tight=True, alignment=ft.MainAxisAlignment.CENTER,
                                        vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    box = ft.Container(content, on_click=handler, height=height, expand=1, ink=True, alignment=ft.Alignment.CENTER,
+    box = ft.Container(content, on_click=handler, height=height, expand=1, alignment=ft.Alignment.CENTER,
                        border_radius=10, padding=ft.Padding.symmetric(horizontal=4),
                        bgcolor=bg or (ft.Colors.PRIMARY_CONTAINER if selected else ft.Colors.SURFACE_CONTAINER_HIGH),
                        border=ft.Border.all(4 if selected else 1,
@@ -481,7 +481,7 @@ def _value_tile(ctx: TableContext, value: int, card_id: str, possible: bool,
         ft.Text(str(value), size=24, weight=ft.FontWeight.BOLD if possible else None,
                 color=fg if possible else ft.Colors.ON_SURFACE),
         on_click=add, width=layout[1] if layout else 74, height=VALUE_H if layout else ui.TOUCH,
-        alignment=ft.Alignment.CENTER, border_radius=10, ink=True,
+        alignment=ft.Alignment.CENTER, border_radius=10,
         bgcolor=bg if possible else ft.Colors.SURFACE_CONTAINER_HIGHEST,
         border=ft.Border.all(3 if possible else 1, ft.Colors.PRIMARY if possible else ft.Colors.OUTLINE_VARIANT))
     return ui.tid(ctx.ident(f"md-value-{value}"), box, button=True, selected=possible, label=ctx.say(c.msg))
@@ -501,7 +501,7 @@ def _series(ctx: TableContext, series: tuple[str, ...]) -> ft.Control:
         return handler
 
     laid: list[ft.Control] = [
-        ui.tid(ctx.ident(f"md-series-{i}"), ft.Container(_series_face(ctx, card(c)), on_click=remove(i), ink=True,
+        ui.tid(ctx.ident(f"md-series-{i}"), ft.Container(_series_face(ctx, card(c)), on_click=remove(i),
                                                           border_radius=8),
                button=True, label=ctx.t("app.md.remove_from", card=ctx.say(card(c).msg)))
         for i, c in enumerate(series)]

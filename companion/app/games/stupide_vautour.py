@@ -249,7 +249,7 @@ def _reveal_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control
 
     def tile(card: int, gone: bool) -> ft.Control:
         face = ft.Container(point_card(ctx, card, scale=0.8), on_click=None if gone else reveal(card),
-                            border_radius=10, ink=not gone, opacity=0.25 if gone else 1.0)
+                            border_radius=10, opacity=0.25 if gone else 1.0)
         label = ctx.t("app.sv.point_card_out" if gone else "app.sv.point_card", card=card)
         return ui.tid(ctx.ident(f"sv-reveal-{card}"), face, button=not gone, label=label)
 
@@ -337,7 +337,7 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
             ft.Text(number(ctx, card), size=24, weight=ft.FontWeight.BOLD,
                     color=ft.Colors.ON_PRIMARY if selected else None),
             on_click=None if used else pick(player, card), height=HAND_H, alignment=ft.Alignment.CENTER,
-            border_radius=10, ink=not used, opacity=0.3 if used else 1.0, width=tile_w,
+            border_radius=10, opacity=0.3 if used else 1.0, width=tile_w,
             bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
             border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
         return ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, button=not used, selected=selected,
