@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import probe
+from companion.app.format import number
 from companion.app.screens.history import Filters, bounds, parse_day
 from companion.app.shell import App
 from companion.app.ui import walk
@@ -79,6 +80,27 @@ def test_history_lists_every_game_with_its_result(app, played):
     assert fr("app.history.count", count=2) in probe.text_of(app.root, "history-count")
     assert fr("app.history.won_by", players=D) in probe.text_of(app.root, f"history-{done}")
     assert fr("app.history.in_progress") in probe.text_of(app.root, f"history-{going}")
+
+
+def test_the_history_line_lists_players_by_place_and_says_who_was_out_and_why(app, played, service):
+    """« 1. David 9 · 2. Anne … · 4. Chloé 11, hors jeu : le moins d'argent restant »: by place,
+    the place first, never a seat with its place in brackets; the poorest's score cannot read as
+    the best."""
+    done, _ = played
+    outcome = service.open(done).outcome
+    assert outcome is not None and outcome.eliminated
+    app.go("history")
+    line = probe.text_of(app.root, f"history-{done}")
+    by_place = [p for p, _ in sorted(outcome.ranking, key=lambda x: x[1])]
+    assert [line.index(f". {p} ") for p in by_place] == sorted(line.index(f". {p} ") for p in by_place)
+    for player, place in outcome.ranking:
+        if player in outcome.eliminated:
+            assert fr("app.history.seat_out", place=place, name=player, score=number(app, outcome.scores[player]),
+                      why=fr("game.high-society.out_why")) in line
+        else:
+            assert fr("app.history.seat_result", place=place, name=player,
+                      score=number(app, outcome.scores[player])) in line
+    assert "(" + str(dict(outcome.ranking)[by_place[0]]) + ")" not in line  # no place in brackets
 
 
 def test_history_filters_by_game_player_and_date(app, played, service):
@@ -430,6 +452,17 @@ def test_the_list_comes_first_and_the_filters_fold_under_one_button(app, played)
     app.drafts["history"].since_text = "31/02/2025"  # a wrong date unfolds them, to be put right
     app.render()
     assert probe.has(app.root, "bad-date") and probe.has(app.root, "filter-since")
+
+
+def test_the_csv_button_sits_with_the_filters_above_the_list(app, played):
+    """The history's CSV (of the games the filters list) is beside the filters' button, before
+    the first game, not after the last one."""
+    done, _ = played
+    app.go("history")
+    ids = probe.idents(app.root)  # in the order the page lays them out
+    at = {name: ids.index(name) for name in ("history-filters-toggle", "export-csv", f"history-{done}")}
+    assert at["history-filters-toggle"] < at["export-csv"] < at[f"history-{done}"]
+    assert not probe.has(probe.find(app.root, "history-tools"), "export-csv")
 
 
 def test_more_builds_only_the_rows_it_adds_and_kept_rows_still_open_their_game(app, service):

@@ -21,7 +21,7 @@ from tests.support.games import sv_game
 UTC = timezone.utc
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1+1", "@SUM(1)", "-2+3", "=cmd|' /C calc'!A0"]
 TABLE = "=1+2"
-PLAYER, SCORE = 4, 5  # the CSV's columns
+PLAYER, SCORE = 4, 5  # the CSV's columns (score, then place, winner, out, duration)
 
 
 @pytest.fixture
@@ -65,8 +65,8 @@ def check(text: str, games) -> None:
     negative = [(line, seat) for line, (_, seat) in zip(lines, seats) if seat.score is not None and seat.score < 0]
     assert negative  # the game has a negative score to keep
     for line, seat in negative:  # the raw field: bare digits after a minus, no apostrophe, no quotes
-        assert line.rsplit(",", 4)[1] == str(seat.score), line
-    assert [(line.rsplit(",", 4)[1], seat.name) for line, seat in negative] == [("-6", FORMULAS[0]), ("-10", "Anne")]
+        assert line.rsplit(",", 5)[1] == str(seat.score), line
+    assert [(line.rsplit(",", 5)[1], seat.name) for line, seat in negative] == [("-6", FORMULAS[0]), ("-10", "Anne")]
 
 def test_formula_names_come_back_as_text_from_the_history_download(service, finished):
     check(service.csv_text(lang="en", tz=UTC), finished)

@@ -332,15 +332,54 @@ def test_csv_rows_equal_the_history_s_figures_with_its_filters(history):
                     {"since": T0 + timedelta(days=40), "until": T0 + timedelta(days=100)}):
         out = service.csv_text(lang="en", tz=UTC, **filters)
         rows = list(csv.reader(io.StringIO(out)))
-        assert rows[0] == ["date", "game", "table", "player", "score", "place", "winner", "duration (min)"]
+        assert rows[0] == ["date", "game", "table", "evening", "player", "score", "place", "winner", "out",
+                           "duration (min)"]
         want = []
         for s in reversed(service.history(status="finished", **filters)):
             for seat in s.seats:
-                want.append([s.started_at.strftime("%Y-%m-%d %H:%M"), game_name(s.game), s.table_name or "", seat.name, str(seat.score), str(seat.place),
-                             "1" if seat.winner else "0", str(round(s.duration_s / 60))])
+                want.append([s.started_at.strftime("%Y-%m-%d %H:%M"), game_name(s.game), s.table_name or "", "",
+                             seat.name, str(seat.score), str(seat.place), "1" if seat.winner else "0",
+                             "1" if seat.out else "0", str(round(s.duration_s / 60))])
         assert rows[1:] == want, filters
     assert service.csv_text(lang="fr", tz=UTC, session_id=some_game.session_id).splitlines()[0] == \
-        "date,jeu,table,joueur,score,place,gagnant,durée (min)"
+        "date,jeu,table,soirée,joueur,score,place,gagnant,hors jeu,durée (min)"
+
+
+def test_the_csv_out_column_marks_high_society_s_poorest(history):
+    """A player the game cast out (High Society's poorest: the score wins nothing) is 1 in ``out``,
+    every other player 0; the history's seats say the same as the results rows."""
+    service = history.service
+    rows = list(csv.reader(io.StringIO(service.csv_text(lang="en", tz=UTC, game="high-society"))))
+    out = rows[0].index("out")
+    marked = [r for r in rows[1:] if r[out] == "1"]
+    assert marked and all(r[out] in ("0", "1") for r in rows[1:])
+    for s in service.history(status="finished", game="high-society"):
+        state = service.open(s.session_id)
+        assert state.outcome is not None
+        # seats in seating order, as the record's players (a profile renamed since keeps its seat)
+        assert [seat.out for seat in s.seats] == [p in state.outcome.eliminated for p in state.players]
+    others = [r for r in csv.reader(io.StringIO(service.csv_text(lang="en", tz=UTC)))][1:]
+    others = [r for r in others if r[1] not in (game_name("high-society"), game_name("animalement-votre"))]
+    assert others and all(r[out] == "0" for r in others)
+
+
+def test_bgstats_has_no_out_field_the_out_player_ranks_last_and_does_not_win(history):
+    """BG Stats' push-a-play has no field for a player the game cast out (companion.service.bgstats):
+    the play says it by the rank, after every player still in, and ``winner`` false."""
+    service = history.service
+    checked = 0
+    for s in service.history(status="finished"):
+        out = {seat.name for seat in s.seats if seat.out}
+        if not out or len(out) == len(s.seats):
+            continue
+        [play] = service.bgstats_plays(s.session_id, lang="en", tz=UTC)
+        ranks = {p["name"]: p["rank"] for p in play["players"]}
+        assert min(ranks[n] for n in out) > max(r for n, r in ranks.items() if n not in out)
+        assert not any(p["winner"] for p in play["players"] if p["name"] in out)
+        assert all(set(p) == {"name", "sourcePlayerId", "score", "winner", "startPlayer", "rank"}
+                   for p in play["players"])
+        checked += 1
+    assert checked
 
 
 def game_name(game: str) -> str:

@@ -11,7 +11,11 @@ Stats opens, from a QR code or a button, to log the play. Pure: the game's figur
 - every boolean is always present (BG Stats' Android app fails on a missing one); ``bggId`` only
   where the game's spec knows the id for sure (High Society: 220), as a JSON number;
 - every game here ranks the higher score first (``scoring.base.rank_by``): ``highestWins`` is true
-  and ``noPoints`` false."""
+  and ``noPoints`` false;
+- a player the game cast out (High Society's poorest, the CSV's ``out``) has no field of its own:
+  push-a-play's players have none for it (name, score, winner, rank, startPlayer, newPlayer, role,
+  color, team, seatOrder…); the out player's ``rank`` (after every player still in) and
+  ``winner`` (false) say it, and the score is kept as counted."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from companion.store.evenings import evening_of
 from models.i18n import Msg, has_text, render
 from models.tables import STATUS_FINISHED
 
-CSV_COLUMNS = ("date", "game", "table", "evening", "player", "score", "place", "winner", "duration")
+CSV_COLUMNS = ("date", "game", "table", "evening", "player", "score", "place", "winner", "out", "duration")
 # what a spreadsheet takes for the start of a formula in a text cell (OWASP's "CSV injection")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -74,7 +74,7 @@ class Exports(Queries):
             for seat in s.seats:
                 writer.writerow([csv_cell(v) for v in (
                     _local(s.started_at, tz), game_name(s.game, lang), s.table_name or "", evening, seat.name,
-                    seat.score, seat.place, int(seat.winner), round(s.duration_s / 60))])
+                    seat.score, seat.place, int(seat.winner), int(seat.out), round(s.duration_s / 60))])
         return out.getvalue()
 
 

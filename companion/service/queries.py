@@ -278,8 +278,8 @@ def _num(value: float) -> int | float:
 
 
 def _summary(row: dict[str, Any], table: str | None = None) -> SessionSummary:
-    seats = tuple(SeatResult(name, None if score is None else _num(score), rank, won)
-                  for name, score, rank, won in row.get("seats", ()))
+    seats = tuple(SeatResult(name, None if score is None else _num(score), rank, won, out)
+                  for name, score, rank, won, out in row.get("seats", ()))
     return SessionSummary(session_id=row["session_id"], game=row["game"], players=tuple(s.name for s in seats),
                           status=row["status"], started_at=utc(row["started_at"]),
                           updated_at=utc(row["updated_at"]), finished_at=aware(row["finished_at"]),

@@ -180,11 +180,13 @@ class SessionState:
 @dataclass(frozen=True)
 class SeatResult:
     """One seat of a listed game: the profile's name today, and for a finished game the final
-    score, place (1 = first, equal places shared) and whether the player won."""
+    score, place (1 = first, equal places shared), whether the player won and whether the game
+    cast the player out (High Society's poorest: the score then wins nothing)."""
     name: str
     score: int | float | None = None
     place: int | None = None
     winner: bool = False
+    out: bool = False
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,7 @@ class History(Summaries):
 
     def history_page(self, db: Session, query: HistoryQuery, offset: int, limit: int) -> list[dict[str, Any]]:
         """One page of summaries, newest first, each with its seats (profile name, score, place,
-        winner) in seating order. Reads the summaries and, for the page only, seats and results."""
+        winner, out of the game) in seating order. Reads the summaries and, for the page only, seats and results."""
         gs = table(GameSummary)
         sql = (sa_select(gs).where(*self._history_where(query))
                .order_by(gs.c.started_at.desc(), gs.c.session_id.desc()).offset(offset).limit(limit))
@@ -116,14 +116,15 @@ class History(Summaries):
         if not rows:
             return rows
         marks = ",".join(str(int(r["session_id"])) for r in rows)
-        seated: dict[int, list[tuple[str, float | None, int | None, bool]]] = {r["session_id"]: [] for r in rows}
-        for sid, name, score, rank, won in db.execute(text(
-            "SELECT st.session_id, p.name, r.score, r.rank, CASE WHEN r.winner THEN 1 ELSE 0 END FROM seats st "
+        seated: dict[int, list[tuple[str, float | None, int | None, bool, bool]]] = {r["session_id"]: [] for r in rows}
+        for sid, name, score, rank, won, out in db.execute(text(
+            "SELECT st.session_id, p.name, r.score, r.rank, CASE WHEN r.winner THEN 1 ELSE 0 END, "
+            "CASE WHEN r.eliminated THEN 1 ELSE 0 END FROM seats st "
             "JOIN players p ON p.id = st.player_id "
             "LEFT JOIN results r ON r.session_id = st.session_id AND r.player_id = st.player_id "
             f"WHERE st.session_id IN ({marks}) ORDER BY st.session_id, st.position"
         )):
-            seated[sid].append((name, score, rank, bool(won)))
+            seated[sid].append((name, score, rank, bool(won), bool(out)))
         for row in rows:
             row["seats"] = seated[row["session_id"]]
         return rows

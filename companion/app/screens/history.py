@@ -19,6 +19,7 @@ import flet as ft
 from companion.app import ui
 from companion.app.club import chip_row, table_chips
 from companion.app.format import names, number, when
+from models.i18n import has_text
 
 if TYPE_CHECKING:
     from companion.app.shell import App
@@ -314,6 +315,9 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         ui.subtitle(app.t("app.history.count", count=total), ident="history-count"),
         ui.button(label, fold, ident="history-filters-toggle", kind="outlined",
                   icon=ft.Icons.EXPAND_LESS if unfold else ft.Icons.FILTER_LIST),
+        # the CSV of the games these filters list, with the filters (not after the last game)
+        ui.button(app.t("app.history.export_csv"), partial(_csv, app), ident="export-csv", kind="outlined",
+                  icon=ft.Icons.TABLE_VIEW),
     ], wrap=True, spacing=ui.GAP, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     if unfold:
         parts.append(_filter_panel(app, f))
@@ -426,20 +430,20 @@ def _filter_panel(app: App, f: Filters) -> ft.Control:
     ], spacing=8 if small else 12), ident="history-filters", padding=12 if small else 18)
 
 
+def _csv(app: App, _: Any) -> None:
+    export_csv(app)
+    app.render()
+
+
 def _tools(app: App) -> ft.Control:
-    """Export every game, import files (in a browser, an upload)."""
+    """Export every game, import files (in a browser, an upload); the CSV sits with the filters."""
     def export_all(_: Any) -> None:
         export_to(app, None)
-        app.render()
-
-    def csv(_: Any) -> None:
-        export_csv(app)
         app.render()
 
     chooser = picker(app)
     tools = ft.Row([
         ui.button(app.t("app.history.export_all"), export_all, ident="export-all", icon=ft.Icons.DOWNLOAD),
-        ui.button(app.t("app.history.export_csv"), csv, ident="export-csv", icon=ft.Icons.TABLE_VIEW),
         ui.tid("import-file", ft.FilledTonalButton(
             content=ft.Text(app.t("app.history.import_file"), size=ui.FONT_LABEL, weight=ft.FontWeight.W_600),
             icon=ft.Icons.UPLOAD_FILE, height=ui.TOUCH,
@@ -469,8 +473,7 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
             result = app.t("app.history.won_by", players=names(app, summary.winners))
         else:
             result = app.t("app.history.no_winner")
-        seated = [app.t("app.history.seat_result", name=s.name, place=s.place or "-", score=number(app, s.score))
-                  for s in summary.seats]
+        seated = _by_place(app, summary)
     else:
         result = app.t("app.history.abandoned" if summary.status == "abandoned" else "app.history.in_progress")
         seated = list(summary.players)
@@ -497,6 +500,25 @@ def _row(app: App, summary: SessionSummary) -> ft.Control:
     ], spacing=10 if app.narrow else ui.GAP, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ui.tile(body, lambda _: app.go("past", session_id=summary.session_id),
                    ident=f"history-{summary.session_id}", padding=14)
+
+
+def _by_place(app: App, summary: SessionSummary) -> list[str]:
+    """A finished game's players by place (« 1. David 9 »), equal places in seating order; a player
+    the game cast out (High Society's poorest) says so and why, so that the score cannot read as
+    the best."""
+    ordered = sorted(summary.seats, key=lambda s: s.place if s.place is not None else len(summary.seats) + 1)
+    why_key = f"game.{summary.game}.out_why"
+    why = app.t(why_key) if has_text(why_key, app.lang) else None
+    said = []
+    for s in ordered:
+        figures = {"name": s.name, "place": s.place or "-", "score": number(app, s.score)}
+        if not s.out:
+            said.append(app.t("app.history.seat_result", **figures))
+        elif why is not None:
+            said.append(app.t("app.history.seat_out", why=why, **figures))
+        else:
+            said.append(app.t("app.history.seat_out_any", **figures))
+    return said
 
 
 def date_field(app: App, ident: str, label: str, value: str, on_change: Any, on_submit: Any) -> ft.Control:
