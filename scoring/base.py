@@ -103,10 +103,11 @@ class Outcome:
     it) may be given as a function that builds it: it is then built when first read and kept, as
     python-chess builds an ``Outcome`` lazily, so a caller that needs only the scores (a verdict's
     numbers, a season's statistics) does not pay for the sentences. An engine accepts no action once
-    its game is finished, so the sentences read the state as the game ended. Read-only, equal when
-    every field (the sentences included) is."""
+    its game is finished, so the sentences read the state as the game ended. ``notes``: a line for
+    some players, shown beside their name on the results (High Society's money left, where it
+    parted players of equal score). Read-only, equal when every field (the sentences included) is."""
 
-    __slots__ = ("scores", "eliminated", "winners", "replay_required", "ranking", "_explanation")
+    __slots__ = ("scores", "eliminated", "winners", "replay_required", "ranking", "_explanation", "notes")
 
     scores: Mapping[str, Score]
     eliminated: tuple[str, ...]
@@ -114,10 +115,12 @@ class Outcome:
     replay_required: bool
     ranking: tuple[tuple[str, int], ...]
     _explanation: tuple[Msg, ...] | Callable[[], Iterable[Msg]]
+    notes: Mapping[str, Msg]
 
     def __init__(self, scores: Mapping[str, Score], eliminated: tuple[str, ...], winners: tuple[str, ...],
                  replay_required: bool, ranking: tuple[tuple[str, int], ...],
-                 explanation: tuple[Msg, ...] | Callable[[], Iterable[Msg]]):
+                 explanation: tuple[Msg, ...] | Callable[[], Iterable[Msg]],
+                 notes: Mapping[str, Msg] | None = None):
         setter = object.__setattr__
         setter(self, "scores", scores)
         setter(self, "eliminated", eliminated)
@@ -125,6 +128,7 @@ class Outcome:
         setter(self, "replay_required", replay_required)
         setter(self, "ranking", ranking)
         setter(self, "_explanation", explanation)
+        setter(self, "notes", notes or {})
 
     @property
     def explanation(self) -> tuple[Msg, ...]:
@@ -142,7 +146,8 @@ class Outcome:
         raise AttributeError(f"an Outcome is read-only ({name})")
 
     def _fields(self) -> tuple[Any, ...]:
-        return (self.scores, self.eliminated, self.winners, self.replay_required, self.ranking, self.explanation)
+        return (self.scores, self.eliminated, self.winners, self.replay_required, self.ranking, self.explanation,
+                self.notes)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Outcome:
@@ -154,7 +159,7 @@ class Outcome:
     def __repr__(self) -> str:
         return (f"Outcome(scores={self.scores!r}, eliminated={self.eliminated!r}, winners={self.winners!r}, "
                 f"replay_required={self.replay_required!r}, ranking={self.ranking!r}, "
-                f"explanation={self.explanation!r})")
+                f"explanation={self.explanation!r}, notes={self.notes!r})")
 
 
 def rank_by(players: Sequence[str], keys: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:

@@ -606,6 +606,9 @@ class HighSocietyEngine(Engine[HSAction]):
                 else:
                     replay = True
         ranking = self._ranking(remaining, list(poorest), scores, money)
+        # the money left of each player still in whose score another shares: what parted them (or could not)
+        shared = [scores[p] for p in remaining]
+        notes = {p: Msg("hs.note.money", {"money": money[p]}) for p in remaining if shared.count(scores[p]) > 1}
         return Outcome(
             scores=scores,
             eliminated=poorest,
@@ -613,6 +616,7 @@ class HighSocietyEngine(Engine[HSAction]):
             replay_required=replay,
             ranking=ranking,
             explanation=partial(self._explain, stage.card, money, steps, scores, poorest, remaining),
+            notes=notes,
         )
 
     def _explain(self, card: str, money: Mapping[str, int], steps: Mapping[str, list[tuple[str, Score, int]]],

@@ -366,6 +366,20 @@ def test_the_last_card_leads_to_the_results_with_equal_places_and_reasons(servic
     assert app.dialog is None
 
 
+def test_the_results_show_each_tied_player_s_money_where_it_decided(service, tmp_path):
+    """Bruno and Chloé share a score: the money left was read to part them, and each row says
+    theirs, as the « Pourquoi ? » does; David's score alone decided, his row says no money."""
+    app, sid = table(service, tmp_path)
+    play(app, PLAN)
+    outcome = service.open(sid).outcome
+    assert outcome.scores[B] == outcome.scores[C] and outcome.notes
+    money = service.open(sid).live_engine.money_left
+    for player in (B, C):
+        assert fr("hs.note.money", money=money[player]) in probe.text_of(app.root, f"rank-{player}")
+    assert fr("hs.note.money", money=money[D]) not in probe.text_of(app.root, f"rank-{D}")
+    assert set(outcome.notes) == {B, C}
+
+
 def test_undo_from_the_results_reopens_the_game(service, tmp_path):
     app, sid = table(service, tmp_path)
     play(app, PLAN)

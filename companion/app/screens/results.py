@@ -82,6 +82,9 @@ def outcome_view(app: App, outcome: Outcome, players: Iterable[str], *, prefix: 
         # who is out, and why, without a tap: beside the name, or under the whole row on a phone
         reasons = ([ft.Text(app.say(m), size=ui.FONT_SMALL, color=ft.Colors.ERROR)
                     for m in outcome.explanation if mentions(m, player)][:1] if is_out else [])
+        note = outcome.notes.get(player)  # what parted equal scores (High Society's money left)
+        if note is not None:
+            reasons.append(ft.Text(app.say(note), size=ui.FONT_SMALL, color=ft.Colors.ON_SURFACE_VARIANT))
         if reasons and not app.narrow:
             name = ft.Column([name, *reasons], spacing=2, tight=True)
         why_button = (ui.icon_button(ft.Icons.HELP_OUTLINE, why(player), ident=f"{prefix}why-{player}",
