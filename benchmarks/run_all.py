@@ -5,7 +5,7 @@
 Replay throughput for every game of scoring/registry.py (parse + validate alone, the whole
 `companion replay` path, and the engines alone on parsed records), the cold start of `companion replay`, the store, and the durable append
 latency beside the machine's own raw SQLite INSERT + COMMIT, the import of a season's records
-(SQLite and PostgreSQL), and the history and statistics
+(SQLite and PostgreSQL), a club evening's seating, and the history and statistics
 screens at a club's size on SQLite and, when a throwaway PostgreSQL server can be started the way
 the tests start one, on PostgreSQL beside it (--no-pg: SQLite only). About a minute on 2 cores
 (--quick: shorter measures on fewer generated games), plus the club's database the first time
@@ -24,6 +24,7 @@ import time
 import _setup  # noqa: F401
 import append_latency
 import engine_replay
+import evening_seating
 import history
 import import_records
 import replay_throughput
@@ -55,6 +56,8 @@ def main(argv: list[str] | None = None) -> None:
     print()
     history.main(["--games", "1000" if args.quick else "10000", "--repeat", "3", *extra,
                   *(["--no-pg"] if args.no_pg else [])])
+    print()
+    evening_seating.main(["--seeds", "2" if args.quick else "6"])
     print(f"\n(all benchmarks: {time.perf_counter() - start:.1f} s)")
 
 

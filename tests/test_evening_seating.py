@@ -6,7 +6,6 @@ lower bound where the planner meets it)."""
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -126,12 +125,9 @@ def test_mix_repeats_at_most_the_true_minimum(n, rounds):
         assert fewest_repeats(n, sizes[0], rounds, below=min(got)) == min(got)
 
 
-def test_thirty_players_six_rounds_are_planned_under_a_second():
-    specs = evening(30, 6)
-    start = time.perf_counter()
-    plan = plan_mix(specs, seed=7)
-    took = time.perf_counter() - start
-    assert took < 1.0, took
+def test_thirty_players_six_rounds_are_planned_with_few_repeats():
+    # how long it takes is benchmarks/evening_seating.py's (beside its goal, under a second)
+    plan = plan_mix(evening(30, 6), seed=7)
     assert all(sorted(s.seated) == sorted(NAMES[:30]) for s in plan)
     assert repeats(plan) <= 20  # 6 tables of 5 over 6 rounds: a shuffle would repeat about 50
 
