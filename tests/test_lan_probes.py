@@ -30,6 +30,7 @@ PIN = "246810"
 TTL_S = 3  # COMPANION_VISITOR_TTL_S: how long a PIN-screen page lives after its socket (a minute by default)
 SETTLE_S = 30  # Flet evicts expired sessions every 10 s
 MEMORY_KIB = 6 * 1024  # "within a few MiB of where it was"
+ANSWER_S = 5.0  # the serving machine's answer: milliseconds here; frozen, it never came
 
 pytestmark = [pytest.mark.slow]
 
@@ -98,14 +99,14 @@ def test_a_device_without_the_pin_cannot_freeze_or_grow_the_server(net, db, tmp_
         served.stop()
 
     frames = steps["frames"]
-    assert frames["during"]["answered"] and frames["during"]["seconds"] < 2.0, frames
+    assert frames["during"]["answered"] and frames["during"]["seconds"] < ANSWER_S, frames
     assert all(a["opened"] + a["refused"] == 100 for a in frames["answers"]), frames
     assert sum(a["opened"] for a in frames["answers"]) >= 3 * SOCKETS_PER_DEVICE, frames  # each got its sockets
     for name, step in steps.items():
         after = step.get("after")
         if after is None:
             continue
-        assert after["seconds"] < 2.0, (name, after)
+        assert after["seconds"] < ANSWER_S, (name, after)
         assert (after["sockets"], after["handlers"]) == (0, 0), (name, after)
         assert after["sessions"] <= base["sessions"], (name, base, after)
         assert after["memory_kib"] - base["memory_kib"] < MEMORY_KIB, (name, base, after)
