@@ -227,6 +227,20 @@ def test_language_and_theme_are_remembered_beside_the_database(service, tmp_path
     assert (App(service, None, settings_path=settings).lang) == "fr"  # damaged file: defaults
 
 
+def test_flutter_s_own_words_follow_the_table_s_language(service, tmp_path):
+    """Flutter's own texts (a text field's « 40 caractères restants », its menus' labels) are in
+    the page's locale: French first, English after the switch, never Flutter's English default."""
+    from types import SimpleNamespace
+
+    page = SimpleNamespace(controls=[], update=lambda: None, width=1280, height=800)
+    app = App(service, page, settings_path=tmp_path / "settings.json")  # type: ignore[arg-type]
+    config = page.locale_configuration
+    assert config.current_locale.language_code == "fr"
+    assert {loc.language_code for loc in config.supported_locales} == {"fr", "en"}
+    app.set_lang("en")
+    assert page.locale_configuration.current_locale.language_code == "en"
+
+
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_playable_game_says_what_assist_means_for_it(lang):
     from companion.app.games import playable_games

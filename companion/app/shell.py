@@ -33,6 +33,7 @@ log = logging.getLogger("companion.app")
 
 NEWS = "companion-games"  # pubsub topic: a game changed (message: its session id, or None)
 LISTS = ("home", "history", "players", "stats")  # screens that list games
+LOCALE_REGIONS = {"fr": "FR", "en": "US"}  # Flutter's locale of each language of the app
 CHECK_EVERY_S = 3.0  # how often a page on a club's server asks whether the server answers
 
 
@@ -146,6 +147,7 @@ class App:
             self._save_settings()
             if self.page is not None:
                 self.page.title = self.t("app.name")
+                self._set_locale(self.page)
             self.render()
 
     def toggle_theme(self) -> None:
@@ -525,6 +527,7 @@ class App:
 
         quiet_message_text()  # Flet's debug text of each message, built only when logged
         page.title = self.t("app.name")
+        self._set_locale(page)
         page.padding = 0
         page.spacing = 0
         page.theme_mode = ft.ThemeMode.DARK if self.dark else ft.ThemeMode.LIGHT
@@ -543,6 +546,13 @@ class App:
             page.on_disconnect = self._on_disconnect
             page.on_connect = self._on_connect
             self._watch = page.run_task(self._watch_link)
+
+    def _set_locale(self, page: Any) -> None:
+        """Flutter's own words (a text field's counter « 40 caractères restants », menus' labels)
+        in the table's language, not Flutter's English default."""
+        page.locale_configuration = ft.LocaleConfiguration(
+            supported_locales=[ft.Locale(lang, LOCALE_REGIONS.get(lang)) for lang in LANGUAGES],
+            current_locale=ft.Locale(self.lang, LOCALE_REGIONS.get(self.lang)))
 
     def _on_close(self, _: Any) -> None:
         """The page's session expired: its watch on the server ends."""
