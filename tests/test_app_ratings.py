@@ -107,6 +107,19 @@ def test_the_league_shows_each_rating_and_sorts_by_it_with_mu_and_sigma_behind_a
     assert league_names(app) == by_points
 
 
+def test_the_league_says_its_rating_in_plain_words_and_keeps_the_formula_behind_the_question_mark(app, played):
+    """« Cote : … du côté prudent » first, in words; OpenSkill and mu − 3 × sigma only after the "?"."""
+    probe.tap(app.root, "home-stats")
+    rule = probe.text_of(app.root, "league-rating-rule")
+    assert not re.search(r"\b(mu|sigma|OpenSkill)\b", rule), rule
+    assert not probe.has(app.root, "league-rating-formula")
+    probe.tap(app.root, "league-rating-help")
+    formula = probe.text_of(app.root, "league-rating-formula")
+    assert formula == fr("app.club.league_rating_formula") and "mu − 3 × sigma" in formula and "OpenSkill" in formula
+    probe.tap(app.root, "league-rating-help")
+    assert not probe.has(app.root, "league-rating-formula")
+
+
 # -- a player's page -------------------------------------------------------------------------------------
 
 

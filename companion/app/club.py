@@ -133,11 +133,23 @@ def league_section(app: App, state: dict[str, Any], since: datetime | None, unti
         positions = rating_positions(rows, rated)
         rows, positions = rows[:shown], positions[:shown]
     opened: set[int] = state.setdefault("league_detail", set())
+
+    def show_formula(_: Any) -> None:
+        state["league_formula"] = not state.get("league_formula")
+        app.render()
+
     lines: list[ft.Control] = [
         ui.text(app.t("app.club.league_of", game=app.t(f"game.{game}.name"), count=league.games), ui.FONT_LABEL,
                 weight=ft.FontWeight.BOLD, ident="league-heading"),
         ui.muted(app.t("app.club.league_points_rule"), ui.FONT_BODY, ident="league-points-rule"),
-        ui.muted(app.t("app.club.league_rating_rule"), ui.FONT_BODY, ident="league-rating-rule"),
+        # the rating in plain words; how it is worked out (OpenSkill, mu − 3 × sigma) behind the "?"
+        ft.Row([ft.Container(ui.muted(app.t("app.club.league_rating_rule"), ui.FONT_BODY, ident="league-rating-rule"),
+                             expand=True),
+                ui.tid("league-rating-help", ft.IconButton(icon=ft.Icons.HELP_OUTLINE, on_click=show_formula,
+                                                           icon_size=26, tooltip=app.t("app.club.league_rating_help")))],
+               vertical_alignment=ft.CrossAxisAlignment.START),
+        *([ui.muted(app.t("app.club.league_rating_formula"), ui.FONT_BODY, ident="league-rating-formula")]
+          if state.get("league_formula") else []),
     ]
     for i, (row, position) in enumerate(zip(rows, positions), start=1):
         figures = app.t("app.club.league_figures", games=row.games, wins=row.wins,
