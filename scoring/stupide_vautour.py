@@ -713,4 +713,4 @@ def settle_msgs(players: Sequence[str], scores: Mapping[str, int]) -> tuple[Even
     else:
         win = event((END_RULE, END_TIE_RULE), "sv.end.second_shared", players=second, score=levels[1])
     note = "sv.end.ranking_note" if len(levels) > 2 else "sv.end.ranking_note_short"
-    return (first, win, event((END_RULE, END_TIE_RULE), note, players=top, rank=len(second) + 1))
+    return (first, win, event((END_RULE, END_TIE_RULE), note, players=top, rank=len(second) + 1, winners=len(second)))

@@ -372,9 +372,9 @@ def test_settle_first_place_tie_gives_the_win_to_the_second_best():
     text = en(why)
     assert text[0].startswith("A and B tie for first place with 12")
     assert text[1] == "C has the second best score (7) and wins."
-    assert text[2] == "Ranking: the winners first, then A and B, tied at the top, sharing rank 2, then the others by score."
+    assert text[2] == "Ranking: the winner first, then A and B, tied at the top, sharing rank 2, then the others by score."
     _, _, why = settle(["A", "B", "C"], {"A": 12, "B": 12, "C": 7})
-    assert en(why)[2] == "Ranking: the winners first, then A and B, tied at the top, sharing rank 2."
+    assert en(why)[2] == "Ranking: the winner first, then A and B, tied at the top, sharing rank 2."
 
 
 def test_settle_second_best_tied_too_shares_the_win():
@@ -524,3 +524,16 @@ def test_the_verdicts_fold_checks_a_whole_legal_record_at_once_then_settles_it_a
             assert by_run.round_open and by_run.pending == (3, 1) and by_run.taken["A"] == (7,)
         else:
             assert by_run.player_view() == engine(players, ties).player_view()
+
+
+@pytest.mark.parametrize("scores,fr_start,en_start", [
+    ({"Anne": 10, "Bruno": 10, "Chloé": 5, "David": 1}, "Classement : le gagnant d'abord", "Ranking: the winner first"),
+    ({"Anne": 10, "Bruno": 10, "Chloé": 5, "David": 5}, "Classement : les gagnants d'abord",
+     "Ranking: the winners first"),
+])
+def test_the_ranking_note_names_one_winner_in_the_singular(scores, fr_start, en_start):
+    """« Classement : le gagnant d'abord » when one player wins, « les gagnants » when several share."""
+    from scoring.stupide_vautour import settle_msgs
+
+    note = settle_msgs(list(scores), scores)[-1]
+    assert note.render("fr").startswith(fr_start) and note.render("en").startswith(en_start)
