@@ -93,6 +93,25 @@ def test_start_shows_an_empty_pile_the_deal_the_reserve_and_the_first_card_banne
         assert table.text(f"md-hand-{p}") == f"{p} 7 cards " + en("app.md.hand_total", total="0")
 
 
+def test_the_end_of_a_deal_is_summed_up_until_the_next_entry():
+    """Who went out, each player's points and the running total stay on screen at the start of the
+    next deal, until its first entry; not only in the log and the folded score sheet."""
+    out = [play("Anne", *[f"b{v}" for v in range(1, 8)])]
+    state = state_of(out)
+    deal = state.engine.state.sheet[-1]
+    assert deal.went_out == "Anne" and state.engine.table.number == 2
+    text = Table(state).text("md-deal-summary")
+    assert en("app.md.deal_over", deal=1, player="Anne") in text
+    signed = [Msg("md.player_points", {"player": p, "points": f"+{n}" if n > 0 else str(n)})
+              for p, n in deal.points.items()]
+    assert en("app.md.deal_points", points=signed) in text
+    totals = [Msg("md.player_points", {"player": p, "points": str(n)}) for p, n in state.engine.state.totals.items()]
+    assert en("app.md.deal_totals", totals=totals) in text
+    assert not Table(state_of()).has("md-deal-summary")
+    starter = state.engine.table.turn
+    assert not Table(state_of([*out, play(starter, "r8")])).has("md-deal-summary")
+
+
 def test_the_top_card_value_and_direction_arrow():
     table = Table(state_of([play("Anne", "r8")]))
     assert table.text("md-value") == en("app.md.value", value=8)

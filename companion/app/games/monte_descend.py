@@ -190,6 +190,9 @@ def _banners(state: State, ctx: TableContext, *, side: bool, taking: bool) -> li
     if engine.state.over:
         return []
     specs: list[tuple[str, ft.IconData, str]] = []
+    summary = _deal_summary(state, ctx)
+    if summary is not None:  # the deal that just ended, until the next deal's first entry
+        specs.append(("md-deal-summary", ft.Icons.SCOREBOARD, summary))
     if t.phase is Phase.TAKE and not taking:
         specs.append(("md-banner-take", ft.Icons.BACK_HAND, _take_sentence(state, ctx)))
     if t.skipped is not None:
@@ -213,6 +216,23 @@ def _banners(state: State, ctx: TableContext, *, side: bool, taking: bool) -> li
         specs.append(("md-banner-drawn", ft.Icons.FILE_DOWNLOAD, ctx.t("app.md.banner.drawn", player=t.turn)))
     return [ctx.keep(ident, (sentence, side), partial(_banner, ctx, ident, icon, sentence, side))
             for ident, icon, sentence in specs]
+
+
+def _deal_summary(state: State, ctx: TableContext) -> str | None:
+    """The deal that just ended (who went out, each player's points, the running total), while the
+    next deal has had no entry yet: no card on its pile, nothing drawn."""
+    engine = state.engine
+    t = engine.table
+    sheet = engine.state.sheet
+    if not sheet or sheet[-1].number != t.number - 1 or t.top is not None or t.phase is not Phase.PLAY:
+        return None
+    deal = sheet[-1]
+    over = (ctx.t("app.md.deal_over", deal=deal.number, player=deal.went_out) if deal.went_out is not None
+            else ctx.t("app.md.deal_over_reserve", deal=deal.number))
+    points = [Msg("md.player_points", {"player": p, "points": f"+{n}" if n > 0 else str(n)})
+              for p, n in deal.points.items()]
+    totals = [Msg("md.player_points", {"player": p, "points": str(n)}) for p, n in engine.state.totals.items()]
+    return "\n".join((over, ctx.t("app.md.deal_points", points=points), ctx.t("app.md.deal_totals", totals=totals)))
 
 
 def _cards_passed(state: State) -> bool:
