@@ -184,6 +184,7 @@ def test_a_tablet_names_its_table_plays_and_reads_the_club_league(chromium, tmp_
             s.click(f"filter-table-{mine}")
             count = 1 if mine == "Table 3" else 2
             s.wait_text(fr("app.history.count", count=count), "history-count")
+            s.click("history-filters-toggle")  # folded, as on a phone, to read the list below them
             s.wait_text(fr("app.club.at_table", table=mine), "history-5")
             assert s.exists("history-5") and not s.exists("history-1")
     finally:
