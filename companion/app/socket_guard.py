@@ -34,21 +34,17 @@ import collections
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
 
+from companion.app.asgi import ASGIApp, Message, Receive, Scope, Send
 from companion.app.flet_sessions import session_count
 from companion.app.web import is_loopback
 
 log = logging.getLogger(__name__)
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 # What Flet 1.0.5's client sends (flet.messaging.protocol.MessageAction) and the keys of each body:
 # the dataclass Flet builds from it takes exactly these (RegisterClientRequestBody & co.).

@@ -37,7 +37,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
 from typing import Any, NamedTuple
@@ -45,12 +45,8 @@ from typing import Any, NamedTuple
 import flet as ft
 
 from companion.app import ui
+from companion.app.asgi import ASGIApp, Receive, Scope, Send
 from models.i18n import Msg
-
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 log = logging.getLogger("companion.app")
 

@@ -15,11 +15,9 @@ starts at the PIN screen again.
 
 from __future__ import annotations
 
-import shlex
 import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +26,8 @@ from companion.app.socket_guard import SMALL_MESSAGE
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, Screen
-from tests.netns import Lan, Served, lan, unavailable
+from tests.e2e.harness import Screen, chromium_in_namespace
+from tests.netns import Lan, Served, lan
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -66,28 +64,14 @@ def server(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve
 
 @pytest.fixture(scope="module")
 def device_browser(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Chromium running in the device's namespace: Playwright talks to it over the pipe it opens
-    (inherited through ``ip netns exec``), the browser's network is the device's."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright (python) is not installed")
-    if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    wrapper = tmp_path_factory.mktemp("device") / "chromium-on-device"
-    wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {shlex.quote(net.device_ns)} {shlex.quote(CHROMIUM)} "$@"\n')
-    wrapper.chmod(0o755)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(wrapper), args=CHROMIUM_ARGS)
-        try:
-            # The browser is in the device's namespace (else its packets to the LAN address would
-            # leave the machine by the default route): its processes are listed there.
-            inside = subprocess.run(["ip", "netns", "pids", net.device_ns], capture_output=True, text=True,
-                                    timeout=30, check=True).stdout.split()
-            assert inside, "chromium is not running in the device's namespace"
-            yield browser
-        finally:
-            browser.close()
+    """Chromium running in the device's namespace: the browser's network is the device's."""
+    with chromium_in_namespace(net.device_ns, tmp_path_factory.mktemp("device")) as browser:
+        # The browser is in the device's namespace (else its packets to the LAN address would
+        # leave the machine by the default route): its processes are listed there.
+        inside = subprocess.run(["ip", "netns", "pids", net.device_ns], capture_output=True, text=True,
+                                timeout=30, check=True).stdout.split()
+        assert inside, "chromium is not running in the device's namespace"
+        yield browser
 
 
 class Tab:

@@ -15,9 +15,7 @@ in with the new PIN.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,8 +23,8 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.harness import CHROMIUM, CHROMIUM_ARGS, Screen, tab
-from tests.netns import Lan, Served, lan, unavailable
+from tests.e2e.harness import Screen, chromium_in_namespace, tab
+from tests.netns import Lan, Served, lan
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -60,21 +58,8 @@ def served(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
 @pytest.fixture(scope="module")
 def serving_browser(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Chromium on the serving machine: in the server's namespace, where the app is loopback."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright (python) is not installed")
-    if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    wrapper = tmp_path_factory.mktemp("serving") / "chromium-on-server"
-    wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {shlex.quote(net.server_ns)} {shlex.quote(CHROMIUM)} "$@"\n')
-    wrapper.chmod(0o755)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(wrapper), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium_in_namespace(net.server_ns, tmp_path_factory.mktemp("serving")) as browser:
+        yield browser
 
 
 def pin_shown(s: Screen) -> str:
