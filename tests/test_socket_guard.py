@@ -352,3 +352,13 @@ def test_the_log_never_blocks_the_caller_when_nobody_reads_standard_error():
         root.handlers[:] = saved[0]
         root.setLevel(saved[1])
         logging.captureWarnings(False)
+
+
+def test_the_openings_of_devices_gone_quiet_are_forgotten():
+    now = [0.0]
+    openings = socket_guard._Openings(lambda: now[0])
+    for n in range(4 * socket_guard.SOCKETS_IN_ALL + 10):
+        assert openings.take(f"10.1.{n // 250}.{n % 250}")
+    now[0] += 60.0  # a minute later every one of those buckets is full again
+    assert openings.take("10.9.9.9")
+    assert len(openings.buckets) == 1

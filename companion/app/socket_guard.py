@@ -187,8 +187,10 @@ class _Openings:
         if tokens < 1.0:
             self.buckets[address] = (tokens, now)
             return False
-        if len(self.buckets) > 4 * SOCKETS_IN_ALL:  # full buckets carry no memory worth keeping
-            self.buckets = {a: b for a, b in self.buckets.items() if b[0] < OPENINGS_PER_MINUTE - 1}
+        if len(self.buckets) > 4 * SOCKETS_IN_ALL:  # a bucket full again by now carries nothing worth keeping
+            rate = OPENINGS_PER_MINUTE / 60.0
+            self.buckets = {a: (t, w) for a, (t, w) in self.buckets.items()
+                            if t + (now - w) * rate < OPENINGS_PER_MINUTE - 1}
         self.buckets[address] = (tokens - 1.0, now)
         return True
 
