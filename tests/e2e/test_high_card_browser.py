@@ -29,7 +29,7 @@ def enter(screen: Screen, kind: str, cards: dict[str, int]) -> None:
 def test_high_card_played_to_its_result(tablet: Screen, companion_app):
     screen = tablet
     screen.open(companion_app.url)
-    screen.set_up_game("high-card", PLAYERS, ready="assist-switch")
+    screen.set_up_game("high-card", PLAYERS, ready="variant-ties-battle")
     screen.click("setup-start")
     screen.wait_text(fr("app.hc.round", n=1), "hc-round")
 
