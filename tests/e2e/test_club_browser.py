@@ -17,7 +17,8 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.harness import AppProcess, Screen, tab
+from tests.e2e.harness import AppProcess, tab
+from tests.e2e.high_society_play import play_designed
 from tests.support.games import hs_designed, hs_nobody_wins
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -46,54 +47,6 @@ def seed(db) -> None:
     play(hs_nobody_wins([A, B, C, D]), "Salle du fond")  # 3 points each
     play(hs_designed([D, A, B], D), None)           # a tablet with no name
     service.store.close()
-
-
-def play_designed(s: Screen) -> None:
-    """hs_designed([Anne, Bruno, Chloé], Anne) through the High Society screen: Anne wins alone,
-    Bruno second, Chloé out."""
-    entries = 0
-
-    def accepted() -> None:
-        nonlocal entries
-        s.wait_for(f"entry-{entries}")
-        entries += 1
-
-    def reveal(card: str) -> None:
-        s.click(f"reveal-{card}")
-        accepted()
-
-    def bid(player: str, value: int) -> None:
-        s.wait_text(player, "prompt")
-        s.click(f"money-{value}")
-        s.wait_match(r"\b" + str(value) + r"\b", "bid-adding")
-        s.click("bid-confirm")
-        accepted()
-
-    def pass_(player: str) -> None:
-        s.wait_text(player, "prompt")
-        s.click("pass")
-        accepted()
-
-    reveal("p10")
-    bid(A, 1)
-    pass_(B)
-    pass_(C)
-    reveal("x2")
-    pass_(A)
-    pass_(B)
-    reveal("x2")
-    pass_(C)
-    pass_(A)
-    reveal("p1")
-    pass_(B)
-    bid(C, 25)
-    pass_(A)
-    reveal("x2")
-    pass_(C)
-    pass_(A)
-    s.click("reveal-half")
-    s.wait_for("result-headline")
-    s.wait_text(A, "result-headline")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -130,7 +83,7 @@ def test_a_tablet_names_its_table_plays_and_reads_the_club_league(chromium, tmp_
                 s.wait_text(fr("app.setup.player_count", count=k, low=3, high=5), "setup-count")
             s.click("setup-start")
             s.wait_for("hs-reveal")
-            play_designed(s)
+            play_designed(s, [A, B, C])
 
             # -- the statistics: the league table of this table, then of another -----------------------
             s.click("nav-home")

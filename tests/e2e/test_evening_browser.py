@@ -14,7 +14,8 @@ import pytest
 from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
-from tests.e2e.harness import AppProcess, Screen, tab
+from tests.e2e.harness import AppProcess, tab
+from tests.e2e.high_society_play import play_designed
 from tests.support.evening import recomputed
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -26,55 +27,6 @@ FOLLOWS_WITHIN_S = 2.0
 
 def fr(key: str, **params) -> str:
     return Msg(key, params).render("fr")
-
-
-def play_designed(s: Screen, players: list[str]) -> None:
-    """tests/support/games.py's hs_designed(players, players[0]) through the High Society screen: the
-    first player wins alone, the second is second, the third is out."""
-    x, y, z = players
-    entries = 0
-
-    def accepted() -> None:
-        nonlocal entries
-        s.wait_for(f"entry-{entries}")
-        entries += 1
-
-    def reveal(card: str) -> None:
-        s.click(f"reveal-{card}")
-        accepted()
-
-    def bid(player: str, value: int) -> None:
-        s.wait_text(player, "prompt")
-        s.click(f"money-{value}")
-        s.wait_match(r"\b" + str(value) + r"\b", "bid-adding")
-        s.click("bid-confirm")
-        accepted()
-
-    def pass_(player: str) -> None:
-        s.wait_text(player, "prompt")
-        s.click("pass")
-        accepted()
-
-    reveal("p10")
-    bid(x, 1)
-    pass_(y)
-    pass_(z)
-    reveal("x2")
-    pass_(x)
-    pass_(y)
-    reveal("x2")
-    pass_(z)
-    pass_(x)
-    reveal("p1")
-    pass_(y)
-    bid(z, 25)
-    pass_(x)
-    reveal("x2")
-    pass_(z)
-    pass_(x)
-    s.click("reveal-half")
-    s.wait_for("result-headline")
-    s.wait_text(x, "result-headline")
 
 
 def seating(db, evening_id: int, round_no: int, table: int) -> list[str]:
