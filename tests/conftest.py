@@ -51,9 +51,9 @@ def example_table(folder: Path = EXAMPLES) -> dict[str, dict[str, str]]:
 
 
 # PostgreSQL: a throwaway server per test session (tests/pg.py)
-from tests.pg import pg_empty_url, pg_own_url, pg_server, pg_url  # noqa: E402,F401
-
 # fixtures several test modules ask for (tests/support/)
+from tests.netns import net  # noqa: E402,F401  (the LAN tests' network namespaces, one per module)
+from tests.pg import pg_empty_url, pg_own_url, pg_server, pg_url  # noqa: E402,F401
 from tests.support.club import club  # noqa: E402,F401  (a club's database, SQLite and PostgreSQL)
 from tests.support.server import served  # noqa: E402,F401  (serve() with ft.run and the web server recorded)
 

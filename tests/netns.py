@@ -120,6 +120,13 @@ def lan() -> Iterator[Lan]:
         net.remove()
 
 
+@pytest.fixture(scope="module")
+def net() -> Iterator[Lan]:
+    """The LAN tests' network, one per test module (tests/conftest.py offers it to every test)."""
+    with lan() as made:
+        yield made
+
+
 class Served:
     """`companion --db DB run --lan` in the server's namespace, its output in a log file; with
     ``unread_stderr``, its standard error a pipe that nobody reads (as under a launcher that

@@ -15,15 +15,9 @@ import pytest
 
 from companion.service import SessionService
 from companion.store import Store
-from tests.netns import Lan, Served, lan
+from tests.netns import Lan, Served
 
 PIN = "246810"
-
-
-@pytest.fixture(scope="module")
-def net() -> Iterator[Lan]:
-    with lan() as made:
-        yield made
 
 
 @pytest.fixture(scope="module")

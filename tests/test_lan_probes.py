@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from companion.app.socket_guard import SOCKETS_PER_DEVICE
 from companion.app.visitors import PAGES_PER_DEVICE
 from companion.service import SessionService
 from companion.store import Store
-from tests.netns import Lan, Served, lan
+from tests.netns import Lan, Served
 
 PIN = "246810"
 TTL_S = 3  # COMPANION_VISITOR_TTL_S: how long a PIN-screen page lives after its socket (a minute by default)
@@ -33,12 +32,6 @@ MEMORY_KIB = 6 * 1024  # "within a few MiB of where it was"
 ANSWER_S = 5.0  # the serving machine's answer: milliseconds here; frozen, it never came
 
 pytestmark = [pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def net() -> Iterator[Lan]:
-    with lan() as made:
-        yield made
 
 
 @pytest.fixture(scope="module")

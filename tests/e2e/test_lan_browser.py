@@ -27,7 +27,7 @@ from companion.service import SessionService
 from companion.store import Store
 from models.i18n import Msg
 from tests.e2e.harness import Screen, chromium_in_namespace
-from tests.netns import Lan, Served, lan
+from tests.netns import Lan, Served
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -42,12 +42,6 @@ PIN_SCREEN = {"pin-screen", "pin-field", "pin-enter", "pin-problem"}
 
 def fr(key: str, **params: Any) -> str:
     return Msg(key, params).render("fr")
-
-
-@pytest.fixture(scope="module")
-def net() -> Iterator[Lan]:
-    with lan() as made:
-        yield made
 
 
 @pytest.fixture(scope="module")
