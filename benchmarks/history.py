@@ -148,7 +148,7 @@ def build_database(path: Path, games: int, seed: int = 13) -> None:
     try:
         with store.write() as db:
             store.refresh_summaries(db)
-            store.rerate_all(db)  # the skill ratings a history written game by game would have
+            store.ratings.rerate_all(db)  # the skill ratings a history written game by game would have
     finally:
         store.close()
 

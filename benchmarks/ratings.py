@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
 
             def rerate(session_id: int) -> None:
                 with store.write() as db:
-                    store.rerate_sessions(db, [session_id])
+                    store.ratings.rerate_sessions(db, [session_id])
 
             def page() -> None:
                 service.rating_history(player)

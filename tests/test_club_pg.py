@@ -76,17 +76,17 @@ def test_the_club_queries_answer_the_same_on_sqlite_and_postgresql(tmp_path, pg_
                     continue
                 lite_store = service.store
                 for by_month in (False, True):
-                    assert _same(lite_store.player_figures(lite, period, by_month=by_month, table=table),
-                                 server.player_figures(pg, period, by_month=by_month, table=table))
-                figures = lite_store.game_figures(lite, period, table=table)
-                assert _same(figures, server.game_figures(pg, period, table=table))
+                    assert _same(lite_store.history.player_figures(lite, period, by_month=by_month, table=table),
+                                 server.history.player_figures(pg, period, by_month=by_month, table=table))
+                figures = lite_store.history.game_figures(lite, period, table=table)
+                assert _same(figures, server.history.game_figures(pg, period, table=table))
                 for row in figures:
                     if row.top_max is not None:
-                        assert lite_store.record_holders(lite, row.game, row.top_max, period, table=table) == \
-                            server.record_holders(pg, row.game, row.top_max, period, table=table)
+                        assert lite_store.history.record_holders(lite, row.game, row.top_max, period, table=table) == \
+                            server.history.record_holders(pg, row.game, row.top_max, period, table=table)
                 ids = {name: pid for pid, name in lite.execute(select(Player.__table__.c.id, Player.__table__.c.name))}
-                assert _same(lite_store.head_to_head(lite, ids[A], ids[C], period, table=table),
-                             server.head_to_head(pg, ids[A], ids[C], period, table=table))
+                assert _same(lite_store.history.head_to_head(lite, ids[A], ids[C], period, table=table),
+                             server.history.head_to_head(pg, ids[A], ids[C], period, table=table))
         assert checked > 20  # the comparisons were about real lines
     server.close()
     service.store.close()

@@ -39,7 +39,7 @@ def service(store, clock):
 
 def summary_row(store: Store, sid: int) -> dict:
     with store.read() as db:
-        row = store.summary_row(db, sid)
+        row = store.history.summary(db, sid)
     assert row is not None
     return row
 

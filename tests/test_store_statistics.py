@@ -38,25 +38,25 @@ def test_one_table_s_figures_are_the_month_figures_when_every_game_was_played_th
         ids = {p.name: p.id for p in store.players(db)}
         for period in periods:
             for by_month in (False, True):
-                everywhere = store.player_figures(db, period, by_month=by_month)
+                everywhere = store.history.player_figures(db, period, by_month=by_month)
                 assert everywhere and all(isinstance(r, PlayerFigures) for r in everywhere)
-                assert store.player_figures(db, period, by_month=by_month, table="Table 1") == everywhere
-                assert store.player_figures(db, period, by_month=by_month, table="Table 2") == []
-            figures = store.game_figures(db, period)
+                assert store.history.player_figures(db, period, by_month=by_month, table="Table 1") == everywhere
+                assert store.history.player_figures(db, period, by_month=by_month, table="Table 2") == []
+            figures = store.history.game_figures(db, period)
             assert figures and all(isinstance(r, GameFigures) for r in figures)
-            assert store.game_figures(db, period, table="Table 1") == figures
+            assert store.history.game_figures(db, period, table="Table 1") == figures
             for row in figures:
-                best, holders = store.record(db, row.game, row.top_max, period)
+                best, holders = store.history.record(db, row.game, row.top_max, period)
                 assert holders and all(isinstance(h, RecordHolder) for h in holders)
-                assert store.record(db, row.game, row.top_max, period, table="Table 1") == (best, holders)
-            pair = store.head_to_head(db, ids[A], ids[C], period)
+                assert store.history.record(db, row.game, row.top_max, period, table="Table 1") == (best, holders)
+            pair = store.history.head_to_head(db, ids[A], ids[C], period)
             assert all(isinstance(r, PairFigures) for r in pair)
-            assert store.head_to_head(db, ids[A], ids[C], period, table="Table 1") == pair
+            assert store.history.head_to_head(db, ids[A], ids[C], period, table="Table 1") == pair
         # read by name: the whole history of Anne at high-society
-        anne = [r for r in store.player_figures(db, player_id=ids[A]) if r.game == "high-society"]
+        anne = [r for r in store.history.player_figures(db, player_id=ids[A]) if r.game == "high-society"]
         assert len(anne) == 1 and anne[0].games == 2 and anne[0].month is None
         assert sum(anne[0].places) == anne[0].games
-        by_month = store.player_figures(db, player_id=ids[A], by_month=True)
+        by_month = store.history.player_figures(db, player_id=ids[A], by_month=True)
         assert sorted(r.month for r in by_month) == ["2025-11", "2026-01"]
     store.close()
 

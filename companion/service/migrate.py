@@ -391,5 +391,5 @@ def _write(store: Store, db: Session, source: Source, report: Report, checked_ga
                 or back.kept != (game.assist, game.started_at, game.table_name):
             raise _Rollback(Msg("migrate.not_kept", {"session": game.session_id}))
     store.refresh_game_months(db, [sid for _, sid in written], also=months)
-    store.rerate_sessions(db, [sid for _, sid in written])  # older games: rated again from the first one
+    store.ratings.rerate_sessions(db, [sid for _, sid in written])  # older games: rated again from the first one
 

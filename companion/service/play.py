@@ -353,7 +353,7 @@ class Play(ServiceCore):
             self.store.touch(db, live.session_id, now)
         self.store.refresh_summary(db, live.session_id)
         if outcome is not None or live.outcome is not None:  # finished, reopened or corrected finished
-            self.store.rerate_sessions(db, [live.session_id])
+            self.store.ratings.rerate_sessions(db, [live.session_id])
 
     def _parse_action(self, live: Live, action: Any) -> Action:
         try:

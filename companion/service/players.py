@@ -82,12 +82,12 @@ class Players(ServiceCore):
                             "a": source.name, "b": target.name, "session": shared}))
                     # both profiles' ratings, from the first game the source was rated in (a
                     # rename changes none: the rows know the profile by id)
-                    starts = self.store.player_rating_starts(db, [source_id])
+                    starts = self.store.ratings.player_starts(db, [source_id])
                     profiles.move_games(db, source_id, target_id, source.name)
                     self.store.rebuild_player_months(db, [source_id, target_id])
                     # after the months' locks (the ratings' are taken last): the source's rows go,
                     # the target's count its games too
-                    self.store.rerate(db, starts)
+                    self.store.ratings.rerate(db, starts)
                     profiles.delete(db, source_id)
                     profile = PlayerProfile(target_id, target.name, utc(target.created_at))
             except STORAGE_ERRORS as err:

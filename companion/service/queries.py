@@ -80,15 +80,15 @@ class Queries(ServiceCore):
             if player_id is not None:
                 ids = {player_id} if ids is None else ids & {player_id}
             if search.strip():
-                matching = set(self.store.player_ids_matching(db, search))
+                matching = set(self.store.history.player_ids_matching(db, search))
                 ids = matching if ids is None else ids & matching
             since_utc, until_utc = _period(since, until)
             query = HistoryQuery(game=game, status=status, since=since_utc, until=until_utc,
                                  player_ids=None if ids is None else tuple(sorted(ids)), table=table, evening=evening)
             if ids is not None and not ids:
                 return HistoryPage((), 0, offset, limit)
-            rows = self.store.history_page(db, query, offset, limit)
-            total = self.store.history_count(db, query) if (offset or len(rows) == limit) else offset + len(rows)
+            rows = self.store.history.page(db, query, offset, limit)
+            total = self.store.history.count(db, query) if (offset or len(rows) == limit) else offset + len(rows)
             tables = club.table_of(db, [r["session_id"] for r in rows])
         return HistoryPage(tuple(_summary(r, tables.get(r["session_id"])) for r in rows), total, offset, limit)
 
@@ -124,7 +124,7 @@ class Queries(ServiceCore):
     def summary(self, session_id: int) -> SessionSummary:
         """One game's summary row, as the history lists it."""
         with self._read() as db:
-            row = self.store.summary_row(db, session_id)
+            row = self.store.history.summary(db, session_id)
             tables = club.table_of(db, [session_id])
         if row is None:
             raise unknown_session(session_id)
@@ -152,14 +152,14 @@ class Queries(ServiceCore):
         period = _period(since, until)
         with self._read() as db:
             players = self.store.players(db)
-            figures = self.store.player_figures(db, period, None, table=table)
+            figures = self.store.history.player_figures(db, period, None, table=table)
             games = self._game_stats(db, period, table, figures, {p.id: p.name for p in players})
         return _player_stats([(p.id, p.name) for p in players], figures), games
 
     def _player_stats(self, period: Period, player_id: int | None, table: str | None = None) -> list[PlayerStats]:
         with self._read() as db:
             profiles = [(p.id, p.name) for p in self.store.players(db) if player_id is None or p.id == player_id]
-            figures = self.store.player_figures(db, period, player_id, table=table)
+            figures = self.store.history.player_figures(db, period, player_id, table=table)
         return _player_stats(profiles, figures)
 
     def scores_over_time(self, player_id: int, since: datetime | None = None,
@@ -168,7 +168,7 @@ class Queries(ServiceCore):
         """A player's average score and wins month by month (UTC months), at one ``game`` (every
         game together when None: the wins add up, the scores of different games do not)."""
         with self._read() as db:
-            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
+            rows = self.store.history.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
         return _months([row for row in rows if game is None or row.game == game])
 
     def scores_by_game(self, player_id: int, since: datetime | None = None, until: datetime | None = None,
@@ -176,7 +176,7 @@ class Queries(ServiceCore):
         """A player's average score and wins month by month, game by game (one read): the
         statistics' chart draws a line per game, never one mixing their scales."""
         with self._read() as db:
-            rows = self.store.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
+            rows = self.store.history.player_figures(db, _period(since, until), player_id, by_month=True, table=table)
         games: dict[str, list[Any]] = {}
         for row in rows:
             games.setdefault(row.game, []).append(row)
@@ -187,14 +187,14 @@ class Queries(ServiceCore):
         period = _period(since, until)
         with self._read() as db:
             names = {p.id: p.name for p in self.store.players(db)}
-            return self._game_stats(db, period, table, self.store.player_figures(db, period, None, table=table), names)
+            return self._game_stats(db, period, table, self.store.history.player_figures(db, period, None, table=table), names)
 
     def _game_stats(self, db: Any, period: Period, table: str | None, winners: list[PlayerFigures],
                     names: dict[int | None, str]) -> list[GameStats]:
         """Each game's figures; ``winners``: the players' figures over the same games (who won most)."""
-        figures = self.store.game_figures(db, period, table=table)
+        figures = self.store.history.game_figures(db, period, table=table)
         # a player cast out of a game (High Society's poorest) holds no record with its score
-        records = {f.game: self.store.record(db, f.game, f.top_max, period, table=table)
+        records = {f.game: self.store.history.record(db, f.game, f.top_max, period, table=table)
                    for f in figures if f.top_max is not None}
         top: dict[str, tuple[int, list[str]]] = {}
         for row in sorted(winners, key=lambda r: (r.game, -r.wins, names.get(r.player_id, ""))):
@@ -229,7 +229,7 @@ class Queries(ServiceCore):
                 if found is None or found.id is None:
                     raise ServiceError(Msg("service.player.unknown", {"name": name}))
                 ids.append(found.id)
-            rows = self.store.head_to_head(db, ids[0], ids[1], _period(since, until), table=table)
+            rows = self.store.history.head_to_head(db, ids[0], ids[1], _period(since, until), table=table)
         games = tuple(HeadToHeadGame(**row._asdict()) for row in rows)
         totals = {f: sum(getattr(g, f) for g in games)
                   for f in ("games", "a_wins", "b_wins", "a_ahead", "b_ahead", "level")}

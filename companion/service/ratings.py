@@ -28,25 +28,25 @@ class RatingQueries(ServiceCore):
     def ratings(self, game: str | None = None) -> list[RatingRow]:
         """Every rated player's rating now, per game (of ``game`` only): by game, best ordinal first."""
         with self._read() as db:
-            return self.store.ratings_table(db, game)
+            return self.store.ratings.table(db, game)
 
     def rating_history(self, player_id: int, game: str | None = None) -> list[RatingPoint]:
         """A player's rating after each of their rated games (a chart over time), by game."""
         with self._read() as db:
-            points = self.store.rating_history(db, player_id, game)
+            points = self.store.ratings.history(db, player_id, game)
         return [p._replace(finished_at=utc(p.finished_at)) for p in points]
 
     def rivals(self, player_id: int, game: str | None = None) -> Rivals:
         """Head to head against every opponent, nemesis, favourite victim and closest rival."""
         with self._read() as db:
-            meetings = self.store.meetings(db, player_id, game)
+            meetings = self.store.rivals.meetings(db, player_id, game)
         named: Rivalry = rivalry(meetings)
         return Rivals(tuple(meetings), named.nemesis, named.victims, named.closest)
 
     def streaks(self, player_id: int) -> list[Streak]:
         """Games played, last played, current and longest win streak: per game, then every game."""
         with self._read() as db:
-            games = self.store.player_games(db, player_id)
+            games = self.store.rivals.player_games(db, player_id)
         return [s._replace(last_played=utc(s.last_played)) for s in streaks(games)]
 
     def recompute_ratings(self) -> int:
@@ -55,6 +55,6 @@ class RatingQueries(ServiceCore):
         with self._lock:
             try:
                 with self.store.write() as db:
-                    return self.store.rerate_all(db)
+                    return self.store.ratings.rerate_all(db)
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err

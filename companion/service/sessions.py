@@ -49,7 +49,7 @@ class Sessions(ServiceCore):
                     with self.store.write() as db:
                         self.store.write_results(db, session_id, result_rows(outcome, live.player_ids))
                         self.store.refresh_summary(db, session_id)
-                        self.store.rerate_sessions(db, [session_id])
+                        self.store.ratings.rerate_sessions(db, [session_id])
                 except STORAGE_ERRORS:
                     continue
                 repaired.append(session_id)
@@ -181,10 +181,10 @@ class Sessions(ServiceCore):
         with self._lock:
             try:
                 with self.store.write() as db:
-                    starts = self.store.rating_starts(db, [session_id])  # its rows go with it
+                    starts = self.store.ratings.starts(db, [session_id])  # its rows go with it
                     if not self.store.delete_session(db, session_id):
                         raise unknown_session(session_id)
-                    self.store.rerate(db, starts)  # the games after it, rated without it
+                    self.store.ratings.rerate(db, starts)  # the games after it, rated without it
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
             finally:

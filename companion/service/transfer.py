@@ -132,7 +132,7 @@ class Transfer(ServiceCore):
                             results=None if outcome is None else result_rows(outcome, player_ids)))
                     ids = self.store.add_games(db, games, now)
                     self.store.refresh_game_months(db, ids)
-                    self.store.rerate_sessions(db, ids)  # from the first game they touch
+                    self.store.ratings.rerate_sessions(db, ids)  # from the first game they touch
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
         return ids

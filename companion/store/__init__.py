@@ -1,10 +1,15 @@
-"""The session store (see :mod:`companion.store.connection`): one module per job, :class:`Store`
-composed of them — ``connection`` (engines, dialects, URLs, drivers, transactions), ``games``
-(players, sessions, seats, the action log, results), ``summaries`` (summaries and monthly
-totals), ``ratings`` (skill ratings), ``rivals`` (head to head and streaks), ``history`` (history pages and statistics, per club table too) and ``copies`` (a
-migration's reads and writes)."""
+"""The session store (see :mod:`companion.store.connection`): one module per job. :class:`Store`
+is the database with the rows of games — ``connection`` (engines, dialects, URLs, drivers,
+transactions), ``games`` (players, sessions, seats, the action log, results), ``summaries``
+(summaries and monthly totals) and ``copies`` (a migration's reads and writes) — and holds the
+queries of the other jobs as parts, each over the same database: ``store.history``
+(:mod:`.history`: history pages and statistics, per club table too), ``store.ratings``
+(:mod:`.ratings`: skill ratings) and ``store.rivals`` (:mod:`.rivals`: head to head and
+streaks)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from companion.store.connection import (
     BUSY_TIMEOUT_MS,
@@ -37,10 +42,18 @@ from companion.store.ratings import RatingPoint, RatingRow, Ratings, Starts
 from companion.store.rivals import Meeting, Rivals
 
 
-class Store(Copies, History, Ratings, Rivals):
-    """One database (see :class:`companion.store.connection.Database`) with every job of the
-    store: game rows, summaries and monthly totals, history and statistics, a migration's copies."""
+class Store(Copies):
+    """One database (see :class:`companion.store.connection.Database`) with the store's rows of
+    games: players, sessions, the action log, results, summaries and monthly totals, a migration's
+    copies; and its parts over that database: ``history`` (pages and statistics), ``ratings``
+    (skill ratings: read, and rewritten in the transaction of every change) and ``rivals``
+    (head to head and streaks)."""
 
+    def __init__(self, path: str | Path, *, upgrade: bool = True):
+        super().__init__(path, upgrade=upgrade)
+        self.history = History(self)
+        self.ratings = Ratings(self)
+        self.rivals = Rivals(self)
 
 
 __all__ = ["BUSY_TIMEOUT_MS", "CONNECT_TIMEOUT_S", "SQLITE_MAGIC", "ClubGame", "CommitUnknown", "GameFigures",

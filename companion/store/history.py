@@ -1,7 +1,9 @@
 """History pages and statistics: pages of the per-game summaries with their seats, their counts,
 and the players' and games' figures — the monthly totals for whole months, the summaries and
 results rows for the days around them, or for one club table (``table``: the monthly figures
-know no tables). Never a replay, never the action log."""
+know no tables). Never a replay, never the action log. A part of the store, ``store.history``,
+over the store's database (given to it: its dialect's statements and, on SQLite, its planner's
+hints)."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session
 
 from companion.store.club import NO_TABLE, Period, table_sessions
+from companion.store.connection import Database
 from companion.store.evenings import evening_sessions
-from companion.store.summaries import Summaries
+from companion.store.summaries import statements
 from models.tables import GameSummary, Seat, table
 
 
@@ -74,10 +77,15 @@ class PairFigures(NamedTuple):
     level: int  # ranked level
 
 
-class History(Summaries):
-    """The store's history and statistics queries (see :class:`companion.store.Store`)."""
+class History:
+    """The store's history and statistics queries, ``store.history`` (see
+    :class:`companion.store.Store`), on ``database``."""
 
-    def _history_where(self, query: HistoryQuery) -> list[Any]:
+    def __init__(self, database: Database):
+        self.database = database
+        self.sql = statements(database.dialect)  # the store's own (one per dialect)
+
+    def _where(self, query: HistoryQuery) -> list[Any]:
         gs = table(GameSummary)
         seats = table(Seat)
         where: list[Any] = []
@@ -98,15 +106,15 @@ class History(Summaries):
             where.append(gs.c.session_id.in_(evening_sessions(query.evening)))
         return where
 
-    def history_page(self, db: Session, query: HistoryQuery, offset: int, limit: int) -> list[dict[str, Any]]:
+    def page(self, db: Session, query: HistoryQuery, offset: int, limit: int) -> list[dict[str, Any]]:
         """One page of summaries, newest first, each with its seats (profile name, score, place,
         winner, out of the game) in seating order. Reads the summaries and, for the page only, seats and results."""
         gs = table(GameSummary)
-        sql = (sa_select(gs).where(*self._history_where(query))
+        sql = (sa_select(gs).where(*self._where(query))
                .order_by(gs.c.started_at.desc(), gs.c.session_id.desc()).offset(offset).limit(limit))
         return self._with_seats(db, [dict(r._mapping) for r in db.execute(sql)])
 
-    def summary_row(self, db: Session, session_id: int) -> dict[str, Any] | None:
+    def summary(self, db: Session, session_id: int) -> dict[str, Any] | None:
         gs = table(GameSummary)
         rows = self._with_seats(db, [dict(r._mapping) for r in db.execute(
             sa_select(gs).where(gs.c.session_id == session_id))])
@@ -129,15 +137,15 @@ class History(Summaries):
             row["seats"] = seated[row["session_id"]]
         return rows
 
-    def history_count(self, db: Session, query: HistoryQuery) -> int:
+    def count(self, db: Session, query: HistoryQuery) -> int:
         gs = table(GameSummary)
         if query.player_ids is None or query.table is not None or query.evening is not None:  # the summaries' indexes answer
             return int(db.execute(sa_select(func.count()).select_from(gs)
-                                  .where(*self._history_where(query))).scalar_one())
+                                  .where(*self._where(query))).scalar_one())
         # Driven from the players' seats (their games by primary key), not from every game of the
         # filters: the unary + keeps SQLite from scanning a status or game index instead
         # (PostgreSQL has no unary + on text or times, and plans from its statistics).
-        plus = "+" if self.path is not None else ""
+        plus = "+" if self.database.path is not None else ""
         where, params = _period((query.since, query.until), column=f"{plus}g.started_at")
         if query.status is not None:
             where += f" AND {plus}g.status = :status"
@@ -150,10 +158,10 @@ class History(Summaries):
             # a date range may hold fewer games than these players' seats: count from the smaller
             seated = db.execute(text(f"SELECT COUNT(*) FROM seats WHERE player_id IN ({marks})")).scalar_one()
             dated = db.execute(sa_select(func.count()).select_from(gs).where(
-                *self._history_where(replace(query, player_ids=None)))).scalar_one()
+                *self._where(replace(query, player_ids=None)))).scalar_one()
             if dated < seated:
                 return int(db.execute(sa_select(func.count()).select_from(gs)
-                                      .where(*self._history_where(query))).scalar_one())
+                                      .where(*self._where(query))).scalar_one())
         sql = text("SELECT COUNT(*) FROM game_summaries g WHERE g.session_id IN "
                    f"(SELECT session_id FROM seats WHERE player_id IN ({marks})) {where}")
         return int(db.execute(_typed(sql, params), params).scalar_one())

@@ -5,7 +5,7 @@ The finished games of a game are rated in the order they finished (equal times: 
 each from its ``results`` rows: a player's place is their rank, a shared place a tie. Abandoned
 and unfinished games have no results and do not count. Each rated game keeps one row per player:
 their rating right after it. A change to the history rewrites the rows of that game from the
-first game it affects on (:meth:`Ratings.rerate`): a game that finishes now is the last one, so
+first game it affects on (:meth:`Ratings.rerate`, ``store.ratings``): a game that finishes now is the last one, so
 only its own rows are written; a correction, an undo that reopens a game, a removal, a merge of
 players or an import of older games go back to the first game they touch. Never the action log:
 only ``sessions`` and ``results`` rows are read. A rename changes no row (rows know profiles by id).
@@ -23,8 +23,7 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 from openskill.models import PlackettLuce
 from sqlmodel import Session
 
-from companion.store.connection import Tx, _chunks, _cursor, _driver, _stored_time
-from companion.store.summaries import Summaries
+from companion.store.connection import Database, Tx, _chunks, _cursor, _driver, _stored_time
 
 RATING_LOCKS = 0x7AB3  # PostgreSQL: the first key of the advisory locks on a game's ratings
 MODEL = PlackettLuce()  # the defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
@@ -128,10 +127,14 @@ def earliest(starts: Starts, rows: Iterable[tuple[str, Any, int]]) -> Starts:
     return starts
 
 
-class Ratings(Summaries):
-    """The store's jobs on skill ratings (see :class:`companion.store.Store`)."""
+class Ratings:
+    """The store's jobs on skill ratings, ``store.ratings`` (see :class:`companion.store.Store`),
+    on ``database``."""
 
-    def rating_starts(self, db: Session | Tx, session_ids: Sequence[int]) -> Starts:
+    def __init__(self, database: Database):
+        self.database = database
+
+    def starts(self, db: Session | Tx, session_ids: Sequence[int]) -> Starts:
         """Where rating must start again after a change to these games: per game, the earliest
         of where they were rated (their rows) and of where they are finished now. Read before
         a game is deleted (its rows go with it), after any other change."""
@@ -146,7 +149,7 @@ class Ratings(Summaries):
                 f"WHERE status = 'finished' AND id IN ({marks})").fetchall())
         return starts
 
-    def player_rating_starts(self, db: Session | Tx, player_ids: Sequence[int]) -> Starts:
+    def player_starts(self, db: Session | Tx, player_ids: Sequence[int]) -> Starts:
         """Per game, the first game these players were rated in (a merge rates again from there)."""
         marks = ",".join(str(int(p)) for p in player_ids)
         return earliest({}, _driver(db).execute(
@@ -156,10 +159,10 @@ class Ratings(Summaries):
         """Rate every game of ``starts`` again from its start (see :func:`rerate_game`)."""
         driver = _driver(db)
         for game in sorted(starts):
-            self._lock_ratings(driver, game)
-            rerate_game(driver, self._q, game, starts[game])
+            self._lock(driver, game)
+            rerate_game(driver, self.database._q, game, starts[game])
 
-    def _lock_ratings(self, driver: Any, game: str) -> None:
+    def _lock(self, driver: Any, game: str) -> None:
         """PostgreSQL: lock the ratings of ``game`` until the transaction ends. Two tables
         finishing games of one game at once would each rate theirs from ratings that miss the
         other's (READ COMMITTED: neither sees the other's rows before its commit); with the lock
@@ -167,14 +170,14 @@ class Ratings(Summaries):
         last in a transaction (after the game's row and its months' locks), in game order, so no
         two transactions wait for each other in a cycle. SQLite: BEGIN IMMEDIATE already
         excludes every other writer."""
-        if self.path is None:
+        if self.database.path is None:
             driver.execute("SELECT pg_advisory_xact_lock(%s, %s)",
                            (RATING_LOCKS, zlib.crc32(game.encode("utf-8")) - 2 ** 31))
 
     def rerate_sessions(self, db: Session | Tx, session_ids: Sequence[int]) -> None:
         """After these games changed (finished, reopened, corrected, written by an import or a
         copy): their games rated again from the first one they touch."""
-        self.rerate(db, self.rating_starts(db, session_ids))
+        self.rerate(db, self.starts(db, session_ids))
 
     def rerate_all(self, db: Session | Tx, games: Iterable[str] | None = None) -> int:
         """Every game (or these) rated again from its first finished game; returns the rows."""
@@ -184,27 +187,27 @@ class Ratings(Summaries):
             driver.execute("DELETE FROM ratings")
         written = 0
         for game in sorted(games):
-            self._lock_ratings(driver, game)
-            written += rerate_game(driver, self._q, game, None)
+            self._lock(driver, game)
+            written += rerate_game(driver, self.database._q, game, None)
         return written
 
-    def ratings_table(self, db: Session, game: str | None = None) -> list[RatingRow]:
+    def table(self, db: Session, game: str | None = None) -> list[RatingRow]:
         """Every rated player's rating now, per game: by game, then best ordinal first (then name)."""
         where = "" if game is None else "WHERE game = ?"
         cursor = _cursor(db)
         try:
-            found = cursor.execute(self._q(_LATEST.format(where=where)), () if game is None else (game,)).fetchall()
+            found = cursor.execute(self.database._q(_LATEST.format(where=where)), () if game is None else (game,)).fetchall()
         finally:
             cursor.close()
         rows = [RatingRow(int(pid), name, g, float(mu), float(sigma), float(o), int(n))
                 for pid, name, g, mu, sigma, o, n in found]
         return sorted(rows, key=lambda r: (r.game, -r.ordinal, r.name.casefold(), r.player_id))
 
-    def rating_history(self, db: Session, player_id: int, game: str | None = None) -> list[RatingPoint]:
+    def history(self, db: Session, player_id: int, game: str | None = None) -> list[RatingPoint]:
         """A player's rating after each of their rated games, by game, in the order rated."""
         cursor = _cursor(db)
         try:
-            found = cursor.execute(self._q(
+            found = cursor.execute(self.database._q(
                 "SELECT game, session_id, finished_at, mu, sigma, ordinal, games FROM ratings WHERE player_id = ?"
                 + ("" if game is None else " AND game = ?") + " ORDER BY game, games"),
                 (player_id,) if game is None else (player_id, game)).fetchall()

@@ -1,7 +1,7 @@
 """Rivals and streaks of a player, from the ``results`` rows of finished games (never a replay):
 
 - head to head is pairwise: in a game, you beat everyone placed below you (a shared place beats
-  nobody of that place). :meth:`Rivals.meetings` counts, per opponent, the games together, how
+  nobody of that place). ``store.rivals.meetings`` counts, per opponent, the games together, how
   often you beat them and how often they beat you;
 - :func:`rivalry` names, among the opponents met in at least ``AT_LEAST`` games: the nemesis (who
   beat you most often), the favourite victim (whom you beat most often) and the closest rival
@@ -19,8 +19,7 @@ from typing import Any, NamedTuple, Sequence
 
 from sqlmodel import Session
 
-from companion.store.connection import _cursor, _stored_time
-from companion.store.summaries import Summaries
+from companion.store.connection import Database, _cursor, _stored_time
 
 AT_LEAST = 3  # games together before an opponent can be a nemesis, a victim or the closest rival
 
@@ -84,14 +83,18 @@ def streaks(games: Sequence[tuple[str, datetime, bool]]) -> list[Streak]:
     return [Streak(key, *runs[key]) for key in order]
 
 
-class Rivals(Summaries):
-    """The store's head-to-head and streak queries (see :class:`companion.store.Store`)."""
+class Rivals:
+    """The store's head-to-head and streak queries, ``store.rivals`` (see
+    :class:`companion.store.Store`), on ``database``."""
+
+    def __init__(self, database: Database):
+        self.database = database
 
     def meetings(self, db: Session, player_id: int, game: str | None = None) -> list[Meeting]:
         """Per opponent of ``player_id`` in finished games (of ``game``, or every game)."""
         cursor = _cursor(db)
         try:
-            found = cursor.execute(self._q(
+            found = cursor.execute(self.database._q(
                 "SELECT o.player_id, p.name, COUNT(*), SUM(CASE WHEN me.rank < o.rank THEN 1 ELSE 0 END), "
                 "SUM(CASE WHEN o.rank < me.rank THEN 1 ELSE 0 END) FROM results me "
                 "JOIN results o ON o.session_id = me.session_id AND o.player_id <> me.player_id "
@@ -107,7 +110,7 @@ class Rivals(Summaries):
         """The player's finished games as (game, finished_at, won), in the order they finished."""
         cursor = _cursor(db)
         try:
-            found = cursor.execute(self._q(
+            found = cursor.execute(self.database._q(
                 "SELECT s.game, s.finished_at, CASE WHEN r.winner THEN 1 ELSE 0 END FROM results r "
                 "JOIN sessions s ON s.id = r.session_id WHERE r.player_id = ? AND s.status = 'finished' "
                 "AND s.finished_at IS NOT NULL ORDER BY s.finished_at, s.id"), (player_id,)).fetchall()
