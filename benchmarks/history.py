@@ -279,9 +279,9 @@ def screens(target: Path | str, repeat: int, year: int,
         ]
         figures += [(f"club: league table {year}, {game} (service)", league(game))
                     for game, _ in service.league_games(since, until)]
-        page = service.history_page(limit=25)
+        page = service.history.page(limit=25)
         assert page.total == store.table_counts()["sessions"] and len(page.items) == 25
-        assert service.history_page(table=CLUB_TABLE, limit=25).total > 0
+        assert service.history.page(table=CLUB_TABLE, limit=25).total > 0
         return {label: timed(action, repeat, server_cpu) for label, action in figures}
     finally:
         store.close()
@@ -317,7 +317,7 @@ def page_taps(target: Path, repeat: int) -> None:
     store = Store(target)
     try:
         service = SessionService(store)
-        going = service.history_page(status=STATUS_IN_PROGRESS, limit=1).total
+        going = service.history.page(status=STATUS_IN_PROGRESS, limit=1).total
         session = Session(Encoding())
         page = session.page
         page.width, page.height = 1280, 800

@@ -41,26 +41,26 @@ def main(argv: list[str] | None = None) -> None:
         store = Store(work)
         try:
             service = SessionService(store)
-            rows = service.recompute_ratings()
+            rows = service.ratings.recompute()
             with store.read() as db:
                 ids = store.session_ids(db)
                 finished = [sid for sid in ids if store.session(db, sid).status == "finished"]
-            player = service.ratings("high-society")[0].player_id
+            player = service.ratings.table("high-society")[0].player_id
 
             def rerate(session_id: int) -> None:
                 with store.write() as db:
                     store.ratings.rerate_sessions(db, [session_id])
 
             def page() -> None:
-                service.rating_history(player)
-                service.rivals(player)
-                service.streaks(player)
+                service.ratings.history(player)
+                service.ratings.rivals(player)
+                service.ratings.streaks(player)
 
             figures = {
-                "full recompute": timed(service.recompute_ratings, args.repeat),
+                "full recompute": timed(service.ratings.recompute, args.repeat),
                 "a finish (the last game)": timed(lambda: rerate(finished[-1]), args.repeat),
                 "a correction of the first game": timed(lambda: rerate(finished[0]), args.repeat),
-                "league of ratings": timed(service.ratings, args.repeat),
+                "league of ratings": timed(service.ratings.table, args.repeat),
                 "a player's page": timed(page, args.repeat),
             }
         finally:

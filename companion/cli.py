@@ -248,8 +248,8 @@ def _export_games(args: argparse.Namespace) -> tuple[str, list]:
     if args.format == "csv":
         if args.session is not None:
             filters = {"session_id": args.session}
-        return service.csv_text(lang=args.lang, **filters), service.finished(**filters)
-    plays = service.bgstats_plays(args.session, lang=args.lang, **({} if args.session is not None else filters))
+        return service.exports.csv_text(lang=args.lang, **filters), service.exports.finished(**filters)
+    plays = service.exports.bgstats_plays(args.session, lang=args.lang, **({} if args.session is not None else filters))
     lines = []
     for play in plays:
         lines.append(json.dumps(play, ensure_ascii=False))
@@ -272,7 +272,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
                          + "\n")
         return 2
     try:
-        rows = _open_service(args).ratings(args.game)
+        rows = _open_service(args).ratings.table(args.game)
     except (ServiceError, StoreUnusable) as err:
         sys.stderr.write(err.msg.render(args.lang) + "\n")
         return 2

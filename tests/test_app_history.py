@@ -182,10 +182,10 @@ def test_delete_asks_first(app, played, service):
     app.go("past", session_id=done)
     probe.tap(app.root, "past-delete")
     probe.tap(app.dialog, "delete-confirm-no")
-    assert len(service.history()) == 2
+    assert len(service.history.all()) == 2
     probe.tap(app.root, "past-delete")
     probe.tap(app.dialog, "delete-confirm-yes")
-    assert [s.session_id for s in service.history()] != [] and done not in [s.session_id for s in service.history()]
+    assert [s.session_id for s in service.history.all()] != [] and done not in [s.session_id for s in service.history.all()]
     assert app.here.screen == "home" or app.here.screen == "history"
     assert fr("app.past.deleted") in probe.text_of(app.root, "notice")
 
@@ -227,18 +227,18 @@ def test_import_through_the_file_picker(app, service, tmp_path):
     assert button.action.file_picker is chooser and button.action.with_data  # the browser reads the file for us
     bad = picked(content=b'{"format": "table-record/1", "game": "high-society"')
     chooser.on_result(SimpleNamespace(files=[bad]))
-    assert probe.has(app.root, "notice") and service.history() == []  # nothing written
+    assert probe.has(app.root, "notice") and service.history.all() == []  # nothing written
     example = EXAMPLES / "high-society-in-progress.json"
     chooser.on_result(SimpleNamespace(files=[picked(example)]))
     assert fr("app.history.imported_n", count=1) == "1 partie importée." in probe.text_of(app.root, "notice")
-    assert len(service.history()) == 1
+    assert len(service.history.all()) == 1
     assert fr("app.history.count", count=1) in probe.text_of(app.root, "history-count")
     two = tmp_path / "two.json"
     two.write_text(json.dumps(service.export() * 2), encoding="utf-8")
     chooser.on_result(SimpleNamespace(files=[picked(two)]))
     assert fr("app.history.imported_n", count=2) == "2 parties importées." in probe.text_of(app.root, "notice")
     chooser.on_result(SimpleNamespace(files=[]))  # cancelled: nothing happens
-    assert len(service.history()) == 3
+    assert len(service.history.all()) == 3
 
 
 def test_the_history_shows_a_page_then_more(app, service):
@@ -284,7 +284,7 @@ def test_the_history_filters_by_status_and_by_a_name_search(app, played, service
     assert probe.has(app.root, f"history-{done}") and not probe.has(app.root, f"history-{going}")
     probe.tap(app.root, "filter-status-abandoned")
     assert probe.has(app.root, "history-empty")
-    service.set_abandoned(going)
+    service.history.set_abandoned(going)
     app.render()
     assert probe.has(app.root, f"history-{going}") and not probe.has(app.root, f"history-{done}")
     assert fr("app.history.abandoned") in probe.text_of(app.root, f"history-{going}")
@@ -299,10 +299,10 @@ def test_an_unfinished_game_can_be_marked_abandoned_and_taken_back(app, played, 
     _, going = played
     app.go("past", session_id=going)
     probe.tap(app.root, "past-abandon")
-    assert service.summary(going).status == "abandoned" and service.unfinished() == []
+    assert service.history.summary(going).status == "abandoned" and service.history.unfinished() == []
     assert fr("app.past.abandoned") in probe.text_of(app.root, "past-unfinished")
     probe.tap(app.root, "past-resume")  # resuming takes the mark away
-    assert app.here.screen == "table" and service.summary(going).status == "in_progress"
+    assert app.here.screen == "table" and service.history.summary(going).status == "in_progress"
 
 
 # -- players ----------------------------------------------------------------------------------
@@ -359,7 +359,7 @@ def test_two_profiles_are_merged_and_an_unused_one_removed(app, played, service)
     assert "David" not in [p.name for p in service.players()]
     assert fr("app.players.merged", name="David", into="Davide") in probe.text_of(app.root, "notice")
     assert probe.has(app.root, f"history-{played[0]}")
-    assert {p.name: p.wins for p in service.player_stats()}["Davide"] == 1
+    assert {p.name: p.wins for p in service.history.player_stats()}["Davide"] == 1
 
 
 # -- statistics -------------------------------------------------------------------------------
@@ -379,7 +379,7 @@ def test_statistics_per_game_per_player_and_head_to_head(app, played, service):
     assert probe.has(app.root, "chart-win-rate") and probe.has(app.root, "chart-scores")
     assert fr("app.stats.ordinal.1") in probe.text_of(app.root, "stats-player-places")
     choose(app, "stats-pick-rival", "Anne")
-    h2h = service.head_to_head(D, A)
+    h2h = service.history.head_to_head(D, A)
     assert h2h.games == 1 and probe.text_of(app.root, "stats-h2h") == fr(
         "app.stats.h2h_summary", a=D, b=A, games=fr("app.stats.games_n", count=1), a_wins=h2h.a_wins,
         b_wins=h2h.b_wins,
@@ -475,7 +475,7 @@ def test_more_builds_only_the_rows_it_adds_and_kept_rows_still_open_their_game(a
     probe.tap(app.root, "history-more")
     assert app.memo.built - built == 3  # the three rows added, nothing else
     assert all(probe.find(app.root, f"history-{i}") is row for i, row in first.items())
-    service.set_abandoned(ids[-1])  # a game changed: its row alone is built again
+    service.history.set_abandoned(ids[-1])  # a game changed: its row alone is built again
     built = app.memo.built
     app.render()
     assert app.memo.built - built == 1 and probe.find(app.root, f"history-{ids[-1]}") is not first[ids[-1]]
@@ -569,13 +569,13 @@ def test_more_reads_only_the_next_page(app, service, monkeypatch):
     ids = _many(service, 2 * PAGE + 5)
     app.go("history")
     asked: list[tuple[int, int]] = []
-    real = service.history_page
+    real = service.history.page
 
     def history_page(**kwargs):
         asked.append((kwargs["offset"], kwargs["limit"]))
         return real(**kwargs)
 
-    monkeypatch.setattr(service, "history_page", history_page)
+    monkeypatch.setattr(service.history, "page", history_page)
     probe.tap(app.root, "history-more")
     probe.tap(app.root, "history-more")
     assert asked == [(PAGE, PAGE), (2 * PAGE, PAGE)]  # never the rows already shown again

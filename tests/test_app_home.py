@@ -40,10 +40,10 @@ def resumable(app: App) -> list[str]:
 def test_home_shows_the_latest_games_in_progress_and_opens_the_others_in_the_history(service, monkeypatch):
     ids = in_progress(service, RESUME_SHOWN + 4)
     done = service.start("stupide-vautour", ["Anne", "Bruno"])
-    service.set_abandoned(done.session_id)  # not in progress: never counted
+    service.history.set_abandoned(done.session_id)  # not in progress: never counted
     asked: list[dict] = []
-    real = service.history_page
-    monkeypatch.setattr(service, "history_page", lambda **kw: asked.append(kw) or real(**kw))
+    real = service.history.page
+    monkeypatch.setattr(service.history, "page", lambda **kw: asked.append(kw) or real(**kw))
     app = App(service, None)
     app.render()
     assert [(kw["status"], kw["limit"]) for kw in asked] == [("in_progress", RESUME_SHOWN)]  # one page read

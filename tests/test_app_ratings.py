@@ -86,7 +86,7 @@ def league_names(app: App) -> list[str]:
 
 def test_the_league_shows_each_rating_and_sorts_by_it_with_mu_and_sigma_behind_a_tap(app, service, played):
     probe.tap(app.root, "home-stats")
-    rated = {r.name: r for r in service.ratings("high-society")}
+    rated = {r.name: r for r in service.ratings.table("high-society")}
     by_points = league_names(app)
     assert set(by_points) == set(rated)
     for i, name in enumerate(by_points, start=1):  # the column: the ordinal, one decimal, as the CLI rounds it
@@ -126,17 +126,17 @@ def test_the_league_says_its_rating_in_plain_words_and_keeps_the_formula_behind_
 def test_a_players_page_shows_the_rating_chart_rivals_and_streaks_of_the_service(app, service, played):
     me = pid(service, A)
     app.go("players", player_id=me)
-    [mine] = [r for r in service.ratings("high-society") if r.player_id == me]
+    [mine] = [r for r in service.ratings.table("high-society") if r.player_id == me]
     assert fr("app.players.rating_line", game=fr("game.high-society.name"),
               rating=number(app, round(mine.ordinal, 1))) in probe.text_of(app.root, "player-rating-high-society")
     import flet_charts as fch
 
     [chart] = [n for n in probe.walk(probe.find(app.root, "rating-chart-high-society")) if isinstance(n, fch.LineChart)]
-    history = service.rating_history(me, "high-society")
+    history = service.ratings.history(me, "high-society")
     assert [p.y for p in chart.data_series[0].points] == [round(p.ordinal, 2) for p in history]
     assert len(history) == mine.games == 7
 
-    rivals = service.rivals(me)
+    rivals = service.ratings.rivals(me)
     assert [m.name for m in rivals.nemesis] and [m.name for m in rivals.victims]
     shown = probe.text_of(app.root, "player-nemesis")
     assert all(m.name in shown for m in rivals.nemesis)
@@ -144,7 +144,7 @@ def test_a_players_page_shows_the_rating_chart_rivals_and_streaks_of_the_service
     assert all(m.name in probe.text_of(app.root, "player-victim") for m in rivals.victims)
     assert all(m.name in probe.text_of(app.root, "player-closest") for m in rivals.closest)
 
-    runs = {r.game: r for r in service.streaks(me)}
+    runs = {r.game: r for r in service.ratings.streaks(me)}
     overall = runs[None]
     assert overall.played == 7 and overall.longest == 2  # won the 1st, 2nd and 8th of the games above
     assert fr("app.players.streak_line", current=overall.current, longest=overall.longest) in probe.text_of(
@@ -175,7 +175,7 @@ def test_send_to_bg_stats_shows_a_qr_code_that_decodes_to_the_push_link_and_a_bu
     app.go("results", session_id=sid)
     assert not probe.has(app.root, "bgstats-qr")
     probe.tap(app.root, "bgstats-send")
-    [play] = service.bgstats_plays(sid, lang="fr")
+    [play] = service.exports.bgstats_plays(sid, lang="fr")
     url = link(play)
     assert url.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
     assert decoded(image_of(app.root, "bgstats-qr")) == [url]
@@ -215,7 +215,7 @@ def test_the_history_csv_keeps_the_name_search(app, service, played, tmp_path):
     probe.tap(app.root, "export-csv")
     [written] = sorted((tmp_path / "exports").glob("*.csv"))
     rows = written.read_text(encoding="utf-8").splitlines()[1:]
-    with_chloe = [s for s in service.history(status="finished") if C in s.players]
+    with_chloe = [s for s in service.history.all(status="finished") if C in s.players]
     assert len(rows) == 3 * len(with_chloe) == 3 * sum(C in players for players, _ in GAMES)
     assert all(any(C in r for r in rows[i:i + 3]) for i in range(0, len(rows), 3))  # each game has Chloé
 

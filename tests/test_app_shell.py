@@ -202,7 +202,7 @@ def test_too_few_players_is_refused_with_a_sentence_and_nothing_starts(app, serv
     notice = probe.text_of(app.root, "notice")
     assert fr("app.setup.fix.too_few", game="High Society", low=low, high=high, count=2) in notice
     assert "high-society" not in notice and "players" not in notice  # no game id, no field name
-    assert service.unfinished() == [] and service.history() == []
+    assert service.history.unfinished() == [] and service.history.all() == []
 
 
 def test_no_game_chosen_is_said_plainly(app, service):
@@ -342,7 +342,7 @@ def test_an_incomplete_deal_is_refused_with_a_sentence_and_nothing_starts(app, s
     notice = probe.text_of(app.root, "notice")
     assert fr("app.setup.fix.start_count", name="Anne", count=3) in notice
     assert "start_animals" not in notice
-    assert service.history() == []
+    assert service.history.all() == []
     assert probe.text_of(app.root, "deal-Anne")  # the deal is still there, to finish it
     probe.switch(app.root, "short-switch", False)  # the full game after all: the deal is not sent
     probe.tap(app.root, "setup-start")

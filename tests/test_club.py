@@ -71,14 +71,14 @@ def test_a_game_keeps_its_tables_name_by_the_rules_of_names(service):
     with service.store.read() as db:
         kept = dict(db.execute(text("SELECT id, table_name FROM sessions")).all())
     assert kept == {named: "Salle du fond", unnamed: None, blank: None}
-    assert {s.session_id: s.table_name for s in service.history()} == kept
-    assert service.summary(named).table_name == "Salle du fond"
+    assert {s.session_id: s.table_name for s in service.history.all()} == kept
+    assert service.history.summary(named).table_name == "Salle du fond"
     for bad, key in (("Table\x07", "service.table.control"), ("T" * 41, "service.table.too_long")):
         with pytest.raises(Malformed) as refused:
             service.start("high-society", [A, B, C], table=bad)
         assert refused.value.msg.key == key
         assert fr(key, **refused.value.msg.params)  # a French sentence for it
-    assert len(service.history()) == 3  # a refused name writes nothing
+    assert len(service.history.all()) == 3  # a refused name writes nothing
     assert clean_table_name("Table 1") == "Table 1" and clean_table_name("") is None
     assert clean_table_name("x" * 40) == "x" * 40
 
@@ -122,7 +122,7 @@ def test_league_ties_share_the_best_place_and_the_position(service):
     # Stupide Vautour, two players: the winner 1 point, the other none
     play(service, sv_game([A, B], shift=1))
     sv = service.league("stupide-vautour")
-    winner = next(s for s in service.history(game="stupide-vautour")[0].seats if s.winner).name
+    winner = next(s for s in service.history.all(game="stupide-vautour")[0].seats if s.winner).name
     loser = ({A, B} - {winner}).pop()
     assert lines(sv) == [(1, winner, 1, 1, 1, 1.0), (2, loser, 1, 0, 0, 2.0)]
 
@@ -165,10 +165,10 @@ def test_league_and_history_filter_by_season(service, clock):
     season = (datetime(2025, 9, 1, tzinfo=UTC), datetime(2026, 7, 1, tzinfo=UTC))  # until excluded
     league = service.league("high-society", *season)
     assert league.games == 2 and [(r.name, r.points) for r in league.rows] == [(B, 3), (A, 2), (C, 1)]
-    assert [s.session_id for s in service.history(since=season[0], until=season[1])] == [winter, autumn]
-    assert [s.session_id for s in service.history(since=season[0], table="Table 1")] == [winter, autumn]
-    assert [s.session_id for s in service.history(until=season[1], table="Table 2")] == []
-    assert [s.session_id for s in service.history(table="Table 2")] == [summer]
+    assert [s.session_id for s in service.history.all(since=season[0], until=season[1])] == [winter, autumn]
+    assert [s.session_id for s in service.history.all(since=season[0], table="Table 1")] == [winter, autumn]
+    assert [s.session_id for s in service.history.all(until=season[1], table="Table 2")] == []
+    assert [s.session_id for s in service.history.all(table="Table 2")] == [summer]
     assert [(r.name, r.games) for r in service.league("high-society", since=datetime(2026, 1, 1, tzinfo=UTC),
                                                        table="Table 1").rows] == [(B, 1), (C, 1), (A, 1)]
 
@@ -195,13 +195,13 @@ def test_history_pages_filter_by_table_with_the_other_filters(service):
     two = play(service, hs_designed([A, D, E], A), table="Table 2")
     going = play(service, hs_designed([A, B, D], A), table="Table 1", upto=4)
     bare = play(service, hs_designed([B, C, D], B))
-    assert [s.session_id for s in service.history_page(table="Table 1").items] == [going, one]
-    assert [s.session_id for s in service.history_page(table=NO_TABLE).items] == [bare]
-    assert [s.session_id for s in service.history_page(table="Table 1", status="finished").items] == [one]
-    assert [s.session_id for s in service.history_page(table="Table 1", player=B).items] == [going, one]
-    assert [s.session_id for s in service.history_page(table="Table 2", player=B).items] == []
-    assert [s.session_id for s in service.history_page(table="Table 2", search="emile").items] == [two]
-    page = service.history_page(table="Table 1", player=A, limit=1)
+    assert [s.session_id for s in service.history.page(table="Table 1").items] == [going, one]
+    assert [s.session_id for s in service.history.page(table=NO_TABLE).items] == [bare]
+    assert [s.session_id for s in service.history.page(table="Table 1", status="finished").items] == [one]
+    assert [s.session_id for s in service.history.page(table="Table 1", player=B).items] == [going, one]
+    assert [s.session_id for s in service.history.page(table="Table 2", player=B).items] == []
+    assert [s.session_id for s in service.history.page(table="Table 2", search="emile").items] == [two]
+    page = service.history.page(table="Table 1", player=A, limit=1)
     assert page.total == 2 and page.has_more and page.items[0].table_name == "Table 1"
 
 
@@ -230,30 +230,30 @@ def test_one_tables_statistics_are_the_statistics_of_its_games(service, tmp_path
     play(service, hs_designed([C, D, E], C), table="Table 1", upto=5)
     periods = [(None, None), (datetime(2026, 2, 1, tzinfo=UTC), None), (None, datetime(2026, 2, 14, 21, tzinfo=UTC))]
     for since, until in periods:
-        assert service.player_stats(since, until, table="Table 1") == service.player_stats(since, until)
-        assert service.game_stats(since, until, table="Table 1") == service.game_stats(since, until)
-        for p in service.player_stats(since, until):
-            assert service.scores_over_time(p.id, since, until, table="Table 1") == \
-                service.scores_over_time(p.id, since, until)
-        assert service.head_to_head(A, C, since, until, table="Table 1") == service.head_to_head(A, C, since, until)
+        assert service.history.player_stats(since, until, table="Table 1") == service.history.player_stats(since, until)
+        assert service.history.game_stats(since, until, table="Table 1") == service.history.game_stats(since, until)
+        for p in service.history.player_stats(since, until):
+            assert service.history.scores_over_time(p.id, since, until, table="Table 1") == \
+                service.history.scores_over_time(p.id, since, until)
+        assert service.history.head_to_head(A, C, since, until, table="Table 1") == service.history.head_to_head(A, C, since, until)
         for table in (None, "Table 1"):  # the screen's one read gives what the two separate ones give
-            assert service.statistics(since, until, table=table) == \
-                (service.player_stats(since, until, table=table), service.game_stats(since, until, table=table))
-    assert service.game_stats(table="Table 9") == []
-    assert service.statistics(table="Table 9")[1] == []
-    assert all(p.games == 0 for p in service.player_stats(table="Table 9"))
-    assert service.head_to_head(A, C, table="Table 9").games == 0
+            assert service.history.statistics(since, until, table=table) == \
+                (service.history.player_stats(since, until, table=table), service.history.game_stats(since, until, table=table))
+    assert service.history.game_stats(table="Table 9") == []
+    assert service.history.statistics(table="Table 9")[1] == []
+    assert all(p.games == 0 for p in service.history.player_stats(table="Table 9"))
+    assert service.history.head_to_head(A, C, table="Table 9").games == 0
 
 
 def test_another_tables_games_stay_out_of_a_tables_statistics(service):
     play(service, hs_designed([A, B, C], A), table="Table 1")
     play(service, hs_designed([B, C, A], B), table="Table 2")
-    figures = {p.name: (p.games, p.wins) for p in service.player_stats(table="Table 2")}
+    figures = {p.name: (p.games, p.wins) for p in service.history.player_stats(table="Table 2")}
     assert figures == {A: (1, 0), B: (1, 1), C: (1, 0)}
-    (game,) = service.game_stats(table="Table 2")
+    (game,) = service.history.game_stats(table="Table 2")
     assert game.games == 1 and game.top_winners == (B,) and game.best_by == (B,)
-    assert service.head_to_head(A, B, table="Table 2").b_wins == 1
-    assert service.head_to_head(A, B, table="Table 1").a_wins == 1
+    assert service.history.head_to_head(A, B, table="Table 2").b_wins == 1
+    assert service.history.head_to_head(A, B, table="Table 1").a_wins == 1
 
 
 # -- the app: the table name is the device's, the screens filter and rank ------------------------------
@@ -281,7 +281,7 @@ def test_the_table_name_is_set_on_home_kept_in_the_settings_and_given_to_new_gam
         probe.type_into(app.root, "new-player-name", name)
         probe.tap(app.root, "new-player-add")
     probe.tap(app.root, "setup-start")
-    (game,) = app_service.history()
+    (game,) = app_service.history.all()
     assert game.table_name == "Salle du fond"
     # a bad name is refused with its reason; the old one stays
     app.home()

@@ -40,7 +40,7 @@ def finished(service):
         sid = service.start("stupide-vautour", names, table=table).session_id
         for action in sv_game(names, shift=1)["actions"]:
             service.submit(sid, action)
-        summary = service.summary(sid)
+        summary = service.history.summary(sid)
         assert summary.status == "finished"
         games.append(summary)
     return games
@@ -69,14 +69,14 @@ def check(text: str, games) -> None:
     assert [(line.rsplit(",", 5)[1], seat.name) for line, seat in negative] == [("-6", FORMULAS[0]), ("-10", "Anne")]
 
 def test_formula_names_come_back_as_text_from_the_history_download(service, finished):
-    check(service.csv_text(lang="en", tz=UTC), finished)
+    check(service.exports.csv_text(lang="en", tz=UTC), finished)
 
 
 def test_the_export_command_writes_formula_names_as_text(service, finished, tmp_path, capsys):
     db = str(tmp_path / "companion.db")
     assert main(["--db", db, "export", "--format", "csv", "--lang", "en"]) == 0
     printed = capsys.readouterr().out
-    assert printed == service.csv_text(lang="en")
+    assert printed == service.exports.csv_text(lang="en")
     check(printed, finished)
     out = tmp_path / "games.csv"
     assert main(["--db", db, "export", "--format", "csv", "-o", str(out), "--lang", "en"]) == 0

@@ -176,11 +176,11 @@ def test_the_history_filters_by_evening_and_the_csv_names_it(service):
     play(service, inside.session_id)
     outside = service.start("stupide-vautour", ["Anne", "Bruno"])
     play(service, outside.session_id)
-    assert [s.session_id for s in service.history_page(evening=eid).items] == [inside.session_id]
-    assert {s.session_id for s in service.history_page().items} == {inside.session_id, outside.session_id}
-    assert service.history_page(evening=eid + 1).items == ()
-    rows = [line.split(",") for line in service.csv_text(lang="en").splitlines()]
+    assert [s.session_id for s in service.history.page(evening=eid).items] == [inside.session_id]
+    assert {s.session_id for s in service.history.page().items} == {inside.session_id, outside.session_id}
+    assert service.history.page(evening=eid + 1).items == ()
+    rows = [line.split(",") for line in service.exports.csv_text(lang="en").splitlines()]
     assert rows[0][:5] == ["date", "game", "table", "evening", "player"]
     assert sorted(row[3] for row in rows[1:]) == ["", "", "Mardi", "Mardi", "Mardi"]  # 2 + 3 players
-    assert service.csv_text(lang="fr", evening=eid).splitlines()[0].split(",")[3] == "soirée"
-    assert len(service.csv_text(lang="fr", evening=eid).splitlines()) == 1 + 3
+    assert service.exports.csv_text(lang="fr", evening=eid).splitlines()[0].split(",")[3] == "soirée"
+    assert len(service.exports.csv_text(lang="fr", evening=eid).splitlines()) == 1 + 3

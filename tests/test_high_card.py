@@ -158,11 +158,11 @@ def test_a_game_played_through_the_service_is_in_the_history_the_csv_and_bg_stat
         sid = service.start("high-card", PLAYERS).session_id
         for action in json.loads(EXAMPLE.read_text(encoding="utf-8"))["actions"]:
             service.submit(sid, action)
-        [row] = service.history(game="high-card")
+        [row] = service.history.all(game="high-card")
         assert (row.session_id, row.status, row.winners, row.entries) == (sid, "finished", ("Marc",), 5)
         assert {seat.name: (seat.score, seat.place) for seat in row.seats} == \
             {"Lou": (1, 2), "Marc": (2, 1), "Nina": (1, 2)}
-        rows = list(csv.reader(io.StringIO(service.csv_text(lang="fr"))))[1:]
+        rows = list(csv.reader(io.StringIO(service.exports.csv_text(lang="fr"))))[1:]
         assert len(rows) == 3 and all("Carte haute" in r for r in rows), rows
         seats = [next(i for i, cell in enumerate(r) if cell in PLAYERS) for r in rows]
         assert {r[i]: r[i + 1:i + 4] for r, i in zip(rows, seats)} == \
@@ -170,7 +170,7 @@ def test_a_game_played_through_the_service_is_in_the_history_the_csv_and_bg_stat
         app = App(service, None)
         app.go("history")  # its row on the history screen, in its name
         assert "Carte haute" in probe.text_of(app.root, f"history-{sid}")
-        [play] = service.bgstats_plays(lang="en")
+        [play] = service.exports.bgstats_plays(lang="en")
         assert play["game"]["name"] == "High card" and play["game"]["sourceGameId"] == "high-card"
         assert [(p["name"], p["score"], p["winner"], p["rank"]) for p in play["players"]] == \
             [("Lou", 1, False, 2), ("Marc", 2, True, 1), ("Nina", 1, False, 2)]

@@ -67,7 +67,7 @@ def test_a_game_is_summarised_from_its_start_to_its_end(service, store, clock):
     # the clock moved one second per entry (Clock ticks): duration = last entry - start
     assert done["duration_s"] == pytest.approx((done["last_played_at"] - done["started_at"]).total_seconds())
     assert done["duration_s"] > 0
-    summary = service.summary(sid)
+    summary = service.history.summary(sid)
     assert summary.winners == tuple(expected["winners"]) and summary.entries == len(record["actions"])
     assert {s.name: s.score for s in summary.seats} == expected["scores"]
 
@@ -81,14 +81,14 @@ def test_undo_reopens_the_summary_and_a_new_end_closes_it_again(service, store):
     service.undo(sid)
     row = summary_row(store, sid)
     assert (row["status"], row["actions"], row["winners"], row["top_score"]) == ("in_progress", n - 1, 0, None)
-    assert [s.session_id for s in service.unfinished()] == [sid]
+    assert [s.session_id for s in service.history.unfinished()] == [sid]
     service.undo(sid)
     assert summary_row(store, sid)["actions"] == n - 2
     service.submit(sid, record["actions"][-2])
     service.submit(sid, record["actions"][-1])
     row = summary_row(store, sid)
     assert (row["status"], row["actions"]) == ("finished", n) and row["winners"] >= 1
-    assert service.unfinished() == []
+    assert service.history.unfinished() == []
 
 
 def test_a_correction_that_reopens_or_ends_the_game_changes_its_summary(service, store):
@@ -101,11 +101,11 @@ def test_a_correction_that_reopens_or_ends_the_game_changes_its_summary(service,
     row = summary_row(store, sid)
     assert (row["status"], row["actions"], row["winners"], row["top_score"]) == (
         "in_progress", len(record["actions"]), 0, None)
-    assert service.history_page(status="finished").total == 0
+    assert service.history.page(status="finished").total == 0
     service.correct(sid, last, {"type": "reveal", "card": "half"})
     row = summary_row(store, sid)
     assert row["status"] == "finished" and row["winners"] >= 1
-    assert service.history_page(status="finished").total == 1
+    assert service.history.page(status="finished").total == 1
 
 
 def all_summaries(store: Store) -> dict[str, list]:
@@ -143,7 +143,7 @@ def test_summaries_kept_entry_by_entry_equal_a_full_recount(service, store, cloc
     service.undo(b)  # reopens
     for action in moves[-1:]:
         service.submit(b, action)  # ends again
-    service.set_abandoned(c)
+    service.history.set_abandoned(c)
     for action in sv_game(PLAYERS)["actions"][:4]:
         service.submit(c, action)  # entries on an abandoned game
     service.undo(c)
@@ -170,28 +170,28 @@ def test_imported_games_are_summarised_with_no_duration(service, store):
     assert done["status"] == "finished" and done["winners"] == 1 and done["duration_s"] == 0
     assert going["status"] == "in_progress" and going["actions"] == len(hs_long(PLAYERS, final=False)["actions"])
     # the statistics count the imported finished game (monthly figures recounted once at the end)
-    assert {p.name: p.games for p in service.player_stats()} == {n: 1 for n in PLAYERS}
-    assert [g.games for g in service.game_stats()] == [1]
+    assert {p.name: p.games for p in service.history.player_stats()} == {n: 1 for n in PLAYERS}
+    assert [g.games for g in service.history.game_stats()] == [1]
     service.import_records(json.dumps([hs_designed(PLAYERS, "Bruno")] * 3))
-    assert {p.name: p.games for p in service.player_stats()} == {n: 4 for n in PLAYERS}
+    assert {p.name: p.games for p in service.history.player_stats()} == {n: 4 for n in PLAYERS}
 
 
 def test_abandoning_a_game_is_an_explicit_mark_a_player_can_take_back(service, store):
     going = service.start("high-society", PLAYERS)
     done = play(service, hs_designed(PLAYERS, "Anne"))
-    assert service.set_abandoned(going.session_id).status == "abandoned"
-    assert service.unfinished() == []
-    assert [s.session_id for s in service.history(status="abandoned")] == [going.session_id]
+    assert service.history.set_abandoned(going.session_id).status == "abandoned"
+    assert service.history.unfinished() == []
+    assert [s.session_id for s in service.history.all(status="abandoned")] == [going.session_id]
     with pytest.raises(ServiceError) as refused:
-        service.set_abandoned(done.session_id)
+        service.history.set_abandoned(done.session_id)
     assert refused.value.msg.key == "service.history.finished_not_abandoned"
-    assert service.set_abandoned(going.session_id, False).status == "in_progress"
-    assert [s.session_id for s in service.unfinished()] == [going.session_id]
+    assert service.history.set_abandoned(going.session_id, False).status == "in_progress"
+    assert [s.session_id for s in service.history.unfinished()] == [going.session_id]
     # an abandoned game that is finished after all counts as finished
-    service.set_abandoned(going.session_id)
+    service.history.set_abandoned(going.session_id)
     for action in hs_designed(PLAYERS, "Anne")["actions"]:
         service.submit(going.session_id, action)
-    assert service.summary(going.session_id).status == "finished"
+    assert service.history.summary(going.session_id).status == "finished"
 
 
 # -- an old database ----------------------------------------------------------------------------
@@ -224,12 +224,12 @@ def test_an_old_database_is_upgraded_with_a_summary_for_every_game(tmp_path):
             (2, "in_progress", len(going["actions"]), 3, 0, 0.0)]  # the undone entry is not counted
         assert rows(store, "SELECT name FROM seats ORDER BY session_id, position") == [(n,) for n in PLAYERS * 2]
         service = SessionService(store)  # repairs the missing results, and their summary
-        listed = service.history()
+        listed = service.history.all()
         assert [(s.session_id, s.status, s.entries, s.players) for s in listed] == [
             (2, "in_progress", len(going["actions"]), tuple(PLAYERS)),
             (1, "finished", len(record["actions"]), tuple(PLAYERS))]
         assert listed[1].winners == ("Anne",) and listed[1].duration_s == 1800.0
-        assert service.history_page(player="Bruno", status="finished").total == 1
+        assert service.history.page(player="Bruno", status="finished").total == 1
     finally:
         store.close()
 
@@ -245,10 +245,10 @@ def test_an_0003_database_keeps_its_results_and_gets_summaries(tmp_path):
     store = Store(path)
     try:
         service = SessionService(store)
-        listed = {s.session_id: s for s in service.history()}
+        listed = {s.session_id: s for s in service.history.all()}
         assert listed[1].status == "finished" and listed[1].winners == ("Anne",)
         assert listed[2].status == "in_progress" and listed[2].game == "boursicocotte" and listed[2].entries == 4
-        assert [g.games for g in service.game_stats()] == [1]
+        assert [g.games for g in service.history.game_stats()] == [1]
     finally:
         store.close()
 
@@ -271,20 +271,20 @@ def club(service, clock):
 
 def test_pages_are_newest_first_and_cover_every_game_once(service, club):
     seen = []
-    page = service.history_page(limit=3)
+    page = service.history.page(limit=3)
     assert page.total == 7 and page.has_more
     while True:
         seen += [s.session_id for s in page.items]
         if not page.has_more:
             break
-        page = service.history_page(offset=page.offset + len(page.items), limit=3)
+        page = service.history.page(offset=page.offset + len(page.items), limit=3)
     assert seen == list(reversed(club))
-    assert not service.history_page(offset=7, limit=3).items
+    assert not service.history.page(offset=7, limit=3).items
 
 
 def test_each_filter(service, club):
     def ids(**kw):
-        return [s.session_id for s in service.history_page(limit=100, **kw).items]
+        return [s.session_id for s in service.history.page(limit=100, **kw).items]
 
     assert ids(game="stupide-vautour") == [club[5], club[2]]
     assert ids(player="Dario") == [club[3], club[2]]
@@ -298,36 +298,36 @@ def test_each_filter(service, club):
     assert ids(search="o", game="high-society", status="finished") == [club[4], club[1], club[0]]
     assert ids(player="Anne", since=T0 + timedelta(days=1)) == [club[6], club[4], club[2], club[1]]
     # totals counted either from the players' seats or from the date range, whichever is smaller
-    assert service.history_page(player="Anne", since=T0 + timedelta(days=1), limit=1).total == 4
-    assert service.history_page(search="o", since=T0 + timedelta(days=4), until=T0 + timedelta(days=10),
+    assert service.history.page(player="Anne", since=T0 + timedelta(days=1), limit=1).total == 4
+    assert service.history.page(search="o", since=T0 + timedelta(days=4), until=T0 + timedelta(days=10),
                                 limit=1).total == 2
-    assert service.history_page(player="Dario", since=T0 - timedelta(days=100), limit=1).total == 2
-    page = service.history_page(player="Bruno", limit=2)
+    assert service.history.page(player="Dario", since=T0 - timedelta(days=100), limit=1).total == 2
+    page = service.history.page(player="Bruno", limit=2)
     assert page.total == 5 and [s.session_id for s in page.items] == [club[6], club[5]]
     with pytest.raises(ServiceError):
-        service.history_page(status="lost")
+        service.history.page(status="lost")
 
 
 def test_statistics_over_a_period(service, club):
-    everything = {p.name: p for p in service.player_stats()}
+    everything = {p.name: p for p in service.history.player_stats()}
     anne = everything["Anne"]
-    won = [s for s in service.history(player="Anne", status="finished") if "Anne" in s.winners]
+    won = [s for s in service.history.all(player="Anne", status="finished") if "Anne" in s.winners]
     assert (anne.games, anne.wins) == (4, len(won)) and anne.win_rate == len(won) / 4
     assert sum(count for _, count in anne.places) == anne.games
     assert anne.best_score is not None and anne.average_score is not None
     assert everything["Éloi"].games == 1
-    early = {p.name: p for p in service.player_stats(until=T0 + timedelta(days=4))}
+    early = {p.name: p for p in service.history.player_stats(until=T0 + timedelta(days=4))}
     assert early["Anne"].games == 2 and early["Dario"].games == 0
-    games = {g.game: g for g in service.game_stats()}
+    games = {g.game: g for g in service.history.game_stats()}
     assert games["high-society"].games == 3 and games["stupide-vautour"].games == 2
     hs = games["high-society"]
     assert hs.top_wins >= 1 and hs.top_winners and hs.average_entries > 0
     assert hs.average_spread is not None and hs.average_spread >= 0
-    late = {g.game: g for g in service.game_stats(since=T0 + timedelta(days=13))}
+    late = {g.game: g for g in service.history.game_stats(since=T0 + timedelta(days=13))}
     assert set(late) == {"stupide-vautour"} and late["stupide-vautour"].games == 1
-    months = service.scores_over_time(anne.id)
+    months = service.history.scores_over_time(anne.id)
     assert sum(m.games for m in months) == 4 and months[0].month == "2026-03"
-    h2h = service.head_to_head("Anne", "Bruno", since=T0 + timedelta(days=10))
+    h2h = service.history.head_to_head("Anne", "Bruno", since=T0 + timedelta(days=10))
     assert h2h.games == 1
 
 
@@ -342,10 +342,10 @@ def test_renaming_keeps_past_games_replaying_and_lists_the_new_name(service, clu
     past = fresh.open(club[0])
     assert past.players == tuple(PLAYERS) and past.outcome is not None  # the record keeps its names
     assert fresh.export(club[0])[0]["players"] == PLAYERS
-    assert service.summary(club[0]).players == ("Annie", "Bruno", "Chloé")
-    assert [s.session_id for s in service.history_page(player="Annie", limit=50).items] == [
+    assert service.history.summary(club[0]).players == ("Annie", "Bruno", "Chloé")
+    assert [s.session_id for s in service.history.page(player="Annie", limit=50).items] == [
         club[6], club[4], club[2], club[1], club[0]]
-    assert {p.name: p.games for p in service.player_stats()}["Annie"] == 4
+    assert {p.name: p.games for p in service.history.player_stats()}["Annie"] == 4
     # the game in progress goes on with the record's names
     fresh.undo(club[6])
     with pytest.raises(ServiceError) as taken:
@@ -368,9 +368,9 @@ def test_merging_two_profiles_joins_their_games_and_results(service, store):
     service.delete(together)
     merged = service.merge_players(ids["Ane"], ids["Anne"])
     assert merged.name == "Anne" and "Ane" not in [p.name for p in service.players()]
-    anne = {p.name: p for p in service.player_stats()}["Anne"]
+    anne = {p.name: p for p in service.history.player_stats()}["Anne"]
     assert (anne.games, anne.wins) == (2, 2)
-    assert [s.session_id for s in service.history_page(player="Anne").items] == [second, first]
+    assert [s.session_id for s in service.history.page(player="Anne").items] == [second, first]
     assert SessionService(store).open(second).players == ("Ane", "Bruno", "Chloé")  # its record, as played
     assert service.open(second).outcome is not None
     with pytest.raises(ServiceError):
@@ -396,7 +396,7 @@ def test_removing_a_profile_only_without_games(service):
 def brute_force(service: SessionService, since=None, until=None) -> dict:
     """Per player: (games, wins, score sum, best, place sum) straight from the listed games."""
     out: dict = {}
-    for game in service.history(since=since, until=until, status="finished"):
+    for game in service.history.all(since=since, until=until, status="finished"):
         for seat in game.seats:
             games, wins, total, best, places = out.get(seat.name, (0, 0, 0.0, None, 0))
             out[seat.name] = (games + 1, wins + seat.winner, total + seat.score,
@@ -407,7 +407,7 @@ def brute_force(service: SessionService, since=None, until=None) -> dict:
 def figures(service: SessionService, since=None, until=None) -> dict:
     return {p.name: (p.games, p.wins, round(p.average_score * p.games, 6), p.best_score,
                      round(p.average_place * p.games))
-            for p in service.player_stats(since, until) if p.games}
+            for p in service.history.player_stats(since, until) if p.games}
 
 
 def test_statistics_for_any_period_add_up_as_the_games_do(service, clock, store):
@@ -430,8 +430,8 @@ def test_statistics_for_any_period_add_up_as_the_games_do(service, clock, store)
             expected = {n: (g, w, round(t, 6), b, p)
                         for n, (g, w, t, b, p) in brute_force(service, since, until).items()}
             assert figures(service, since, until) == expected, (since, until)
-            games = {g.game: g.games for g in service.game_stats(since, until)}
-            listed = service.history(since=since, until=until, status="finished")
+            games = {g.game: g.games for g in service.history.game_stats(since, until)}
+            listed = service.history.all(since=since, until=until, status="finished")
             assert games == {game: sum(1 for s in listed if s.game == game) for game in {s.game for s in listed}}
 
     check()
@@ -443,7 +443,7 @@ def test_statistics_for_any_period_add_up_as_the_games_do(service, clock, store)
     bruno = next(p for p in service.players() if p.name == "Bruno")
     service.merge_players(dario.id, bruno.id)  # they never sat together in these games
     check()
-    months = service.scores_over_time(bruno.id)
+    months = service.history.scores_over_time(bruno.id)
     assert sum(m.games for m in months) == figures(service)["Bruno"][0]
 
 

@@ -57,11 +57,11 @@ def test_import_then_export_gives_the_records_back(service):
         assert out["actions"] == original["actions"]
     assert service.export(ids[0]) == [exported[0]]
     # imported games are sessions like the others: finished ones count in the statistics
-    by_id = {s.session_id: s for s in service.history()}
+    by_id = {s.session_id: s for s in service.history.all()}
     assert by_id[ids[0]].status == "finished" and by_id[ids[0]].winners == ("Bruno",)
     assert by_id[ids[1]].status == "in_progress"
-    assert [s.session_id for s in service.unfinished()] == [ids[1]]
-    assert {g.game: g.games for g in service.game_stats()} == {"high-society": 2, "stupide-vautour": 1,
+    assert [s.session_id for s in service.history.unfinished()] == [ids[1]]
+    assert {g.game: g.games for g in service.history.game_stats()} == {"high-society": 2, "stupide-vautour": 1,
                                                                "animalement-votre": 1}
     state = service.open(ids[1])
     assert state.first_player == "Eve"
@@ -294,7 +294,7 @@ def test_cli_database_from_the_environment(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     store = Store(db)
     try:
-        assert [s.game for s in SessionService(store).history()] == ["stupide-vautour"]
+        assert [s.game for s in SessionService(store).history.all()] == ["stupide-vautour"]
     finally:
         store.close()
 

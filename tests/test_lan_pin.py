@@ -219,7 +219,7 @@ def test_the_serving_machine_sees_a_lock_at_once_and_lifts_it_with_one_tap(servi
     assert gate.pin in _text(root, "notice")
     assert "Le code donné au lancement (--pin) ne marche plus" in _text(root, "join-pin-replaced")
     assert playing.controls[0] is in_play and probe.has(in_play, "sv-reveal")  # still at the table
-    assert [game.entries for game in service.unfinished()] == [0]  # the game in play untouched
+    assert [game.entries for game in service.history.unfinished()] == [0]  # the game in play untouched
 
 
 def test_the_all_devices_lock_says_so_on_the_serving_machine(service):

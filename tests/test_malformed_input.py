@@ -85,7 +85,7 @@ def test_a_set_up_holding_half_a_character_is_malformed(service):
     with pytest.raises(Malformed) as bad:
         service.start("boursicocotte", ["Anne", "Bruno", "Chloé"], setup={"start_animals": {"Anne": [HALF]}})
     _says_half_a_character(bad.value, "start_animals.Anne[0]")
-    assert service.players() == [] and not service.history_page().items
+    assert service.players() == [] and not service.history.page().items
 
 
 @pytest.mark.parametrize("text", [_record_text("\\ud800"), _record_text("\\ud800").encode(), _record_text(HALF)])
@@ -94,7 +94,7 @@ def test_an_import_holding_half_a_character_is_malformed_and_writes_nothing(serv
         service.import_records(text)
     _says_half_a_character(bad.value, "actions[0].card")
     assert bad.value.record == 0 and bad.value.index == 0
-    assert service.players() == [] and not service.history_page().items
+    assert service.players() == [] and not service.history.page().items
 
 
 def test_replay_of_a_record_holding_half_a_character_is_a_verdict_not_a_traceback(tmp_path, capsys):
@@ -132,7 +132,7 @@ def test_players_that_are_not_a_list_of_names_are_malformed(service, players):
         service.start("high-society", players)
     for lang in ("fr", "en"):
         assert "players" in caught.value.msg.render(lang)
-    assert service.players() == [] and service.history() == []
+    assert service.players() == [] and service.history.all() == []
 
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

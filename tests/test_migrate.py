@@ -78,7 +78,7 @@ def make_tablet(path: Path) -> dict[str, int]:
         service.submit(playing.session_id, action)
     service.undo(playing.session_id)
     abandoned = service.start("stupide-vautour", ["Bruno", "Eve"])
-    service.set_abandoned(abandoned.session_id, True)
+    service.history.set_abandoned(abandoned.session_id, True)
     with store.write() as db:
         db.execute(text("UPDATE sessions SET table_name = 'Table 2'"))
     store.close()
@@ -215,7 +215,7 @@ def test_a_copy_into_an_empty_club_database_keeps_every_game_whole(tmp_path, clu
         state = service.open(playing)  # and the game goes on at the club
         assert len(state.log) == 4 and state.players == tuple(PLAYERS)
         service.submit(playing, hs_designed(PLAYERS, "Chloé")["actions"][4])
-        by_id = {s.session_id: s for s in service.history()}
+        by_id = {s.session_id: s for s in service.history.all()}
         assert by_id[copied[f"{origin}/{ids['finished']}"]].status == "finished"
         assert by_id[copied[f"{origin}/{ids['abandoned']}"]].status == "abandoned"
     finally:
@@ -419,7 +419,7 @@ def test_an_abandoned_mark_made_on_the_tablet_comes_across_one_made_at_the_club_
         migrate(tablet_path, store)
         (copy,) = [sid for origin, sid in copies(store).items() if origin.endswith(f"/{ids['playing']}")]
         marked = Store(tablet_path) if side == "tablet" else store
-        SessionService(marked).set_abandoned(ids["playing"] if side == "tablet" else copy)
+        SessionService(marked).history.set_abandoned(ids["playing"] if side == "tablet" else copy)
         if side == "tablet":
             marked.close()
         before = game_rows(store, copy)

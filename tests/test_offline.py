@@ -87,7 +87,7 @@ def test_entries_are_refused_while_the_server_is_down_and_the_same_service_carri
         service.open(sid)
     assert opened.value.msg.key == "service.offline"
     with pytest.raises(Offline):
-        service.history_page()
+        service.history.page()
     assert service.last_connection is Connection.OFFLINE
 
     shown = service.last_known(sid)  # what the screen keeps showing: the acknowledged game

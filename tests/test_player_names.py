@@ -91,7 +91,7 @@ def test_a_cyrillic_lou_beside_lou_is_refused_naming_lou(service):
     with pytest.raises(Malformed) as at_start:
         service.start("high-society", ["Anne", "Bruno", CYRILLIC_LOU])
     says(at_start.value, "Lou", CYRILLIC_LOU)
-    assert [p.name for p in service.players()] == ["Lou"] and service.history() == []
+    assert [p.name for p in service.players()] == ["Lou"] and service.history.all() == []
 
 
 def test_two_look_alikes_cannot_sit_at_one_new_game(service):
@@ -210,7 +210,7 @@ def test_the_setup_screen_says_the_refusal_naming_the_player_in_both_languages(s
 
 def table_of(service: SessionService, table: str) -> str | None:
     """The table name a game started at ``table`` keeps."""
-    return service.summary(service.start("high-society", ["Anne", "Bruno", "Lou"], table=table).session_id).table_name
+    return service.history.summary(service.start("high-society", ["Anne", "Bruno", "Lou"], table=table).session_id).table_name
 
 
 def test_a_new_table_name_like_a_known_one_is_refused_naming_it(service):

@@ -50,7 +50,7 @@ def finished_games(h: History) -> list[dict]:
     (place, winner)), in the order they finished; the finish time is the history's."""
     out = []
     for sid, g in h.games.items():
-        summary = h.service.summary(sid)
+        summary = h.service.history.summary(sid)
         if summary.status != "finished":
             continue
         [record] = h.service.export(sid)
@@ -84,7 +84,7 @@ def close(a: tuple, b: tuple) -> bool:
 def check_ratings(h: History) -> None:
     games = finished_games(h)
     now, points = expected_ratings(games)
-    got = h.service.ratings()
+    got = h.service.ratings.table()
     assert {(r.game, r.player_id) for r in got} == set(now)
     names = {p.id: p.name for p in h.service.players()}
     for r in got:
@@ -93,10 +93,10 @@ def check_ratings(h: History) -> None:
         assert abs(r.ordinal - (r.mu - 3 * r.sigma)) <= 1e-9
     for game in GAMES:  # per game, best ordinal first
         mine = [r for r in got if r.game == game]
-        assert mine == h.service.ratings(game)
+        assert mine == h.service.ratings.table(game)
         assert [r.ordinal for r in mine] == sorted((r.ordinal for r in mine), reverse=True)
     for pid in names:
-        history = h.service.rating_history(pid)
+        history = h.service.ratings.history(pid)
         want = sorted(points.get(pid, []), key=lambda p: (p[0], [x["sid"] for x in games].index(p[1])))
         assert len(history) == len(want), pid
         for point, w in zip(history, want):
@@ -138,7 +138,7 @@ def test_rating_every_game_again_gives_the_rows_kept_step_by_step(history):
                                           "FROM ratings")).all())
 
     kept = rows()
-    assert kept and history.service.recompute_ratings() == len(kept)
+    assert kept and history.service.ratings.recompute() == len(kept)
     assert [tuple(r) for r in rows()] == [tuple(r) for r in kept]
 
 
@@ -171,7 +171,7 @@ def test_rivals_and_streaks_equal_a_recount_of_the_records(history):
                         met[other][0] += 1
                         met[other][1] += mine < place
                         met[other][2] += place < mine
-            got = h.service.rivals(pid, game)
+            got = h.service.ratings.rivals(pid, game)
             assert {(m.opponent_id, m.name, m.games, m.beat, m.beaten) for m in got.meetings} == \
                 {(o, names[o], *v) for o, v in met.items()}
             often = {o: v for o, v in met.items() if v[0] >= 3}
@@ -189,7 +189,7 @@ def test_rivals_and_streaks_equal_a_recount_of_the_records(history):
             current = len(wins) - max((i + 1 for i, w in enumerate(wins) if not w), default=0)
             longest = max((len(run) for run in "".join("1" if w else "0" for w in wins).split("0")), default=0)
             want.append((game, len(wins), max(at for g, at, _ in mine if game in (None, g)), current, longest))
-        assert [tuple(s) for s in h.service.streaks(pid)] == want
+        assert [tuple(s) for s in h.service.ratings.streaks(pid)] == want
 
 
 def test_nemesis_victim_and_closest_rival_name_every_tie():
@@ -262,9 +262,9 @@ def test_a_game_abandoned_or_unfinished_is_not_rated(tmp_path):
         state = service.start("high-society", record["players"], first_player="Anne")
         for action in record["actions"][:-1]:
             service.submit(state.session_id, action)
-        service.set_abandoned(state.session_id)
+        service.history.set_abandoned(state.session_id)
         service.import_records(json.dumps(dict(record, actions=record["actions"][:3])))
-        assert service.ratings() == []
+        assert service.ratings.table() == []
     finally:
         service.store.close()
 
@@ -279,7 +279,7 @@ def test_the_migration_rates_the_games_a_database_already_has(tmp_path):
     for first in ("Anne", "Bruno", "Anne"):
         play_hs(service, ["Anne", "Bruno", "Chloé"], first)
     service.import_records(json.dumps([playout("stupide-vautour", 1), playout("high-society", 2)]))
-    before = service.ratings()
+    before = service.ratings.table()
     assert before
     with service.store.engine.connect() as conn:
         command.downgrade(alembic_config(conn), "0005")
@@ -288,7 +288,7 @@ def test_the_migration_rates_the_games_a_database_already_has(tmp_path):
     store = Store(path)  # upgraded on opening: 0006 rates every finished game
     try:
         assert store.revision() == "0007"
-        assert SessionService(store).ratings() == before
+        assert SessionService(store).ratings.table() == before
     finally:
         store.close()
 
@@ -299,23 +299,23 @@ def test_a_tablet_s_older_games_copied_into_a_club_are_rated_in_the_order_they_f
     tablet = SessionService(Store(tmp_path / "tablet.db"), clock=Clock(T0))
     for first in ("Anne", "Bruno", "Chloé"):
         play_hs(tablet, ["Anne", "Bruno", "Chloé"], first)
-    pushed = {p["sourcePlayId"] for p in tablet.bgstats_plays()}
+    pushed = {p["sourcePlayId"] for p in tablet.exports.bgstats_plays()}
     tablet.store.close()
     store = club.store()
     try:
         here = SessionService(store, clock=Clock(T0 + timedelta(days=30)))
         play_hs(here, ["anne", "Dario", "Chloé"], "Dario")  # finished later than the tablet's games
         migrate(tmp_path / "tablet.db", store)
-        kept = here.ratings("high-society")
+        kept = here.ratings.table("high-society")
         # the copies are the same plays for BG Stats: pushed from the club, recognised as pushed from the tablet
-        assert pushed < {p["sourcePlayId"] for p in here.bgstats_plays()}
-        here.recompute_ratings()  # every game rated from the first: what the copy must have left
-        assert kept == here.ratings("high-society")
+        assert pushed < {p["sourcePlayId"] for p in here.exports.bgstats_plays()}
+        here.ratings.recompute()  # every game rated from the first: what the copy must have left
+        assert kept == here.ratings.table("high-society")
         assert {r.name: r.games for r in kept} == {"anne": 4, "Bruno": 3, "Chloé": 4, "Dario": 1}
         [anne] = [p for p in here.players() if p.name == "anne"]
-        assert [p.finished_at for p in here.rating_history(anne.id)] == \
-            sorted(p.finished_at for p in here.rating_history(anne.id))
-        assert here.rating_history(anne.id)[-1].finished_at == T0 + timedelta(days=30, seconds=len(
+        assert [p.finished_at for p in here.ratings.history(anne.id)] == \
+            sorted(p.finished_at for p in here.ratings.history(anne.id))
+        assert here.ratings.history(anne.id)[-1].finished_at == T0 + timedelta(days=30, seconds=len(
             hs_designed(["anne", "Dario", "Chloé"], "Dario")["actions"]) + 1)
     finally:
         store.close()
@@ -327,21 +327,21 @@ def test_a_tablet_s_older_games_copied_into_a_club_are_rated_in_the_order_they_f
 def test_csv_rows_equal_the_history_s_figures_with_its_filters(history):
     service = history.service
     pid = service.players()[0]
-    some_game = next(s for s in service.history(status="finished"))
+    some_game = next(s for s in service.history.all(status="finished"))
     for filters in ({}, {"game": "high-society"}, {"player": pid.name}, {"table": "Salle A"},
                     {"since": T0 + timedelta(days=40), "until": T0 + timedelta(days=100)}):
-        out = service.csv_text(lang="en", tz=UTC, **filters)
+        out = service.exports.csv_text(lang="en", tz=UTC, **filters)
         rows = list(csv.reader(io.StringIO(out)))
         assert rows[0] == ["date", "game", "table", "evening", "player", "score", "place", "winner", "out",
                            "duration (min)"]
         want = []
-        for s in reversed(service.history(status="finished", **filters)):
+        for s in reversed(service.history.all(status="finished", **filters)):
             for seat in s.seats:
                 want.append([s.started_at.strftime("%Y-%m-%d %H:%M"), game_name(s.game), s.table_name or "", "",
                              seat.name, str(seat.score), str(seat.place), "1" if seat.winner else "0",
                              "1" if seat.out else "0", str(round(s.duration_s / 60))])
         assert rows[1:] == want, filters
-    assert service.csv_text(lang="fr", tz=UTC, session_id=some_game.session_id).splitlines()[0] == \
+    assert service.exports.csv_text(lang="fr", tz=UTC, session_id=some_game.session_id).splitlines()[0] == \
         "date,jeu,table,soirée,joueur,score,place,gagnant,hors jeu,durée (min)"
 
 
@@ -349,16 +349,16 @@ def test_the_csv_out_column_marks_high_society_s_poorest(history):
     """A player the game cast out (High Society's poorest: the score wins nothing) is 1 in ``out``,
     every other player 0; the history's seats say the same as the results rows."""
     service = history.service
-    rows = list(csv.reader(io.StringIO(service.csv_text(lang="en", tz=UTC, game="high-society"))))
+    rows = list(csv.reader(io.StringIO(service.exports.csv_text(lang="en", tz=UTC, game="high-society"))))
     out = rows[0].index("out")
     marked = [r for r in rows[1:] if r[out] == "1"]
     assert marked and all(r[out] in ("0", "1") for r in rows[1:])
-    for s in service.history(status="finished", game="high-society"):
+    for s in service.history.all(status="finished", game="high-society"):
         state = service.open(s.session_id)
         assert state.outcome is not None
         # seats in seating order, as the record's players (a profile renamed since keeps its seat)
         assert [seat.out for seat in s.seats] == [p in state.outcome.eliminated for p in state.players]
-    others = [r for r in csv.reader(io.StringIO(service.csv_text(lang="en", tz=UTC)))][1:]
+    others = [r for r in csv.reader(io.StringIO(service.exports.csv_text(lang="en", tz=UTC)))][1:]
     others = [r for r in others if r[1] not in (game_name("high-society"), game_name("animalement-votre"))]
     assert others and all(r[out] == "0" for r in others)
 
@@ -368,11 +368,11 @@ def test_bgstats_has_no_out_field_the_out_player_ranks_last_and_does_not_win(his
     the play says it by the rank, after every player still in, and ``winner`` false."""
     service = history.service
     checked = 0
-    for s in service.history(status="finished"):
+    for s in service.history.all(status="finished"):
         out = {seat.name for seat in s.seats if seat.out}
         if not out or len(out) == len(s.seats):
             continue
-        [play] = service.bgstats_plays(s.session_id, lang="en", tz=UTC)
+        [play] = service.exports.bgstats_plays(s.session_id, lang="en", tz=UTC)
         ranks = {p["name"]: p["rank"] for p in play["players"]}
         assert min(ranks[n] for n in out) > max(r for n, r in ranks.items() if n not in out)
         assert not any(p["winner"] for p in play["players"] if p["name"] in out)
@@ -428,19 +428,19 @@ def test_bg_stats_plays_of_every_game_have_every_field_with_its_type(tmp_path):
         for action in record["actions"]:
             clock.now += timedelta(minutes=3)
             service.submit(state.session_id, action)
-        plays = service.bgstats_plays(tz=timezone(timedelta(hours=2)))
+        plays = service.exports.bgstats_plays(tz=timezone(timedelta(hours=2)))
         assert sorted(p["game"]["sourceGameId"] for p in plays) == sorted(GAMES + ("high-society",))
         for play in plays:
             check_play(play, "Salle A" if play["sourcePlayId"].endswith(f"/{state.session_id}") else None)
             assert json.loads(unquote(link(play)[len(CREATE_PLAY):])) == play
         [live] = [p for p in plays if p["sourcePlayId"].endswith(f"/{state.session_id}")]
-        summary = service.summary(state.session_id)
+        summary = service.history.summary(state.session_id)
         assert summary.started_at.hour == 20 and live["playDate"] == \
             (summary.started_at + timedelta(hours=2)).strftime("2026-07-14 22:%M:%S")  # the start, in the zone asked for
         assert live["durationMin"] == round(summary.duration_s / 60) == len(record["actions"]) * 3
         assert [(p["name"], p["startPlayer"], p["winner"], p["rank"], p["score"]) for p in live["players"]] == \
             [("Anne", False, False, 3, 2), ("Bruno", True, True, 1, 10), ("Chloé", False, False, 2, 0)]
-        assert service.bgstats_plays(state.session_id, tz=timezone(timedelta(hours=2))) == [live]  # stable
+        assert service.exports.bgstats_plays(state.session_id, tz=timezone(timedelta(hours=2))) == [live]  # stable
     finally:
         service.store.close()
 
@@ -452,7 +452,7 @@ def test_the_qr_code_of_a_bg_stats_link_decodes_to_exactly_the_link(tmp_path):
     service = SessionService(Store(tmp_path / "companion.db"), clock=Clock(T0))
     try:
         service.import_records(json.dumps(playout("animalia", 3)))
-        [play] = service.bgstats_plays()
+        [play] = service.exports.bgstats_plays()
     finally:
         service.store.close()
     url = link(play)
@@ -470,7 +470,7 @@ def test_the_qr_code_of_a_bg_stats_link_decodes_to_exactly_the_link(tmp_path):
 
 def test_the_ratings_command_prints_the_service_s_figures_in_french_english_and_json(history, capsys):
     db = str(history.service.store.path)
-    rows = history.service.ratings()
+    rows = history.service.ratings.table()
     assert main(["--db", db, "ratings", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == [{"game": r.game, "player": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal,
@@ -494,12 +494,12 @@ def test_export_prints_csv_and_bg_stats_plays_with_their_links(history, capsys):
     db = str(history.service.store.path)
     assert main(["--db", db, "export", "--format", "csv", "--game", "stupide-vautour", "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert out == history.service.csv_text(lang="en", game="stupide-vautour")
+    assert out == history.service.exports.csv_text(lang="en", game="stupide-vautour")
     # a table where the random history finished games (which one depends on the history's seed)
-    table = next(t for t in TABLES if t is not None and history.service.bgstats_plays(table=t))
+    table = next(t for t in TABLES if t is not None and history.service.exports.bgstats_plays(table=t))
     assert main(["--db", db, "export", "--format", "bgstats", "--table", table]) == 0
     lines = capsys.readouterr().out.splitlines()
-    plays = history.service.bgstats_plays(table=table)
+    plays = history.service.exports.bgstats_plays(table=table)
     assert plays and lines == [x for p in plays for x in (
         json.dumps(p, ensure_ascii=False), f"Lien BG Stats de la partie {p['sourcePlayId']} : {link(p)}")]
     assert main(["--db", db, "export", "--format", "csv", "-o", str(db) + ".csv"]) == 0

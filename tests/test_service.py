@@ -379,7 +379,7 @@ def test_undo_retracts_the_last_entry_and_keeps_the_row(store, service):
     shorter = dict(record, actions=record["actions"][:-1])
     assert undone.record.actions == parse_record_data(shorter).actions
     assert undone.record.starting_player == "Anne"
-    history = service.entries_history(state.session_id)
+    history = service.history.entries(state.session_id)
     assert len(history) == len(record["actions"])
     assert history[-1]["retracted_at"] is not None
     assert all(h["retracted_at"] is None for h in history[:-1])
@@ -409,7 +409,7 @@ def test_undo_reopens_a_finished_game_and_removes_its_results(store, service):
     assert reopened.status == "in_progress" and reopened.outcome is None
     assert rows(store, "SELECT status, finished_at FROM sessions WHERE id=:i", i=sid) == [("in_progress", None)]
     assert rows(store, "SELECT * FROM results WHERE session_id=:i", i=sid) == []
-    assert [s.session_id for s in service.unfinished()] == [sid]
+    assert [s.session_id for s in service.history.unfinished()] == [sid]
     finished = service.submit(sid, record["actions"][-1])
     assert finished.status == "finished"
     assert len(rows(store, "SELECT * FROM results WHERE session_id=:i", i=sid)) == 3
@@ -444,7 +444,7 @@ def test_correction_replaces_an_entry_keeps_the_later_ones_and_the_old_rows(stor
     saved = service.correct(sid, 2, corrected)
     assert_same_state(saved, preview)
     assert [e.action for e in saved.log] == _bid_round()[:2] + [corrected] + _bid_round()[3:]
-    history = service.entries_history(sid)
+    history = service.history.entries(sid)
     assert len(history) == 6 + 4  # entries 2..5 retracted and appended again
     assert [h["seq"] for h in history] == list(range(1, 11))
     assert [h["retracted_at"] is not None for h in history] == [False, False] + [True] * 4 + [False] * 4
@@ -566,29 +566,29 @@ def test_unfinished_and_history_filters(service, store):
     going = play(svc, hs_long(["Anne", "Dario", "Eve"], final=False))
     clock.now = datetime(2026, 3, 9, 20, 0, tzinfo=timezone.utc)
     vautour = play(svc, sv_game(["Anne", "Bruno"], shift=3))
-    assert [s.session_id for s in svc.unfinished()] == [going.session_id]
-    everything = svc.history()
+    assert [s.session_id for s in svc.history.unfinished()] == [going.session_id]
+    everything = svc.history.all()
     assert [s.session_id for s in everything] == [vautour.session_id, going.session_id, done.session_id]
     first = everything[-1]
     assert first.status == "finished" and first.winners == ("Chloé",)
     assert first.players == tuple(PLAYERS) and first.entries == 18
     assert first.started_at == datetime(2026, 3, 1, 20, 0, 1, tzinfo=timezone.utc)
     assert first.finished_at is not None and first.finished_at >= first.started_at
-    assert [s.session_id for s in svc.history(game="stupide-vautour")] == [vautour.session_id]
-    assert [s.session_id for s in svc.history(player="Dario")] == [going.session_id]
-    assert [s.session_id for s in svc.history(player="Bruno")] == [vautour.session_id, done.session_id]
-    week = svc.history(since=datetime(2026, 3, 2, tzinfo=timezone.utc), until=datetime(2026, 3, 9, tzinfo=timezone.utc))
+    assert [s.session_id for s in svc.history.all(game="stupide-vautour")] == [vautour.session_id]
+    assert [s.session_id for s in svc.history.all(player="Dario")] == [going.session_id]
+    assert [s.session_id for s in svc.history.all(player="Bruno")] == [vautour.session_id, done.session_id]
+    week = svc.history.all(since=datetime(2026, 3, 2, tzinfo=timezone.utc), until=datetime(2026, 3, 9, tzinfo=timezone.utc))
     assert [s.session_id for s in week] == [going.session_id]
     # a naive bound is taken as UTC
-    assert [s.session_id for s in svc.history(until=datetime(2026, 3, 2))] == [done.session_id]
-    assert [s.session_id for s in svc.history(status="finished")] == [vautour.session_id, done.session_id]
+    assert [s.session_id for s in svc.history.all(until=datetime(2026, 3, 2))] == [done.session_id]
+    assert [s.session_id for s in svc.history.all(status="finished")] == [vautour.session_id, done.session_id]
 
 
 def test_delete_removes_the_session_and_everything_that_hangs_on_it(store, service):
     kept = play(service, hs_designed(PLAYERS, "Anne"))
     gone = play(service, hs_designed(PLAYERS, "Bruno"))
     service.delete(gone.session_id)
-    assert [s.session_id for s in service.history()] == [kept.session_id]
+    assert [s.session_id for s in service.history.all()] == [kept.session_id]
     for table in ("seats", "actions", "results"):
         assert rows(store, f"SELECT COUNT(*) FROM {table} WHERE session_id=:i", i=gone.session_id) == [(0,)]
     assert [p.name for p in service.players()] == sorted(PLAYERS)  # profiles stay
@@ -611,7 +611,7 @@ def _finished_games(service):
 
 def test_player_stats(service):
     games = _finished_games(service)
-    stats = {s.name: s for s in service.player_stats()}
+    stats = {s.name: s for s in service.history.player_stats()}
     assert set(stats) == {"Anne", "Bruno", "Chloé", "Dario"}
     for name, s in stats.items():
         played = [(r, res) for r, res in games if name in r["players"]]
@@ -632,12 +632,12 @@ def test_player_stats(service):
 
 def test_player_stats_lists_profiles_without_games(service):
     service.add_player("Zoé")
-    assert [(s.name, s.games, s.wins, s.win_rate, s.by_game) for s in service.player_stats()] == [("Zoé", 0, 0, 0.0, ())]
+    assert [(s.name, s.games, s.wins, s.win_rate, s.by_game) for s in service.history.player_stats()] == [("Zoé", 0, 0, 0.0, ())]
 
 
 def test_game_stats(service):
     games = _finished_games(service)
-    stats = {g.game: g for g in service.game_stats()}
+    stats = {g.game: g for g in service.history.game_stats()}
     assert set(stats) == {"high-society", "stupide-vautour"}
     for game, g in stats.items():
         mine = [res for r, res in games if r["game"] == game]
@@ -654,7 +654,7 @@ def test_game_stats(service):
 
 def test_head_to_head(service):
     games = _finished_games(service)
-    h = service.head_to_head("Anne", "Dario")
+    h = service.history.head_to_head("Anne", "Dario")
     together = [(r, res) for r, res in games if {"Anne", "Dario"} <= set(r["players"])]
     assert h.games == len(together) == 3
     assert h.a_wins == sum("Anne" in res.winners for _, res in together)
@@ -664,23 +664,23 @@ def test_head_to_head(service):
     assert h.b_ahead == sum(rank(res, "Dario") < rank(res, "Anne") for _, res in together)
     assert h.a_ahead + h.b_ahead + h.level == h.games
     assert {g.game: g.games for g in h.by_game} == {"high-society": 1, "stupide-vautour": 2}
-    reverse = service.head_to_head("Dario", "Anne")
+    reverse = service.history.head_to_head("Dario", "Anne")
     assert (reverse.a_wins, reverse.b_wins, reverse.a_ahead, reverse.b_ahead) == (h.b_wins, h.a_wins, h.b_ahead, h.a_ahead)
-    ab = service.head_to_head("Anne", "Bruno")
+    ab = service.history.head_to_head("Anne", "Bruno")
     assert (ab.games, ab.a_wins, ab.b_wins) == (5, 1 + sum("Anne" in res.winners for r, res in games
                                                           if r["game"] == "stupide-vautour" and "Bruno" in r["players"]), 1)
     with pytest.raises(ServiceError):
-        service.head_to_head("Anne", "Nobody")
+        service.history.head_to_head("Anne", "Nobody")
     with pytest.raises(ServiceError):
-        service.head_to_head("Anne", "Anne")
+        service.history.head_to_head("Anne", "Anne")
 
 
 def test_statistics_follow_undo(service):
     state = play(service, hs_designed(PLAYERS, "Anne"))
-    assert {s.name: s.wins for s in service.player_stats()}["Anne"] == 1
+    assert {s.name: s.wins for s in service.history.player_stats()}["Anne"] == 1
     service.undo(state.session_id)
-    assert {s.name: s.games for s in service.player_stats()} == {"Anne": 0, "Bruno": 0, "Chloé": 0}
-    assert service.game_stats() == []
+    assert {s.name: s.games for s in service.history.player_stats()} == {"Anne": 0, "Bruno": 0, "Chloé": 0}
+    assert service.history.game_stats() == []
 
 
 def test_every_service_message_has_both_languages():
@@ -713,7 +713,7 @@ def test_one_service_used_from_several_threads(service):
             ids.append(state.session_id)
             for action in hs_long(names)["actions"]:
                 service.submit(state.session_id, action)
-                service.history()
+                service.history.all()
         except BaseException as err:  # reported below
             errors.append(err)
 

@@ -445,8 +445,8 @@ def test_two_tables_finishing_games_of_one_month_at_once_both_count(db_path):
         thread.join(60)
         assert failures == []
         fresh = SessionService(stores[1])
-        assert [(g.game, g.games) for g in fresh.game_stats()] == [("high-society", 2)]
-        assert {p.name: (p.games, p.wins) for p in fresh.player_stats()} == {
+        assert [(g.game, g.games) for g in fresh.history.game_stats()] == [("high-society", 2)]
+        assert {p.name: (p.games, p.wins) for p in fresh.history.player_stats()} == {
             "Anne": (2, 2), "Bruno": (2, 0), "Chloé": (2, 0)}
         with stores[1].read() as db:
             kept = [tuple(r) for r in db.execute(text("SELECT * FROM game_months"))]
@@ -560,10 +560,10 @@ def test_a_merge_on_another_device_does_not_break_the_entry_that_ends_a_game(dev
     b.merge_players(ids["Bruno"], ids["Bruna"])
     state = a.submit(state.session_id, record["actions"][-1], seen=state.version)
     assert state.outcome is not None
-    finished = [g for g in b.history() if g.session_id == state.session_id]
+    finished = [g for g in b.history.all() if g.session_id == state.session_id]
     assert finished and finished[0].status == "finished"
     assert ids["Bruna"] in {p.id for p in b.players()} and "Bruno" not in {p.name for p in b.players()}
-    bruna = b.player_profile_stats(ids["Bruna"])
+    bruna = b.history.player_profile_stats(ids["Bruna"])
     assert bruna.name == "Bruna" and bruna.games == 1  # the seat's result counts for its profile now
 
 

@@ -109,11 +109,11 @@ def test_two_processes_race_on_one_game_and_play_their_own(database):
         assert [e.action for e in final.log] == script[:len(final.log)]
         # every finished game counted once in the statistics, and the monthly figures are a recount's
         fresh = SessionService(store)
-        finished = {s.session_id for s in fresh.history(status="finished")}
+        finished = {s.session_id for s in fresh.history.all(status="finished")}
         own_finished = {line["session"] for line in lines if line["kind"] == "finished"}
         assert own_finished and own_finished <= finished
-        assert {g.game: g.games for g in fresh.game_stats()} == {"high-society": len(finished)}
-        assert {p.name: p.games for p in fresh.player_stats()} == {name: len(finished) for name in PLAYERS}
+        assert {g.game: g.games for g in fresh.history.game_stats()} == {"high-society": len(finished)}
+        assert {p.name: p.games for p in fresh.history.player_stats()} == {name: len(finished) for name in PLAYERS}
         months = _months(store)
         with store.write() as db:
             store.refresh_summaries(db)

@@ -266,7 +266,7 @@ class Table(RuleBasedStateMachine):
             self.store = Store(self.path)
             self.stores.append(self.store)
         self.service = SessionService(self.store)
-        unfinished = {s.session_id for s in self.service.unfinished()}
+        unfinished = {s.session_id for s in self.service.history.unfinished()}
         self.state = self.service.open(self.sid)
         assert (self.sid in unfinished) == (self.state.outcome is None)
 
@@ -304,7 +304,7 @@ class Table(RuleBasedStateMachine):
         assert again.engine.expected() == live.expected
         assert [tuple(e) for e in again.events] == [e.events for e in live.log]
         # (4) the summary row
-        (summary,) = [s for s in fresh.history() if s.session_id == self.sid]
+        (summary,) = [s for s in fresh.history.all() if s.session_id == self.sid]
         assert summary.status == live.status
         assert summary.entries == len(self.model)
         if live.outcome is not None:
@@ -322,7 +322,7 @@ class Table(RuleBasedStateMachine):
             assert back.expected == live.expected
             assert imported.export(new_id) == [exported]
         finally:
-            for summary in imported.history():
+            for summary in imported.history.all():
                 imported.delete(summary.session_id)
 
 

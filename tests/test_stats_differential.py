@@ -8,7 +8,7 @@ the mark taken back, or the game finished after all), finished games reopened by
 some finished again), corrections, deleted games, renamed and merged profiles. Then each public
 query of the history and statistics (``queries.py``, ``club.py``) over several periods (whole
 months, cut months, open ends) and table filters is compared with a brute-force recount in plain
-Python from ``open(id)`` (status, outcome, active entries), ``entries_history`` (the entries'
+Python from ``open(id)`` (status, outcome, active entries), ``history.entries`` (the entries'
 times), the seats as the test itself made them and the marks it set."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def recount(h: History) -> dict[int, Truth]:
             ranks = dict(o.ranking)
             results = {g.seats[n]: (float(o.scores[n]), int(ranks[n]), n in o.winners) for n in state.players}
             cast = frozenset(g.seats[n] for n in o.eliminated)
-        active = [e["created_at"] for e in h.service.entries_history(sid) if e["retracted_at"] is None]
+        active = [e["created_at"] for e in h.service.history.entries(sid) if e["retracted_at"] is None]
         assert len(active) == len(state.log)
         last = max(active, default=state.started_at)
         duration = max(0.0, (to_ms(last) - to_ms(state.started_at)) / 1000)
@@ -224,8 +224,8 @@ def check(h: History, rng: random.Random) -> None:
     ids = [p.id for p in profiles]
     # the history: each game's line, and the filters
     newest = sorted(truth.values(), key=lambda t: (t.started_at, t.sid), reverse=True)
-    assert [got_summary(s) for s in service.history()] == [expected_summary(t, names) for t in newest]
-    assert [s.session_id for s in service.unfinished()] == [t.sid for t in newest if t.status == "in_progress"]
+    assert [got_summary(s) for s in service.history.all()] == [expected_summary(t, names) for t in newest]
+    assert [s.session_id for s in service.history.unfinished()] == [t.sid for t in newest if t.status == "in_progress"]
     for _ in range(12):
         game = rng.choice((None,) + GAMES)
         status = rng.choice((None, "finished", "in_progress", "abandoned"))
@@ -236,36 +236,36 @@ def check(h: History, rng: random.Random) -> None:
                 and (pid is None or pid in [p for p, _ in t.seats]) and in_period(t, since, until, table)]
         kw = dict(game=game, status=status, since=since, until=until, table=table,
                   player=None if pid is None else names[pid])
-        assert [s.session_id for s in service.history(**kw)] == want, kw
-        page = service.history_page(**kw, limit=2)
+        assert [s.session_id for s in service.history.all(**kw)] == want, kw
+        page = service.history.page(**kw, limit=2)
         assert page.total == len(want) and [s.session_id for s in page.items] == want[:2], kw
         if pid is not None:  # a player's page lists their games by profile id
-            by_id = service.history_page(**dict(kw, player=None), player_id=pid, limit=3)
+            by_id = service.history.page(**dict(kw, player=None), player_id=pid, limit=3)
             assert (by_id.total, [s.session_id for s in by_id.items]) == (len(want), want[:3]), kw
         word = rng.choice(list(names.values()))[1:3]
         found = {p for p, n in names.items() if fold(word) in fold(n)}
         want = [t.sid for t in newest if found & {p for p, _ in t.seats} and in_period(t, since, until, table)]
-        page = service.history_page(search=word.upper(), since=since, until=until, table=table, limit=2)
+        page = service.history.page(search=word.upper(), since=since, until=until, table=table, limit=2)
         assert (page.total, [s.session_id for s in page.items]) == (len(want), want[:2]), (word, since, until, table)
     # the statistics, the player's pages, head to head, the league: over periods and tables
     for since, until in periods(rng):
         for table in (None, NO_TABLE, "Salle A"):
             done = finished(truth, since, until, table)
             where = (since, until, table)
-            players, games = service.statistics(since, until, table=table)
+            players, games = service.history.statistics(since, until, table=table)
             assert [got_player(p) for p in players] == [expected_player(p.id, p.name, done) for p in profiles], where
-            assert [got_player(p) for p in service.player_stats(since, until, table=table)] == \
+            assert [got_player(p) for p in service.history.player_stats(since, until, table=table)] == \
                 [got_player(p) for p in players]
             assert [got_game(g) for g in games] == expected_games(done, names), where
-            assert [got_game(g) for g in service.game_stats(since, until, table=table)] == [got_game(g) for g in games]
+            assert [got_game(g) for g in service.history.game_stats(since, until, table=table)] == [got_game(g) for g in games]
             for pid in rng.sample(ids, min(3, len(ids))):
-                assert got_player(service.player_profile_stats(pid, since, until, table=table)) == \
+                assert got_player(service.history.player_profile_stats(pid, since, until, table=table)) == \
                     expected_player(pid, names[pid], done), (where, pid)
-                assert [approx(m) for m in service.scores_over_time(pid, since, until, table=table)] == \
+                assert [approx(m) for m in service.history.scores_over_time(pid, since, until, table=table)] == \
                     expected_months(pid, done), (where, pid)
             for _ in range(3):
                 a, b = rng.sample(ids, 2)
-                got = service.head_to_head(names[a], names[b], since, until, table=table)
+                got = service.history.head_to_head(names[a], names[b], since, until, table=table)
                 totals, by_game = expected_h2h(a, b, done)
                 assert ((got.games, got.a_wins, got.b_wins, got.a_ahead, got.b_ahead, got.level),
                         tuple(approx(g) for g in got.by_game)) == (totals, by_game), (where, a, b)

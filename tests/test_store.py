@@ -107,7 +107,7 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
         assert after == before
         assert {"ix_results_player", "ix_sessions_status_game", "ix_seats_player"} <= indexes
         service = SessionService(store)  # writes the results of the game finished before 0002
-        assert {s.name: (s.games, s.wins) for s in service.player_stats()} == {
+        assert {s.name: (s.games, s.wins) for s in service.history.player_stats()} == {
             "Anne": (1, 1), "Bruno": (1, 0), "Chloé": (1, 0)}
         finished = service.open(1)
         assert finished.status == "finished" and finished.outcome.winners == ("Anne",)
@@ -117,9 +117,9 @@ def test_a_database_at_0001_with_data_upgrades_to_head_intact(tmp_path):
         # the upgraded database takes new entries and results
         service.submit(2, {"type": "reveal", "card": "half"})
         assert service.open(2).status == "finished"
-        assert {s.name: s.games for s in service.player_stats()} == {"Anne": 2, "Bruno": 2, "Chloé": 2}
+        assert {s.name: s.games for s in service.history.player_stats()} == {"Anne": 2, "Bruno": 2, "Chloé": 2}
         assert service.repair_results() == []
-        assert len(service.entries_history(2)) == len(going["actions"]) + 2
+        assert len(service.history.entries(2)) == len(going["actions"]) + 2
     finally:
         store.close()
 
@@ -149,7 +149,7 @@ def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
         assert column[3] == 0 and setups == [(None,), (None,)]  # nullable, and NULL for the old games
         service = SessionService(store)
         assert service.repair_results() == []  # the results written under 0002 are kept as they are
-        assert {s.name: (s.games, s.wins) for s in service.player_stats()} == {
+        assert {s.name: (s.games, s.wins) for s in service.history.player_stats()} == {
             "Anne": (1, 1), "Bruno": (1, 0), "Chloé": (1, 0)}
         assert service.open(1).outcome.winners == ("Anne",)
         going = service.open(2)
@@ -157,7 +157,7 @@ def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
         assert [e.action for e in going.log] == BC_GOING
         assert service.export() == [records[1], records[2]]
         service.submit(2, {"type": "draw", "card": "hen"})  # the upgraded database takes new entries
-        assert len(service.entries_history(2)) == len(BC_GOING) + 2
+        assert len(service.history.entries(2)) == len(BC_GOING) + 2
     finally:
         store.close()
 
@@ -320,7 +320,7 @@ def test_migrations_with_data_on_any_database(empty_database):
                              ("in_progress", len(going["actions"]), 3, 0, 0.0)]  # the undone entry not counted
         assert months == [("high-society", "2025-12", 1, len(record["actions"]))]
         service = SessionService(store)  # writes the results the 0001-era game lacks
-        assert {s.name: (s.games, s.wins) for s in service.player_stats()} == {
+        assert {s.name: (s.games, s.wins) for s in service.history.player_stats()} == {
             "Anne": (1, 1), "Bruno": (1, 0), "Chloé": (1, 0)}
         with store.engine.connect() as conn:
             command.downgrade(alembic_config(conn), "0003")

@@ -36,7 +36,7 @@ def child(db_path: str) -> None:
     acks = 0
     print("ready", flush=True)
     while acks < MAX_ACKS:
-        unfinished = service.unfinished()
+        unfinished = service.history.unfinished()
         state = service.open(unfinished[0].session_id) if unfinished else service.start("high-society", PLAYERS)
         for action in script[len(state.log):]:
             state = service.submit(state.session_id, action)

@@ -125,7 +125,7 @@ def league_section(app: App, state: dict[str, Any], since: datetime | None, unti
     league = app.guard(lambda: app.service.league(game, since, until, table, limit=LEAGUE_ALL if by_rating else shown))
     if league is None:
         return parts
-    rated = {r.player_id: r for r in (app.guard(lambda: app.service.ratings(game)) or [])}
+    rated = {r.player_id: r for r in (app.guard(lambda: app.service.ratings.table(game)) or [])}
     rows = list(league.rows)
     positions = [row.position for row in rows]
     if by_rating:

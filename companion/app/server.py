@@ -87,7 +87,7 @@ def make_main(service: SessionService, export_dir: Path | None = None, settings_
                 app.join = join
                 app.watch_gate(gate)  # its locks shown as they happen, lifted with a new PIN
             elif gate is not None:  # a phone that joined with the PIN: straight to the game in play, if any
-                playing = app.guard(service.unfinished) or []
+                playing = app.guard(service.history.unfinished) or []
                 if playing:
                     app.go("table", session_id=max(playing, key=lambda game: game.updated_at).session_id)
                     return

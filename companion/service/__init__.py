@@ -5,20 +5,26 @@ The record is the truth. A session's state is its active entries (non-retracted 
 committed before the new state is returned: an entry the screen shows as accepted is on disk.
 A refused or malformed entry raises and writes nothing.
 
-:class:`SessionService` is composed of one part per job, all sharing the store, the lock and the
-cache of live sessions (:mod:`.live`):
+The lifecycle of games and their play, which every screen uses, is the service itself
+(:class:`SessionService`), over what its parts share (:mod:`.live`: the store, the clock, the lock
+and the cache of live sessions):
 
 - :mod:`.sessions` — lifecycle: players, start, open, delete, repair of results rows;
-- :mod:`.play` — applying and taking back entries: submit, undo, corrections;
-- :mod:`.queries` — history lists and statistics;
-- :mod:`.ratings` — skill ratings, rivals and streaks;
-- :mod:`.exports` — finished games as CSV rows and BG Stats plays (:mod:`.bgstats`);
-- :mod:`.transfer` — import and export of table records;
-- :mod:`.players` — profiles: rename, merge, remove;
-- :mod:`.club` — a club's shared history: its tables and the season league table of a game;
-- :mod:`.evenings` — club evenings: rounds, seating (:mod:`models.seating`), a table's game started from it, standings;
-- :mod:`.states` — the typed values returned to screens; :mod:`.errors` — what it refuses;
-- :mod:`.records` — a record and the rows the store keeps for it; :mod:`.replay` — the engine fold.
+- :mod:`.play` — applying and taking back entries: submit, undo, corrections.
+
+The other jobs are parts it holds, reached by name, each given what it uses of those:
+
+- ``service.history`` (:mod:`.queries`) — history lists, statistics, the abandoned mark;
+- ``service.ratings`` (:mod:`.ratings`) — skill ratings, rivals and streaks;
+- ``service.exports`` (:mod:`.exports`) — finished games as CSV rows and BG Stats plays (:mod:`.bgstats`).
+
+Still mixed in: :mod:`.transfer` (import and export of table records), :mod:`.players` (profiles:
+rename, merge, remove), :mod:`.club` (a club's tables and the season league table of a game) and
+:mod:`.evenings` (club evenings: rounds, seating, a table's game started from it, standings).
+
+Beside them: :mod:`.states` — the typed values returned to screens; :mod:`.errors` — what it
+refuses; :mod:`.records` — a record and the rows the store keeps for it; :mod:`.replay` — the
+engine fold.
 
 Errors carry a :class:`models.i18n.Msg` (``.msg``): the app renders it in the table's language.
 """
@@ -44,7 +50,8 @@ from companion.service.exports import Exports
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
 from companion.service.players import Players
-from companion.service.ratings import RatingQueries
+from companion.service.queries import History
+from companion.service.ratings import Ratings
 from companion.service.records import ENVELOPE_COLUMNS, setup_fields
 from companion.service.sessions import Sessions
 from companion.service.states import (
@@ -69,9 +76,15 @@ from companion.service.transfer import Transfer
 from companion.store import Store, StoreUnusable
 
 
-class SessionService(Evenings, Sessions, Play, Exports, RatingQueries, Transfer, Players, Club):
+class SessionService(Evenings, Sessions, Play, Transfer, Players, Club):
+    """Games: their lifecycle and their play (:mod:`.sessions`, :mod:`.play`), and the parts for
+    the other jobs (see the module)."""
+
     def __init__(self, store: Store, clock: Callable[[], datetime] | None = None):
         super().__init__(store, clock)
+        self.history = History(store, self._read, self._lock, self._now)
+        self.ratings = Ratings(store, self._read, self._lock)
+        self.exports = Exports(store, self._read, self.history)
         self.repair_results()
 
 

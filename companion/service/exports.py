@@ -1,5 +1,7 @@
 """Finished games out of the app, with the history's figures and filters: one CSV row per player
-per game for a spreadsheet, and BG Stats' push-a-play JSON and link (:mod:`.bgstats`)."""
+per game for a spreadsheet, and BG Stats' push-a-play JSON and link (:mod:`.bgstats`). The
+service's part ``service.exports`` (:class:`Exports`), given the store, the service's reads and
+its history part (the games it lists)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from companion.service import bgstats
-from companion.service.queries import Queries
+from companion.service.live import Read
+from companion.service.queries import History
 from companion.service.states import SessionSummary
+from companion.store import Store
 from companion.store.evenings import evening_of
 from models.i18n import Msg, has_text, render
 from models.tables import STATUS_FINISHED
@@ -25,14 +29,21 @@ def game_name(game: str, lang: str) -> str:
     return render(Msg(key), lang) if has_text(key, lang) else game
 
 
-class Exports(Queries):
+class Exports:
+    """Finished games as CSV and BG Stats plays, ``service.exports``."""
+
+    def __init__(self, store: Store, read: Read, history: History):
+        self.store = store
+        self._read = read
+        self.history = history
+
     def finished(self, session_id: int | None = None, **filters: Any) -> list[SessionSummary]:
         """The finished games the history lists with these filters (``game``, ``player``,
         ``since``, ``until``, ``table``), oldest first; or the one game ``session_id``."""
         if session_id is not None:
-            found = [self.summary(session_id)]
+            found = [self.history.summary(session_id)]
         else:
-            found = self.history(status=STATUS_FINISHED, **filters)[::-1]
+            found = self.history.all(status=STATUS_FINISHED, **filters)[::-1]
         return [s for s in found if s.status == STATUS_FINISHED]
 
     def bgstats_plays(self, session_id: int | None = None, *, lang: str = "fr", tz: tzinfo | None = None,

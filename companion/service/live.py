@@ -1,4 +1,6 @@
-"""The cache of live sessions, which every part of the service shares: a session is replayed
+"""What the parts of the service share, held in one place by :class:`ServiceCore` (the service):
+the store, the clock, the lock every change holds, the reads that say when the server is gone
+(:data:`Read`), and the cache of live sessions: a session is replayed
 once from the database, then kept in memory (its parsed actions, their seq numbers, the log and
 the replayed engine) so that an entry applies one action instead of replaying the whole game.
 
@@ -14,7 +16,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
@@ -35,6 +37,11 @@ from scoring.base import Engine, Outcome
 from scoring.referee import NoReferee
 
 CACHE_SIZE = 16
+
+# the service's read transaction (:meth:`ServiceCore._read`), which a part of the service is given:
+# a server that cannot be reached is Offline there, and the service's ``last_connection`` says so
+Read = Callable[[], AbstractContextManager[Session]]
+Clock = Callable[[], datetime]  # the service's now (:meth:`ServiceCore._now`: an aware UTC time)
 
 
 @dataclass
@@ -93,7 +100,9 @@ def because(msg: Msg, engine: Engine | None, rule: str | None = None) -> Msg:
 
 
 class ServiceCore:
-    """The store, the clock, the lock every change holds, and the cache of live sessions."""
+    """The store, the clock, the lock every change holds, and the cache of live sessions: the
+    service itself (:class:`companion.service.SessionService`), which gives each of its parts the
+    ones it uses."""
 
     def __init__(self, store: Store, clock: Callable[[], datetime] | None = None):
         self.store = store

@@ -2,16 +2,18 @@
 player, name search, start date and status), every entry ever made in a session, and the
 statistics — all SQL over the per-game summaries and the results rows, never a replay nor a scan
 of the action log. Also the one thing about a game that is not in its record: a player may mark
-an unfinished game abandoned (and take the mark back)."""
+an unfinished game abandoned (and take the mark back). The service's part ``service.history``
+(:class:`History`), given the store, the service's reads, its lock and its clock."""
 
 from __future__ import annotations
 
 import json
+import threading
 from datetime import datetime
 from typing import Any
 
 from companion.service.errors import STORAGE_ERRORS, ServiceError, storage_error, unknown_session
-from companion.service.live import ServiceCore
+from companion.service.live import Clock, Read
 from companion.service.states import (
     GameStats,
     HeadToHead,
@@ -26,7 +28,7 @@ from companion.service.states import (
     aware,
     utc,
 )
-from companion.store import HistoryQuery, Period, PlayerFigures, club
+from companion.store import HistoryQuery, Period, PlayerFigures, Store, club
 from models.i18n import Msg
 from models.tables import STATUS_FINISHED, STATUS_IN_PROGRESS, STATUSES
 
@@ -37,33 +39,41 @@ def _period(since: datetime | None, until: datetime | None) -> Period:
     return (None if since is None else utc(since), None if until is None else utc(until))
 
 
-class Queries(ServiceCore):
+class History:
+    """The history and the statistics, ``service.history``."""
+
+    def __init__(self, store: Store, read: Read, lock: threading.RLock, now: Clock):
+        self.store = store
+        self._read = read
+        self._lock = lock
+        self._now = now
+
     # -- lists ----------------------------------------------------------------------------------
 
     def unfinished(self) -> list[SessionSummary]:
         """Games in progress (abandoned ones aside), newest first."""
-        return list(self.history_page(status=STATUS_IN_PROGRESS, limit=500).items)
+        return list(self.page(status=STATUS_IN_PROGRESS, limit=500).items)
 
-    def history(self, game: str | None = None, player: str | None = None, since: datetime | None = None,
-                until: datetime | None = None, status: str | None = None,
-                table: str | None = None, search: str = "", evening: int | None = None) -> list[SessionSummary]:
-        """Every matching session, newest first (for a screen, use :meth:`history_page`);
+    def all(self, game: str | None = None, player: str | None = None, since: datetime | None = None,
+            until: datetime | None = None, status: str | None = None,
+            table: str | None = None, search: str = "", evening: int | None = None) -> list[SessionSummary]:
+        """Every matching session, newest first (for a screen, use :meth:`page`);
         ``since`` (included) and ``until`` (excluded) bound the start time; ``search``: the
         history's search on player names."""
         out: list[SessionSummary] = []
         offset = 0
         while True:
-            page = self.history_page(game=game, player=player, since=since, until=until, status=status,
-                                     table=table, search=search, evening=evening, offset=offset, limit=1000)
+            page = self.page(game=game, player=player, since=since, until=until, status=status,
+                             table=table, search=search, evening=evening, offset=offset, limit=1000)
             out.extend(page.items)
             if not page.has_more:
                 return out
             offset += len(page.items)
 
-    def history_page(self, *, game: str | None = None, player: str | None = None, player_id: int | None = None,
-                     search: str = "", since: datetime | None = None, until: datetime | None = None,
-                     status: str | None = None, table: str | None = None, offset: int = 0,
-                     limit: int = PAGE_SIZE, evening: int | None = None) -> HistoryPage:
+    def page(self, *, game: str | None = None, player: str | None = None, player_id: int | None = None,
+             search: str = "", since: datetime | None = None, until: datetime | None = None,
+             status: str | None = None, table: str | None = None, offset: int = 0,
+             limit: int = PAGE_SIZE, evening: int | None = None) -> HistoryPage:
         """One page of the history. ``player``: a profile's exact name (or ``player_id``);
         ``search``: words found in a seated player's name, ignoring case and accents; ``status``:
         finished, in_progress or abandoned; ``table``: the games started at that table (a club's
@@ -92,7 +102,7 @@ class Queries(ServiceCore):
             tables = club.table_of(db, [r["session_id"] for r in rows])
         return HistoryPage(tuple(_summary(r, tables.get(r["session_id"])) for r in rows), total, offset, limit)
 
-    def entries_history(self, session_id: int) -> list[HistoryEntry]:
+    def entries(self, session_id: int) -> list[HistoryEntry]:
         """Every entry ever made in the session, retracted ones included, oldest first: for
         disputes. Each: seq, action, created_at, retracted_at (None while active)."""
         with self._read() as db:
@@ -288,4 +298,4 @@ def _summary(row: dict[str, Any], table: str | None = None) -> SessionSummary:
                           seats=seats, table_name=table)
 
 
-__all__ = ["PAGE_SIZE", "Queries", "STATUS_IN_PROGRESS"]
+__all__ = ["PAGE_SIZE", "STATUS_IN_PROGRESS", "History"]

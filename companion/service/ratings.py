@@ -2,16 +2,18 @@
 their definitions: :mod:`companion.store.ratings`, :mod:`companion.store.rivals`). Reading only,
 never a replay; the ratings themselves are written by every change to the history, in its
 transaction (see the service's hooks: a finish, an undo, a correction, a removal, a merge, an
-import, a copy)."""
+import, a copy). The service's part ``service.ratings`` (:class:`Ratings`), given the store, the
+service's reads and its lock."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from companion.service.errors import STORAGE_ERRORS, storage_error
-from companion.service.live import ServiceCore
+from companion.service.live import Read
 from companion.service.states import utc
-from companion.store import Meeting, RatingPoint, RatingRow
+from companion.store import Meeting, RatingPoint, RatingRow, Store
 from companion.store.rivals import Rivalry, Streak, rivalry, streaks
 
 
@@ -24,13 +26,20 @@ class Rivals:
     closest: tuple[Meeting, ...]
 
 
-class RatingQueries(ServiceCore):
-    def ratings(self, game: str | None = None) -> list[RatingRow]:
+class Ratings:
+    """Skill ratings, rivals and streaks, ``service.ratings``."""
+
+    def __init__(self, store: Store, read: Read, lock: threading.RLock):
+        self.store = store
+        self._read = read
+        self._lock = lock
+
+    def table(self, game: str | None = None) -> list[RatingRow]:
         """Every rated player's rating now, per game (of ``game`` only): by game, best ordinal first."""
         with self._read() as db:
             return self.store.ratings.table(db, game)
 
-    def rating_history(self, player_id: int, game: str | None = None) -> list[RatingPoint]:
+    def history(self, player_id: int, game: str | None = None) -> list[RatingPoint]:
         """A player's rating after each of their rated games (a chart over time), by game."""
         with self._read() as db:
             points = self.store.ratings.history(db, player_id, game)
@@ -49,7 +58,7 @@ class RatingQueries(ServiceCore):
             games = self.store.rivals.player_games(db, player_id)
         return [s._replace(last_played=utc(s.last_played)) for s in streaks(games)]
 
-    def recompute_ratings(self) -> int:
+    def recompute(self) -> int:
         """Every game rated again from its first finished game (a repair, and the benchmark's
         figure); returns the rows written."""
         with self._lock:

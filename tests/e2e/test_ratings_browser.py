@@ -108,7 +108,7 @@ def test_join_code_bg_stats_league_by_rating_and_a_players_rivals(chromium, tmp_
             s.click("league-sort-rating")
             reader = SessionService(Store(db))
             try:
-                best = reader.ratings("high-society")[0]
+                best = reader.ratings.table("high-society")[0]
             finally:
                 reader.store.close()
             s.wait_text(best.name, "league-1")

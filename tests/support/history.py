@@ -147,13 +147,13 @@ class History:
         elif what == "abandon":
             g = self.some(finished=False)
             if g is not None:
-                service.set_abandoned(g.sid)
+                service.history.set_abandoned(g.sid)
                 g.abandoned = True
         elif what == "resume":
             marked = [g for g in self.games.values() if g.abandoned]
             if marked:
                 g = rng.choice(marked)
-                service.set_abandoned(g.sid, False)
+                service.history.set_abandoned(g.sid, False)
                 g.abandoned = False
         elif what == "finish":  # an unfinished game (abandoned or not) goes on, maybe to its end
             g = self.some(finished=False)

@@ -247,7 +247,7 @@ def export_csv(app: App) -> None:
     in the exports folder offered to the save dialog or the share sheet."""
     f = _filters(app)
     filters = csv_filters(app, f)
-    text = "" if filters is None else app.guard(lambda: app.service.csv_text(lang=app.lang, **filters))
+    text = "" if filters is None else app.guard(lambda: app.service.exports.csv_text(lang=app.lang, **filters))
     if text is None:
         return
     if filters is None:
@@ -287,7 +287,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     asked = (f.game, f.player, f.search, since, until, status, f.table, f.evening)
 
     def read(offset: int, limit: int) -> HistoryPage | None:
-        return app.guard(lambda: app.service.history_page(
+        return app.guard(lambda: app.service.history.page(
             game=asked[0], player=asked[1], search=asked[2], since=since, until=until, status=status,
             table=asked[6], evening=asked[7], offset=offset, limit=limit))
 

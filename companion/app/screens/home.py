@@ -29,7 +29,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     from models.tables import STATUS_IN_PROGRESS
 
     sections: list[ft.Control] = []
-    latest = app.guard(lambda: app.service.history_page(status=STATUS_IN_PROGRESS, limit=RESUME_SHOWN))
+    latest = app.guard(lambda: app.service.history.page(status=STATUS_IN_PROGRESS, limit=RESUME_SHOWN))
     unfinished = latest.items if latest is not None else ()
     if latest is not None and unfinished:
         column: list[ft.Control] = [

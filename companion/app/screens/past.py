@@ -35,19 +35,19 @@ def build(app: App, session_id: int, step: int | None = None, **_: Any) -> tuple
         export_to(app, session_id)
         app.render()
 
-    summary = app.guard(lambda: app.service.summary(session_id))
+    summary = app.guard(lambda: app.service.history.summary(session_id))
     abandoned = summary is not None and summary.status == "abandoned"
 
     def mark(value: bool) -> ui.Handler:
         def handler(_: Any) -> None:
-            if app.guard(lambda: app.service.set_abandoned(session_id, value)) is not None:
+            if app.guard(lambda: app.service.history.set_abandoned(session_id, value)) is not None:
                 app.announce(session_id)
                 app.tell(app.t("app.past.abandoned_now" if value else "app.past.resumed_now"), "ok")
             app.render()
         return handler
 
     def resume(_: Any) -> None:
-        if abandoned and app.guard(lambda: app.service.set_abandoned(session_id, False)) is None:
+        if abandoned and app.guard(lambda: app.service.history.set_abandoned(session_id, False)) is None:
             app.render()
             return
         app.go("table", session_id=session_id)

@@ -27,7 +27,7 @@ def build(app: App, player_id: int | None = None, **_: Any) -> tuple[str, ft.Con
         return _player_page(app, player_id)
     draft = app.drafts.setdefault("players", {"name": ""})
     profiles = app.guard(app.service.players) or []
-    stats = {s.id: s for s in (app.guard(app.service.player_stats) or [])}
+    stats = {s.id: s for s in (app.guard(app.service.history.player_stats) or [])}
 
     def set_name(e: Any) -> None:
         draft["name"] = e.control.value or ""
@@ -78,9 +78,9 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
     from companion.app.screens.history import _row
     from companion.app.screens.stats import player_figures
 
-    me = app.service.player_profile_stats(player_id)  # an unknown profile: the shell says so
+    me = app.service.history.player_profile_stats(player_id)  # an unknown profile: the shell says so
     draft = app.drafts.setdefault(f"player-{player_id}", {"name": me.name, "into": None})
-    recent = app.guard(lambda: app.service.history_page(player_id=player_id, limit=RECENT))
+    recent = app.guard(lambda: app.service.history.page(player_id=player_id, limit=RECENT))
 
     def set_name(e: Any) -> None:
         draft["name"] = e.control.value or ""
@@ -229,9 +229,9 @@ def _standing(app: App, player_id: int, draft: dict[str, Any]) -> list[ft.Contro
     """Rating per game (with its chart), rivals and streaks: read from the service's rows (never
     a replay), each part kept while its figures are the same."""
     opened: set[str] = draft.setdefault("help", set())
-    points = app.guard(lambda: app.service.rating_history(player_id)) or []
-    rivals = app.guard(lambda: app.service.rivals(player_id))
-    runs = app.guard(lambda: app.service.streaks(player_id)) or []
+    points = app.guard(lambda: app.service.ratings.history(player_id)) or []
+    rivals = app.guard(lambda: app.service.ratings.rivals(player_id))
+    runs = app.guard(lambda: app.service.ratings.streaks(player_id)) or []
     shown = tuple(sorted(opened))
     parts: list[ft.Control] = []
     if not points and not runs:

@@ -187,7 +187,7 @@ def bgstats_link(app: App, session_id: int) -> str | None:
     """The push-a-play link of a finished game, its names in the table's language."""
     from companion.service import bgstats
 
-    plays = app.guard(lambda: app.service.bgstats_plays(session_id, lang=app.lang))
+    plays = app.guard(lambda: app.service.exports.bgstats_plays(session_id, lang=app.lang))
     return bgstats.link(plays[0]) if plays else None
 
 

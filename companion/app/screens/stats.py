@@ -187,7 +187,7 @@ def _player_panel(app: App, me: Any, since: datetime | None, until: datetime | N
         rows.append(_chart(app, [(app.t(f"game.{pg.game}.name"),
                                   [(round(pg.win_rate * 100), percent(app, pg.win_rate))]) for pg in me.by_game],
                            "chart-win-rate", legend=[app.t("app.stats.legend_rate")], percent_axis=True))
-    by_game = app.guard(lambda: app.service.scores_by_game(me.id, since, until, table=table)) or {}
+    by_game = app.guard(lambda: app.service.history.scores_by_game(me.id, since, until, table=table)) or {}
     series = [(app.t(f"game.{pg.game}.name"), by_game.get(pg.game, [])) for pg in me.by_game]
     series = [(name, points) for name, points in series if points]
     if series:
@@ -202,7 +202,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     if bad:
         return app.t("app.stats.title"), ft.Column(parts, spacing=ui.GAP)
     table = state.get("table")
-    everyone, games = app.guard(lambda: app.service.statistics(since, until, table=table)) or ([], [])
+    everyone, games = app.guard(lambda: app.service.history.statistics(since, until, table=table)) or ([], [])
     players = [p for p in everyone if p.games]
 
     if not players and not games:
@@ -282,7 +282,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
                 ui.subtitle(app.t("app.stats.head_to_head", a=selected, b=rival)),
                 _menu(app, "stats-pick-rival", app.t("app.stats.rival"), rival, others, pick_rival),
             ]
-            h2h = app.guard(lambda: app.service.head_to_head(selected, rival, since, until, table=table))
+            h2h = app.guard(lambda: app.service.history.head_to_head(selected, rival, since, until, table=table))
             if h2h is not None:
                 if h2h.games:
                     h2h_rows.append(ui.text(app.t("app.stats.h2h_summary", a=selected, b=rival,
