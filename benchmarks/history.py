@@ -262,7 +262,7 @@ def screens(target: Path | str, repeat: int, year: int,
         since, until = (datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc))
 
         def league(game: str) -> Callable[[], Any]:
-            return lambda: service.league(game, since, until, limit=20)
+            return lambda: service.club.league(game, since, until, limit=20)
 
         figures: list[tuple[str, Callable[[], Any]]] = [
             ("history, first page", history()),
@@ -278,7 +278,7 @@ def screens(target: Path | str, repeat: int, year: int,
              stats(table=CLUB_TABLE, since=f"{year}-01-01", until=f"31/12/{year}")),
         ]
         figures += [(f"club: league table {year}, {game} (service)", league(game))
-                    for game, _ in service.league_games(since, until)]
+                    for game, _ in service.club.league_games(since, until)]
         page = service.history.page(limit=25)
         assert page.total == store.table_counts()["sessions"] and len(page.items) == 25
         assert service.history.page(table=CLUB_TABLE, limit=25).total > 0
@@ -379,7 +379,7 @@ def transfer(path: Path, directory: Path) -> None:
     try:
         service = SessionService(store)
         began = time.perf_counter()
-        everything = service.export()
+        everything = service.transfer.export()
         big = time.perf_counter() - began
     finally:
         store.close()
@@ -391,7 +391,7 @@ def transfer(path: Path, directory: Path) -> None:
             fresh = SessionService(target)
             text = json.dumps(records[:count])
             began = time.perf_counter()
-            ids = fresh.import_records(text)
+            ids = fresh.transfer.import_records(text)
             took = time.perf_counter() - began
             assert len(ids) == count
             print(f"{'import (checked, replayed, stored)':<34} {count:>7,} {took:8.2f} s {took / count * 1000:9.2f} ms")
@@ -400,7 +400,7 @@ def transfer(path: Path, directory: Path) -> None:
     small = Store(directory / "import-1000.db")
     try:
         began = time.perf_counter()
-        assert len(SessionService(small).export()) == 1000
+        assert len(SessionService(small).transfer.export()) == 1000
         took = time.perf_counter() - began
     finally:
         small.close()

@@ -1,4 +1,4 @@
-"""Import of a season's file: ``SessionService.import_records`` of N records (High Society games of
+"""Import of a season's file: ``SessionService.transfer.import_records`` of N records (High Society games of
 4 and 5 players and Stupide Vautour games of 3, a few unfinished, 30 players) into a new database
 that already holds the club's profiles, each record checked, replayed, read back and then every
 game written in one transaction. On SQLite and, when a PostgreSQL server can be started the way the
@@ -53,9 +53,9 @@ def measure(new_target: Callable[[int], Any], text: str, count: int, repeat: int
         store = Store(new_target(run))
         try:
             service = SessionService(store)
-            service.import_records(json.dumps(season(1, seed=run)))  # the profiles and a game already there
+            service.transfer.import_records(json.dumps(season(1, seed=run)))  # the profiles and a game already there
             began, began_cpu = time.perf_counter(), time.process_time()
-            ids = service.import_records(text)
+            ids = service.transfer.import_records(text)
             wall.append((time.perf_counter() - began) * 1000 / count)
             cpu.append((time.process_time() - began_cpu) * 1000 / count)
             assert len(ids) == count

@@ -89,7 +89,7 @@ def resume_times(directory: Path, record: dict[str, Any], games: int) -> tuple[l
     shared with other work, since a resume reads from the page cache and computes)."""
     store = Store(directory / "resume.db")
     try:
-        ids = SessionService(store).import_records(json.dumps([record] * games))
+        ids = SessionService(store).transfer.import_records(json.dumps([record] * games))
         fresh = SessionService(store)
         fresh.open(ids[0])  # the first open of a process pays for imports and compiled queries
         wall, cpu = [], []
@@ -114,7 +114,7 @@ def breakdown(directory: Path, record: dict[str, Any], rounds: int) -> dict[str,
 
     store = Store(directory / "parts.db")
     try:
-        (sid,) = SessionService(store).import_records(json.dumps([record]))
+        (sid,) = SessionService(store).transfer.import_records(json.dumps([record]))
         parts: dict[str, list[float]] = {"SQL (2 queries)": [], "JSON decode": [], "validation": [],
                                          "engine fold + log": []}
         for _ in range(rounds):

@@ -206,7 +206,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             return 2
     try:
         if args.format == "json":
-            records = _open_service(args).export(args.session)
+            records = _open_service(args).transfer.export(args.session)
             out = json.dumps(records[0] if args.session is not None else records, ensure_ascii=False, indent=2) + "\n"
         else:
             out, records = _export_games(args)
@@ -312,7 +312,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         sys.stderr.write(Msg("service.import.unreadable", {"path": args.file, "detail": err.strerror}).render(args.lang) + "\n")
         return 2
     try:
-        ids = _open_service(args).import_records(text)
+        ids = _open_service(args).transfer.import_records(text)
     except (ServiceError, StoreUnusable) as err:
         sys.stderr.write(err.msg.render(args.lang) + "\n")
         return 2

@@ -793,8 +793,8 @@ def test_records_with_every_action_shape_survive_the_store_import_and_export(tmp
                 records.append(record(players, actions))
             seed += 1
     service = SessionService(Store(tmp_path / "ani.db"))
-    ids = service.import_records(json.dumps(records))
-    exported = service.export()
+    ids = service.transfer.import_records(json.dumps(records))
+    exported = service.transfer.export()
     assert len(ids) == len(records) == len(exported)
     by_actions = sorted(json.dumps(r["actions"], sort_keys=True) for r in exported)
     assert by_actions == sorted(json.dumps(r["actions"], sort_keys=True) for r in records)

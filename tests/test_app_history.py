@@ -199,12 +199,12 @@ def test_export_one_and_all_to_files_whose_path_is_shown(app, played, service, t
     probe.tap(app.root, "export-one")
     files = sorted((tmp_path / "exports").glob("*.json"))
     assert len(files) == 1 and str(files[0]) in probe.text_of(app.root, "notice")
-    assert json.loads(files[0].read_text(encoding="utf-8")) == service.export(done)[0]
+    assert json.loads(files[0].read_text(encoding="utf-8")) == service.transfer.export(done)[0]
     app.go("history")
     probe.tap(app.root, "export-all")
     everything = [f for f in (tmp_path / "exports").glob("*.json") if f != files[0]]
     assert len(everything) == 1
-    assert json.loads(everything[0].read_text(encoding="utf-8")) == service.export()
+    assert json.loads(everything[0].read_text(encoding="utf-8")) == service.transfer.export()
     assert str(everything[0]) in probe.text_of(app.root, "notice")
 
 
@@ -234,7 +234,7 @@ def test_import_through_the_file_picker(app, service, tmp_path):
     assert len(service.history.all()) == 1
     assert fr("app.history.count", count=1) in probe.text_of(app.root, "history-count")
     two = tmp_path / "two.json"
-    two.write_text(json.dumps(service.export() * 2), encoding="utf-8")
+    two.write_text(json.dumps(service.transfer.export() * 2), encoding="utf-8")
     chooser.on_result(SimpleNamespace(files=[picked(two)]))
     assert fr("app.history.imported_n", count=2) == "2 parties importées." in probe.text_of(app.root, "notice")
     chooser.on_result(SimpleNamespace(files=[]))  # cancelled: nothing happens
@@ -247,7 +247,7 @@ def test_the_history_shows_a_page_then_more(app, service):
     from companion.app.screens.history import PAGE
 
     record = _json.loads((EXAMPLES / "high-society-in-progress.json").read_text(encoding="utf-8"))
-    ids = service.import_records(_json.dumps([record] * (PAGE + 3)))
+    ids = service.transfer.import_records(_json.dumps([record] * (PAGE + 3)))
     app.go("history")
     shown = [i for i in probe.idents(app.root) if i.startswith("history-") and i[8:].isdigit()]
     assert len(shown) == PAGE and shown[0] == f"history-{ids[-1]}"
@@ -435,7 +435,7 @@ def test_counts_and_names_agree_in_both_languages():
 
 def _many(service, n: int) -> list[int]:
     record = json.loads((EXAMPLES / "high-society-in-progress.json").read_text(encoding="utf-8"))
-    return service.import_records(json.dumps([record] * n))
+    return service.transfer.import_records(json.dumps([record] * n))
 
 
 def test_the_list_comes_first_and_the_filters_fold_under_one_button(app, played):
@@ -559,7 +559,7 @@ def test_in_a_browser_an_export_is_a_download_and_nothing_is_written_on_the_serv
     assert len(tasks) == 1
     asyncio.run(tasks[0]())
     (name, data), = saved
-    assert name.startswith("table-companion-all-") and json.loads(data) == service.export()
+    assert name.startswith("table-companion-all-") and json.loads(data) == service.transfer.export()
     assert fr("app.history.downloaded", count=2, file=name) in probe.text_of(app.root, "notice")
 
 

@@ -32,7 +32,7 @@ def service(tmp_path: Path) -> SessionService:
 
 def imported(service: SessionService, record: dict | str) -> int:
     text = record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
-    (sid,) = service.import_records(text)
+    (sid,) = service.transfer.import_records(text)
     return sid
 
 

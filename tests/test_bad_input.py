@@ -56,9 +56,9 @@ def test_import_refuses_repeated_keys(tmp_path):
     service = SessionService(Store(tmp_path / "c.db"))
     text = '{"format": "table-record/1", "game": "stupide-vautour", "players": ["A", "B"], "players": ["A", "C"], "actions": []}'
     with pytest.raises(Malformed) as caught:
-        service.import_records(text)
+        service.transfer.import_records(text)
     assert "players" in caught.value.msg.render("en")
-    assert service.export() == []
+    assert service.transfer.export() == []
 
 
 # -- names ------------------------------------------------------------------------------------------
@@ -141,11 +141,11 @@ def test_import_never_makes_a_second_profile_for_a_name_in_other_capitals(servic
     service.add_player("Anne")
     record = {"format": "table-record/1", "game": "stupide-vautour", "players": ["anne", "Bruno"], "actions": []}
     with pytest.raises(Malformed) as caught:
-        service.import_records(json.dumps(record))
+        service.transfer.import_records(json.dumps(record))
     assert caught.value.msg.key == "service.import.name_spelling"
     twice = [{**record, "players": ["Bruno", "Chloé"]}, {**record, "players": ["BRUNO", "Chloé"]}]
     with pytest.raises(Malformed):
-        service.import_records(json.dumps(twice))
-    assert [p.name for p in service.players()] == ["Anne"] and service.export() == []
-    service.import_records(json.dumps({**record, "players": ["Anne", "Bruno"]}))
+        service.transfer.import_records(json.dumps(twice))
+    assert [p.name for p in service.players()] == ["Anne"] and service.transfer.export() == []
+    service.transfer.import_records(json.dumps({**record, "players": ["Anne", "Bruno"]}))
     assert sorted(p.name for p in service.players()) == ["Anne", "Bruno"]

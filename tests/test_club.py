@@ -84,14 +84,14 @@ def test_a_game_keeps_its_tables_name_by_the_rules_of_names(service):
 
 
 def test_the_table_names_present_and_whether_some_games_have_none(service):
-    assert service.table_names() == ([], False)
+    assert service.club.table_names() == ([], False)
     play(service, hs_designed([A, B, C], A), table="Table 2")
-    assert service.table_names() == (["Table 2"], False)
+    assert service.club.table_names() == (["Table 2"], False)
     play(service, hs_designed([A, B, C], A), table="Salle du fond")
     play(service, hs_designed([A, B, C], A), table="Table 2", upto=3)  # in progress: its table counts too
-    assert service.table_names() == (["Salle du fond", "Table 2"], False)
+    assert service.club.table_names() == (["Salle du fond", "Table 2"], False)
     play(service, hs_designed([A, B, C], A))
-    assert service.table_names() == (["Salle du fond", "Table 2"], True)
+    assert service.club.table_names() == (["Salle du fond", "Table 2"], True)
 
 
 # -- the league table ----------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ def test_league_points_are_players_minus_place_and_bigger_tables_count_more(serv
     play(service, hs_designed([A, C, B], A), table="Table 1")   # A 2, C 1, B 0
     # five players all level (nobody wins, all out): 5 − 1 = 4 points each — the big table counts more
     play(service, hs_nobody_wins([C, D, E, A, B]), table="Table 2")
-    league = service.league("high-society")
+    league = service.club.league("high-society")
     assert league.games == 4 and league.total == 5
     assert lines(league) == [
         (1, A, 4, 2, 8, 1.5),     # 2 + 0 + 2 + 4; places 1, 3, 1, 1
@@ -117,11 +117,11 @@ def test_league_points_are_players_minus_place_and_bigger_tables_count_more(serv
 
 def test_league_ties_share_the_best_place_and_the_position(service):
     play(service, hs_nobody_wins([A, B, C]))
-    league = service.league("high-society")
+    league = service.club.league("high-society")
     assert lines(league) == [(1, A, 1, 0, 2, 1.0), (1, B, 1, 0, 2, 1.0), (1, C, 1, 0, 2, 1.0)]
     # Stupide Vautour, two players: the winner 1 point, the other none
     play(service, sv_game([A, B], shift=1))
-    sv = service.league("stupide-vautour")
+    sv = service.club.league("stupide-vautour")
     winner = next(s for s in service.history.all(game="stupide-vautour")[0].seats if s.winner).name
     loser = ({A, B} - {winner}).pop()
     assert lines(sv) == [(1, winner, 1, 1, 1, 1.0), (2, loser, 1, 0, 0, 2.0)]
@@ -130,9 +130,9 @@ def test_league_ties_share_the_best_place_and_the_position(service):
 def test_league_counts_finished_games_only_and_shows_nothing_of_one_in_progress(service):
     play(service, hs_designed([A, B, C], A))
     going = play(service, hs_long([C, D, E]), upto=12)  # money laid, nothing finished: no figures
-    league = service.league("high-society")
+    league = service.club.league("high-society")
     assert league.games == 1 and [r.name for r in league.rows] == [A, B, C]
-    assert service.league_games() == [("high-society", 1)]
+    assert service.club.league_games() == [("high-society", 1)]
     with service.store.read() as db:
         assert db.execute(text("SELECT COUNT(*) FROM results WHERE session_id = :s"), {"s": going}).scalar_one() == 0
 
@@ -141,18 +141,18 @@ def test_league_filters_by_table_including_the_unnamed_tablets(service):
     play(service, hs_designed([A, B, C], A), table="Table 1")
     play(service, hs_designed([B, C, A], B), table="Table 2")
     play(service, hs_designed([C, A, B], C))  # a tablet with no name
-    assert [(r.name, r.points) for r in service.league("high-society", table="Table 1").rows] == [(A, 2), (B, 1),
+    assert [(r.name, r.points) for r in service.club.league("high-society", table="Table 1").rows] == [(A, 2), (B, 1),
                                                                                                     (C, 0)]
-    assert [(r.name, r.points) for r in service.league("high-society", table="Table 2").rows] == [(B, 2), (C, 1),
+    assert [(r.name, r.points) for r in service.club.league("high-society", table="Table 2").rows] == [(B, 2), (C, 1),
                                                                                                     (A, 0)]
-    assert [(r.name, r.points) for r in service.league("high-society", table=NO_TABLE).rows] == [(C, 2), (A, 1),
+    assert [(r.name, r.points) for r in service.club.league("high-society", table=NO_TABLE).rows] == [(C, 2), (A, 1),
                                                                                                    (B, 0)]
-    assert service.league("high-society", table="Nowhere").rows == ()
-    everyone = service.league("high-society")
+    assert service.club.league("high-society", table="Nowhere").rows == ()
+    everyone = service.club.league("high-society")
     assert everyone.games == 3 and {r.points for r in everyone.rows} == {3}  # 2 + 1 + 0 each
     assert [r.wins for r in everyone.rows] == [1, 1, 1]
-    assert service.league_games(table="Table 2") == [("high-society", 1)]
-    assert service.league_games(table="Nowhere") == []
+    assert service.club.league_games(table="Table 2") == [("high-society", 1)]
+    assert service.club.league_games(table="Nowhere") == []
 
 
 def test_league_and_history_filter_by_season(service, clock):
@@ -163,31 +163,31 @@ def test_league_and_history_filter_by_season(service, clock):
     clock.now = datetime(2026, 7, 1, 19, 0, tzinfo=UTC)
     summer = play(service, hs_designed([C, A, B], C), table="Table 2")
     season = (datetime(2025, 9, 1, tzinfo=UTC), datetime(2026, 7, 1, tzinfo=UTC))  # until excluded
-    league = service.league("high-society", *season)
+    league = service.club.league("high-society", *season)
     assert league.games == 2 and [(r.name, r.points) for r in league.rows] == [(B, 3), (A, 2), (C, 1)]
     assert [s.session_id for s in service.history.all(since=season[0], until=season[1])] == [winter, autumn]
     assert [s.session_id for s in service.history.all(since=season[0], table="Table 1")] == [winter, autumn]
     assert [s.session_id for s in service.history.all(until=season[1], table="Table 2")] == []
     assert [s.session_id for s in service.history.all(table="Table 2")] == [summer]
-    assert [(r.name, r.games) for r in service.league("high-society", since=datetime(2026, 1, 1, tzinfo=UTC),
+    assert [(r.name, r.games) for r in service.club.league("high-society", since=datetime(2026, 1, 1, tzinfo=UTC),
                                                        table="Table 1").rows] == [(B, 1), (C, 1), (A, 1)]
 
 
 def test_league_is_paged_and_a_later_page_keeps_the_positions(service):
     play(service, hs_designed([A, B, C], A))
     play(service, hs_nobody_wins([D, E, "Fanny"]))  # three level at 2 points, after A's 2 points and a win
-    whole = service.league("high-society")
+    whole = service.club.league("high-society")
     assert [r.position for r in whole.rows] == [1, 2, 2, 2, 5, 6]
-    first = service.league("high-society", limit=3)
+    first = service.club.league("high-society", limit=3)
     assert first.total == 6 and first.has_more and len(first.rows) == 3
-    rest = service.league("high-society", offset=3, limit=3)
+    rest = service.club.league("high-society", offset=3, limit=3)
     assert not rest.has_more
     assert lines(first) + lines(rest) == lines(whole)  # the tie across the pages keeps position 2
-    past = service.league("high-society", offset=10)
+    past = service.club.league("high-society", offset=10)
     assert past.rows == () and past.total == 6 and not past.has_more
-    assert service.league("stupide-vautour").total == 0
+    assert service.club.league("stupide-vautour").total == 0
     with pytest.raises(ServiceError):
-        service.league("no-such-game")
+        service.club.league("no-such-game")
 
 
 def test_history_pages_filter_by_table_with_the_other_filters(service):

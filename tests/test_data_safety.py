@@ -26,7 +26,7 @@ PLAYERS = ["Anne", "Bruno", "Chloé"]
 def _db_with_a_game(path: Path) -> Path:
     store = Store(path)
     try:
-        SessionService(store).import_records(json.dumps(hs_designed(PLAYERS, "Anne")))
+        SessionService(store).transfer.import_records(json.dumps(hs_designed(PLAYERS, "Anne")))
     finally:
         store.close()
     return path

@@ -74,7 +74,7 @@ def service(tmp_path: Path) -> SessionService:
 
 def many(service: SessionService, n: int) -> list[int]:
     record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    return service.import_records(json.dumps([record] * n))
+    return service.transfer.import_records(json.dumps([record] * n))
 
 
 def added(ops: list[dict[str, Any]]) -> list[Any]:

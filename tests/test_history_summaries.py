@@ -165,14 +165,14 @@ def test_deleting_a_game_deletes_its_summary(service, store):
 def test_imported_games_are_summarised_with_no_duration(service, store):
     import json
 
-    ids = service.import_records(json.dumps([hs_designed(PLAYERS, "Anne"), hs_long(PLAYERS, final=False)]))
+    ids = service.transfer.import_records(json.dumps([hs_designed(PLAYERS, "Anne"), hs_long(PLAYERS, final=False)]))
     done, going = (summary_row(store, i) for i in ids)
     assert done["status"] == "finished" and done["winners"] == 1 and done["duration_s"] == 0
     assert going["status"] == "in_progress" and going["actions"] == len(hs_long(PLAYERS, final=False)["actions"])
     # the statistics count the imported finished game (monthly figures recounted once at the end)
     assert {p.name: p.games for p in service.history.player_stats()} == {n: 1 for n in PLAYERS}
     assert [g.games for g in service.history.game_stats()] == [1]
-    service.import_records(json.dumps([hs_designed(PLAYERS, "Bruno")] * 3))
+    service.transfer.import_records(json.dumps([hs_designed(PLAYERS, "Bruno")] * 3))
     assert {p.name: p.games for p in service.history.player_stats()} == {n: 4 for n in PLAYERS}
 
 
@@ -336,12 +336,12 @@ def test_statistics_over_a_period(service, club):
 
 def test_renaming_keeps_past_games_replaying_and_lists_the_new_name(service, club):
     anne = next(p for p in service.players() if p.name == "Anne")
-    service.rename_player(anne.id, "  Annie ")
+    service.profiles.rename(anne.id, "  Annie ")
     assert "Annie" in [p.name for p in service.players()] and "Anne" not in [p.name for p in service.players()]
     fresh = SessionService(service.store)  # replays from the rows, no cache
     past = fresh.open(club[0])
     assert past.players == tuple(PLAYERS) and past.outcome is not None  # the record keeps its names
-    assert fresh.export(club[0])[0]["players"] == PLAYERS
+    assert fresh.transfer.export(club[0])[0]["players"] == PLAYERS
     assert service.history.summary(club[0]).players == ("Annie", "Bruno", "Chloé")
     assert [s.session_id for s in service.history.page(player="Annie", limit=50).items] == [
         club[6], club[4], club[2], club[1], club[0]]
@@ -349,12 +349,12 @@ def test_renaming_keeps_past_games_replaying_and_lists_the_new_name(service, clu
     # the game in progress goes on with the record's names
     fresh.undo(club[6])
     with pytest.raises(ServiceError) as taken:
-        service.rename_player(anne.id, "bruno")
+        service.profiles.rename(anne.id, "bruno")
     assert taken.value.msg == Msg("service.player.duplicate", {"name": "Bruno"})
     with pytest.raises(ServiceError):
-        service.rename_player(anne.id, "A\x07nne")
+        service.profiles.rename(anne.id, "A\x07nne")
     with pytest.raises(ServiceError):
-        service.rename_player(anne.id, "   ")
+        service.profiles.rename(anne.id, "   ")
 
 
 def test_merging_two_profiles_joins_their_games_and_results(service, store):
@@ -363,10 +363,10 @@ def test_merging_two_profiles_joins_their_games_and_results(service, store):
     together = play(service, hs_designed(["Anne", "Ane", "Chloé"], "Anne")).session_id
     ids = {p.name: p.id for p in service.players()}
     with pytest.raises(ServiceError) as refused:
-        service.merge_players(ids["Ane"], ids["Anne"])
+        service.profiles.merge(ids["Ane"], ids["Anne"])
     assert refused.value.msg.key == "service.players.merge_together"
     service.delete(together)
-    merged = service.merge_players(ids["Ane"], ids["Anne"])
+    merged = service.profiles.merge(ids["Ane"], ids["Anne"])
     assert merged.name == "Anne" and "Ane" not in [p.name for p in service.players()]
     anne = {p.name: p for p in service.history.player_stats()}["Anne"]
     assert (anne.games, anne.wins) == (2, 2)
@@ -374,7 +374,7 @@ def test_merging_two_profiles_joins_their_games_and_results(service, store):
     assert SessionService(store).open(second).players == ("Ane", "Bruno", "Chloé")  # its record, as played
     assert service.open(second).outcome is not None
     with pytest.raises(ServiceError):
-        service.merge_players(ids["Anne"], ids["Anne"])
+        service.profiles.merge(ids["Anne"], ids["Anne"])
 
 
 def test_removing_a_profile_only_without_games(service):
@@ -382,12 +382,12 @@ def test_removing_a_profile_only_without_games(service):
     zoe = service.add_player("Zoé")
     anne = next(p for p in service.players() if p.name == "Anne")
     with pytest.raises(ServiceError) as refused:
-        service.remove_player(anne.id)
+        service.profiles.remove(anne.id)
     assert refused.value.msg.key == "service.players.has_games"
-    service.remove_player(zoe.id)
+    service.profiles.remove(zoe.id)
     assert "Zoé" not in [p.name for p in service.players()]
     with pytest.raises(ServiceError):
-        service.remove_player(zoe.id)
+        service.profiles.remove(zoe.id)
 
 
 # -- monthly figures agree with the games themselves --------------------------------------------
@@ -441,7 +441,7 @@ def test_statistics_for_any_period_add_up_as_the_games_do(service, clock, store)
     check()
     dario = next(p for p in service.players() if p.name == "Dario")
     bruno = next(p for p in service.players() if p.name == "Bruno")
-    service.merge_players(dario.id, bruno.id)  # they never sat together in these games
+    service.profiles.merge(dario.id, bruno.id)  # they never sat together in these games
     check()
     months = service.history.scores_over_time(bruno.id)
     assert sum(m.games for m in months) == figures(service)["Bruno"][0]

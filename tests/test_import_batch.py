@@ -93,7 +93,7 @@ def game_by_game(store: Store, records: list[dict], now: datetime) -> list[int]:
 def filled(target, clock) -> tuple[Store, SessionService]:
     store = Store(target)
     service = SessionService(store, clock=clock)
-    service.import_records(json.dumps(earlier_games()))
+    service.transfer.import_records(json.dumps(earlier_games()))
     return store, service
 
 
@@ -105,7 +105,7 @@ def test_an_import_writes_exactly_the_rows_the_game_by_game_path_wrote(two_datab
     try:
         assert everything(old) == everything(new)  # the same start
         expected_ids = game_by_game(old, season(), NOW)
-        assert service.import_records(json.dumps(season())) == expected_ids
+        assert service.transfer.import_records(json.dumps(season())) == expected_ids
         before, after = everything(old), everything(new)
         for table in TABLES:
             assert after[table] == before[table], table
@@ -123,8 +123,8 @@ def test_one_import_of_many_equals_importing_them_one_by_one(two_databases):
     one_by_one, together = (Store(t) for t in two_databases)
     try:
         single = SessionService(one_by_one, clock=lambda: NOW)
-        ids = [single.import_records(json.dumps(record))[0] for record in earlier_games() + season()]
-        assert SessionService(together, clock=lambda: NOW).import_records(
+        ids = [single.transfer.import_records(json.dumps(record))[0] for record in earlier_games() + season()]
+        assert SessionService(together, clock=lambda: NOW).transfer.import_records(
             json.dumps(earlier_games() + season())) == ids
         assert everything(together) == everything(one_by_one)
     finally:
@@ -141,10 +141,10 @@ def test_a_refused_record_in_the_middle_writes_nothing(database):
         bad["actions"][2] = {"type": "bid", "player": "Oscar", "add": [3]}  # out of turn
         records = season()[:3] + [bad] + season()[3:]
         with pytest.raises(Refused) as caught:
-            service.import_records(json.dumps(records))
+            service.transfer.import_records(json.dumps(records))
         assert caught.value.record == 3
         assert everything(store) == before
-        service.import_records(json.dumps(season()))  # the good ones alone go in
+        service.transfer.import_records(json.dumps(season()))  # the good ones alone go in
         assert len(everything(store)["sessions"]) == len(before["sessions"]) + len(season())
     finally:
         store.close()
@@ -167,7 +167,7 @@ def test_a_write_that_fails_in_the_middle_writes_nothing(database, monkeypatch):
         before = everything(store)
         monkeypatch.setattr(companion.service.transfer, "result_rows", repeated)
         with pytest.raises(ServiceError) as caught:
-            service.import_records(json.dumps(season()))
+            service.transfer.import_records(json.dumps(season()))
         assert caught.value.msg.key == "service.storage.failed"
         assert len(made) == 6  # every finished game's rows were built: the failure is the database's
         assert everything(store) == before

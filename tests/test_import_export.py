@@ -48,14 +48,14 @@ def some_records() -> list[dict]:
 
 def test_import_then_export_gives_the_records_back(service):
     records = some_records()
-    ids = service.import_records(json.dumps(records))
+    ids = service.transfer.import_records(json.dumps(records))
     assert len(ids) == len(records) and len(set(ids)) == len(ids)
-    exported = service.export()
+    exported = service.transfer.export()
     for original, out in zip(records, exported):
         assert parse_record_data(out) == parse_record_data(
             {**original, "first_player": original.get("first_player", original["players"][0])})
         assert out["actions"] == original["actions"]
-    assert service.export(ids[0]) == [exported[0]]
+    assert service.transfer.export(ids[0]) == [exported[0]]
     # imported games are sessions like the others: finished ones count in the statistics
     by_id = {s.session_id: s for s in service.history.all()}
     assert by_id[ids[0]].status == "finished" and by_id[ids[0]].winners == ("Bruno",)
@@ -73,7 +73,7 @@ def test_exported_records_are_legal_records_with_the_same_verdict(service):
     for action in hs_designed(PLAYERS, "Chloé")["actions"]:
         service.submit(played.session_id, action)
     service.undo(played.session_id)
-    (record,) = service.export(played.session_id)
+    (record,) = service.transfer.export(played.session_id)
     assert record["variant"] == {"final_tie": "shared"}
     assert record["first_player"] == "Chloé"
     assert len(record["actions"]) == 17  # the undone entry is not part of the record
@@ -82,8 +82,8 @@ def test_exported_records_are_legal_records_with_the_same_verdict(service):
 
 def test_a_single_record_object_is_imported(service):
     text = (EXAMPLES / "high-society-in-progress.json").read_text(encoding="utf-8")
-    (sid,) = service.import_records(text)
-    assert service.export(sid) == [{**json.loads(text), "first_player": "Marc"}]
+    (sid,) = service.transfer.import_records(text)
+    assert service.transfer.export(sid) == [{**json.loads(text), "first_player": "Marc"}]
 
 
 def test_the_shared_examples_import_and_replay(service):
@@ -91,7 +91,7 @@ def test_the_shared_examples_import_and_replay(service):
     paths = sorted(EXAMPLES.glob("*.json"))
     assert len(paths) >= 4, EXAMPLES
     for path in paths:
-        (sid,) = service.import_records(path.read_bytes())
+        (sid,) = service.transfer.import_records(path.read_bytes())
         state = service.open(sid)
         assert state.status == table[path.name]["status"], path.name
         assert len(state.log) == len(json.loads(path.read_text(encoding="utf-8"))["actions"])
@@ -100,18 +100,18 @@ def test_the_shared_examples_import_and_replay(service):
 def test_a_short_version_record_keeps_its_deal_through_the_store(store, tmp_path):
     """The reported loss: start_animals was accepted on import, then dropped, so the game no longer
     replayed (A owns a cow only because of the deal)."""
-    (sid,) = SessionService(store).import_records(json.dumps(SHORT))
+    (sid,) = SessionService(store).transfer.import_records(json.dumps(SHORT))
     fresh = SessionService(store)  # nothing from the importing service's cache
     state = fresh.open(sid)
     assert state.record == parse_record_data({**SHORT, "first_player": "A"})
     assert len(state.log) == 1 and state.expected.players == ("B",)
-    (out,) = fresh.export(sid)
+    (out,) = fresh.transfer.export(sid)
     assert out == {**SHORT, "first_player": "A"}
     # and once more through a file into another database
     other = Store(tmp_path / "other.db")
     try:
-        (again,) = SessionService(other).import_records(json.dumps(out))
-        assert SessionService(other).export(again) == [out]
+        (again,) = SessionService(other).transfer.import_records(json.dumps(out))
+        assert SessionService(other).transfer.export(again) == [out]
     finally:
         other.close()
 
@@ -143,11 +143,11 @@ def _drop_variant(monkeypatch):
 ], ids=["setup column", "setup rebuilt", "first player rebuilt", "variant column"])
 def test_an_import_the_store_would_not_give_back_whole_is_refused(store, service, monkeypatch, forget, record, field):
     """Whatever the store forgets now or later, an accepted import replays to the same record."""
-    service.import_records(json.dumps(some_records()[:2]))  # something to keep
+    service.transfer.import_records(json.dumps(some_records()[:2]))  # something to keep
     before = snapshot(store.path)
     forget(monkeypatch)
     with pytest.raises(NotKept) as caught:
-        service.import_records(json.dumps([hs_designed(PLAYERS, "Anne"), record]))  # the first is kept whole
+        service.transfer.import_records(json.dumps([hs_designed(PLAYERS, "Anne"), record]))  # the first is kept whole
     assert caught.value.msg.key == "service.import.not_kept"
     assert caught.value.record == 1 and caught.value.fields == (field,)
     for lang in ("fr", "en"):
@@ -192,10 +192,10 @@ def test_a_bad_import_changes_nothing_and_says_where(store, service, case, monke
     text, error, record, index, key = _bad_inputs()[case]
     if case == "no referee":  # every game has one now: take Animalia's out to prove the path
         monkeypatch.delitem(registry._ENGINES, "animalia")
-    service.import_records(json.dumps(some_records()[:2]))  # something to keep
+    service.transfer.import_records(json.dumps(some_records()[:2]))  # something to keep
     before = snapshot(store.path)
     with pytest.raises(error) as caught:
-        service.import_records(text)
+        service.transfer.import_records(text)
     assert caught.value.msg.key == key
     assert getattr(caught.value, "record", None) == record
     assert getattr(caught.value, "index", None) == index
@@ -209,7 +209,7 @@ def test_a_bad_import_changes_nothing_and_says_where(store, service, case, monke
 def test_illegal_entry_message_names_the_record_the_entry_and_the_rule(service):
     text = _bad_inputs()["illegal 2nd"][0]
     with pytest.raises(Refused) as caught:
-        service.import_records(text)
+        service.transfer.import_records(text)
     params = caught.value.msg.params
     assert (params["record"], params["entry"], params["rule"]) == (2, 3, caught.value.rule)
     assert caught.value.rule.startswith("HS-")
@@ -228,7 +228,7 @@ def test_an_illegal_animalement_votre_entry_is_told_in_its_own_words(service):
         record = {"format": "table-record/1", "game": game, "players": ["Anne", "Bruno", "Chloé"],
                   "actions": actions}
         with pytest.raises(Refused) as caught:
-            service.import_records(json.dumps(record))
+            service.transfer.import_records(json.dumps(record))
         assert caught.value.rule == "HS-DISCARD-REQUIRED"
         french = caught.value.msg.render("fr")
         assert says in french and never not in french.lower(), french
@@ -242,7 +242,7 @@ def test_an_illegal_animalement_votre_entry_is_told_in_its_own_words(service):
 def test_cli_export_and_import_round_trip(tmp_path, capsys):
     source, target = tmp_path / "source.db", tmp_path / "target.db"
     store = Store(source)
-    ids = SessionService(store).import_records(json.dumps(some_records()))
+    ids = SessionService(store).transfer.import_records(json.dumps(some_records()))
     store.close()
     everything = tmp_path / "all.json"
     assert main(["--db", str(source), "export", "-o", str(everything), "--lang", "en"]) == 0
@@ -264,7 +264,7 @@ def test_cli_import_of_bad_files_exits_2_and_changes_nothing(tmp_path, capsys, m
     monkeypatch.delitem(registry._ENGINES, "animalia")  # for the "no referee" file: every game has one now
     db = tmp_path / "companion.db"
     store = Store(db)
-    SessionService(store).import_records(json.dumps(some_records()[:1]))
+    SessionService(store).transfer.import_records(json.dumps(some_records()[:1]))
     store.close()
     before = snapshot(db)
     bad = {name: text for name, (text, *_rest) in _bad_inputs().items()}
@@ -307,7 +307,7 @@ def test_an_import_refused_in_french_gives_the_reason_in_french(tmp_path):
     bad = {"format": "table-record/1", "game": "high-society", "players": ["A", "B", "C"],
            "actions": [{"type": "bid", "player": "A", "add": [5]}]}
     with pytest.raises(Malformed) as refused:
-        service.import_records(json.dumps(bad))
+        service.transfer.import_records(json.dumps(bad))
     french = refused.value.msg.render("fr")
     assert "n'est ni une carte ni une valeur de ce jeu" in french
     assert "is not a card" not in french

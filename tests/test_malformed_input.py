@@ -27,7 +27,7 @@ def test_a_rename_cannot_make_a_second_profile_of_the_same_player(service):
     service.add_player("Chloé")
     bruno = service.add_player("Bruno")
     with pytest.raises(ServiceError) as taken:
-        service.rename_player(bruno.id, "Chloe\u0301")
+        service.profiles.rename(bruno.id, "Chloe\u0301")
     assert taken.value.msg.key == "service.player.duplicate"
     assert sorted(p.name for p in service.players()) == ["Bruno", "Chloé"]
     service.start("stupide-vautour", ["Chloé", "Bruno", "Anne"])  # Chloé still sits down
@@ -37,7 +37,7 @@ def test_a_rename_cannot_make_a_second_profile_of_the_same_player(service):
                                         ("Zoe\u0301", "Zoé"), ("A\u200dB", "A\u200dB")])
 def test_a_rename_keeps_the_name_as_adding_it_would(service, name, kept):
     bruno = service.add_player("Bruno")
-    assert service.rename_player(bruno.id, name).name == kept
+    assert service.profiles.rename(bruno.id, name).name == kept
     assert [p.name for p in service.players()] == [kept]
 
 
@@ -45,7 +45,7 @@ def test_a_rename_keeps_the_name_as_adding_it_would(service, name, kept):
 def test_a_rename_refuses_what_adding_refuses_in_both_languages(service, name):
     bruno = service.add_player("Bruno")
     with pytest.raises(Malformed) as refused:
-        service.rename_player(bruno.id, name)
+        service.profiles.rename(bruno.id, name)
     assert all(refused.value.msg.render(lang).strip() for lang in ("fr", "en"))
     assert [p.name for p in service.players()] == ["Bruno"]
 
@@ -91,7 +91,7 @@ def test_a_set_up_holding_half_a_character_is_malformed(service):
 @pytest.mark.parametrize("text", [_record_text("\\ud800"), _record_text("\\ud800").encode(), _record_text(HALF)])
 def test_an_import_holding_half_a_character_is_malformed_and_writes_nothing(service, text):
     with pytest.raises(Malformed) as bad:
-        service.import_records(text)
+        service.transfer.import_records(text)
     _says_half_a_character(bad.value, "actions[0].card")
     assert bad.value.record == 0 and bad.value.index == 0
     assert service.players() == [] and not service.history.page().items
@@ -220,7 +220,7 @@ def test_no_name_escapes_as_anything_but_a_sentence(tmp_path_factory, name):
         service = SessionService(store)
         bruno = service.add_player("Bruno")
         service.add_player("Chloé")
-        for change in (lambda: service.add_player(name), lambda: service.rename_player(bruno.id, name)):
+        for change in (lambda: service.add_player(name), lambda: service.profiles.rename(bruno.id, name)):
             try:
                 change()
             except ServiceError as err:

@@ -72,7 +72,7 @@ def make_tablet(path: Path) -> dict[str, int]:
     disputes), an abandoned one, and a table name. Returns the session ids by role."""
     store = Store(path)
     service = SessionService(store)
-    finished, vautour = service.import_records(json.dumps([hs_designed(PLAYERS, "Bruno"), sv_game(["anne", "Dario"])]))
+    finished, vautour = service.transfer.import_records(json.dumps([hs_designed(PLAYERS, "Bruno"), sv_game(["anne", "Dario"])]))
     playing = service.start("high-society", PLAYERS, first_player="Chloé", variant={"final_tie": "shared"})
     for action in hs_designed(PLAYERS, "Chloé")["actions"][:5]:
         service.submit(playing.session_id, action)
@@ -185,7 +185,7 @@ def test_a_copy_into_an_empty_club_database_keeps_every_game_whole(tmp_path, clu
     tablet_path.parent.mkdir()
     ids = make_tablet(tablet_path)
     tablet = Store(tablet_path)
-    (ids["set-up"],) = SessionService(tablet).import_records(json.dumps(SHORT))  # a deal kept in the setup column
+    (ids["set-up"],) = SessionService(tablet).transfer.import_records(json.dumps(SHORT))  # a deal kept in the setup column
     tablet.close()
     before = files(tablet_path.parent)
     store = club.store()
@@ -203,11 +203,11 @@ def test_a_copy_into_an_empty_club_database_keeps_every_game_whole(tmp_path, clu
             for role, sid in ids.items():
                 assert game_rows(store, copied[f"{origin}/{sid}"]) == game_rows(tablet, sid), role
             assert month_figures(store) == month_figures(tablet)
-            tablet_export = SessionService(tablet).export()
+            tablet_export = SessionService(tablet).transfer.export()
         finally:
             tablet.close()
         service = SessionService(store)
-        assert service.export() == tablet_export  # the records replay as on the tablet
+        assert service.transfer.export() == tablet_export  # the records replay as on the tablet
         # the undone entry came across, retracted, for disputes
         playing = copied[f"{origin}/{ids['playing']}"]
         with store.read() as db:
@@ -227,11 +227,11 @@ def test_players_are_matched_by_name_whatever_the_case(tmp_path, club):
     service = SessionService(store)
     service.add_player("Anne")
     service.add_player("Bruno")
-    (own,) = service.import_records(json.dumps(hs_designed(["Anne", "Bruno", "Farid"], "Anne")))
+    (own,) = service.transfer.import_records(json.dumps(hs_designed(["Anne", "Bruno", "Farid"], "Anne")))
     own_before = game_rows(store, own)
     tablet_path = tmp_path / "tablet.db"
     tablet = Store(tablet_path)
-    SessionService(tablet).import_records(json.dumps([hs_designed(["anne", "BRUNO", "Zoé"], "Zoé")]))
+    SessionService(tablet).transfer.import_records(json.dumps([hs_designed(["anne", "BRUNO", "Zoé"], "Zoé")]))
     tablet.close()
     try:
         report = migrate(tablet_path, store)
@@ -370,7 +370,7 @@ def test_a_game_changed_at_the_club_too_is_a_conflict_and_stays_as_it_is(tmp_pat
         tablet = Store(tablet_path)
         service = SessionService(tablet)
         service.submit(ids["playing"], actions[4])  # the same entry, at another moment, on the tablet
-        service.import_records(json.dumps(sv_game(["Ugo", "Vera"])))  # and a new game
+        service.transfer.import_records(json.dumps(sv_game(["Ugo", "Vera"])))  # and a new game
         tablet.close()
     finally:
         store.close()
@@ -555,7 +555,7 @@ def test_two_tablets_copied_at_once_into_one_server_share_their_players(tmp_path
     first, second = tmp_path / "first.db", tmp_path / "second.db"
     make_tablet(first)  # anne, Bruno, Chloé, Dario, Eve
     tablet = Store(second)
-    SessionService(tablet).import_records(json.dumps([hs_designed(["Anne", "BRUNO", "chloé"], "Anne"),
+    SessionService(tablet).transfer.import_records(json.dumps([hs_designed(["Anne", "BRUNO", "chloé"], "Anne"),
                                                       sv_game(["Zoé", "eve"])]))
     tablet.close()
     reports = dict(zip(("first", "second"), at_once(pg_url, monkeypatch, [first, second])))
@@ -604,7 +604,7 @@ def test_a_profile_a_tablet_creates_while_a_migration_creates_it_too_is_one_prof
 
     tablet_path = tmp_path / "tablet.db"
     tablet = Store(tablet_path)
-    SessionService(tablet).import_records(json.dumps(sv_game(["Zoé", "Yann"])))
+    SessionService(tablet).transfer.import_records(json.dumps(sv_game(["Zoé", "Yann"])))
     tablet.close()
     url = make_url(pg_url)
     other = psycopg.connect(host=url.query["host"], user=url.username, dbname=url.database)
@@ -764,7 +764,7 @@ def test_a_failure_half_way_leaves_the_club_database_unchanged(tmp_path, club, m
     make_tablet(tablet_path)
     store = club.store()
     try:
-        SessionService(store).import_records(json.dumps(hs_long(["Anne", "Bruno", "Chloé", "Dario"])))
+        SessionService(store).transfer.import_records(json.dumps(hs_long(["Anne", "Bruno", "Chloé", "Dario"])))
         before = rows(store)
     finally:
         store.close()
@@ -799,7 +799,7 @@ def test_the_server_lost_half_way_leaves_the_club_database_unchanged(tmp_path, p
     make_tablet(tablet_path)
     store = Store(pg_url)
     try:
-        SessionService(store).import_records(json.dumps(hs_long(["Anne", "Bruno", "Chloé", "Dario"])))
+        SessionService(store).transfer.import_records(json.dumps(hs_long(["Anne", "Bruno", "Chloé", "Dario"])))
         before = rows(store)
     finally:
         store.close()

@@ -157,36 +157,36 @@ def test_a_rename_is_checked(service):
     service.add_player("Lou")
     bruno = service.add_player("Bruno")
     with pytest.raises(Malformed) as look_alike_:
-        service.rename_player(bruno.id, CYRILLIC_LOU)
+        service.profiles.rename(bruno.id, CYRILLIC_LOU)
     says(look_alike_.value, "Lou")
     with pytest.raises(ServiceError) as twice:
-        service.rename_player(bruno.id, FULLWIDTH_LOU)
+        service.profiles.rename(bruno.id, FULLWIDTH_LOU)
     assert twice.value.msg.key == "service.player.duplicate" and twice.value.msg.params["name"] == "Lou"
     for bad, key in ((STACKED, "name.marks"), ("Bru\u043do", "name.mixed_scripts")):
         with pytest.raises(Malformed) as refused:
-            service.rename_player(bruno.id, bad)
+            service.profiles.rename(bruno.id, bad)
         assert refused.value.msg.key == key
-    assert service.rename_player(bruno.id, "\uff22runo").name == "Bruno"  # normalised, its own name
-    assert service.rename_player(bruno.id, "Loup").name == "Loup"
+    assert service.profiles.rename(bruno.id, "\uff22runo").name == "Bruno"  # normalised, its own name
+    assert service.profiles.rename(bruno.id, "Loup").name == "Loup"
     assert sorted(p.name for p in service.players()) == ["Lou", "Loup"]
 
 
 def test_an_old_look_alike_keeps_its_name_when_renamed_to_it(service):
     saved(service, "Lou", CYRILLIC_LOU)
     old = next(p for p in service.players() if p.name == CYRILLIC_LOU)
-    assert service.rename_player(old.id, CYRILLIC_LOU).name == CYRILLIC_LOU  # nothing new: nothing refused
-    assert service.rename_player(old.id, "Louise").name == "Louise"
+    assert service.profiles.rename(old.id, CYRILLIC_LOU).name == CYRILLIC_LOU  # nothing new: nothing refused
+    assert service.profiles.rename(old.id, "Louise").name == "Louise"
 
 
 def test_an_import_cannot_bring_a_look_alike(service):
     service.add_player("Lou")
     record = {"format": "table-record/1", "game": "stupide-vautour", "players": [CYRILLIC_LOU, "Anne"], "actions": []}
     with pytest.raises(Malformed) as refused:
-        service.import_records(json.dumps(record))
+        service.transfer.import_records(json.dumps(record))
     says(refused.value, "Lou")
-    assert service.export() == []
+    assert service.transfer.export() == []
     saved(service, CYRILLIC_LOU)  # saved already: its records come in
-    assert len(service.import_records(json.dumps(record))) == 1
+    assert len(service.transfer.import_records(json.dumps(record))) == 1
 
 
 def test_the_setup_screen_says_the_refusal_naming_the_player_in_both_languages(service, tmp_path):
@@ -221,18 +221,18 @@ def test_a_new_table_name_like_a_known_one_is_refused_naming_it(service):
         assert refused.value.msg.key == "service.table.look_alike"
         says(refused.value, "Table 1")
         with pytest.raises(Malformed):
-            service.check_table_name(look_alike_)
+            service.club.check_table_name(look_alike_)
     with pytest.raises(Malformed) as mixed:
         service.start("high-society", ["Anne", "Bruno", "Lou"], table="T\u0430ble 2")
     assert mixed.value.msg.key == "service.table.mixed_scripts"
     assert table_of(service, "\uff34able 1") == "Table 1"
-    assert service.check_table_name("Table 2") == "Table 2"
+    assert service.club.check_table_name("Table 2") == "Table 2"
     assert table_of(service, "Table 2") == "Table 2"
     # a table name already saved stays usable as it is
     with service.store.write() as db:
         db.execute(text("UPDATE sessions SET table_name = :t WHERE id = :s"), {"t": "T\u0430ble 1", "s": first})
     assert table_of(service, "T\u0430ble 1") == "T\u0430ble 1"
-    assert service.check_table_name("T\u0430ble 1") == "T\u0430ble 1"
+    assert service.club.check_table_name("T\u0430ble 1") == "T\u0430ble 1"
 
 
 def test_the_home_field_refuses_a_look_alike_table_name(service, tmp_path):

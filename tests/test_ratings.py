@@ -53,7 +53,7 @@ def finished_games(h: History) -> list[dict]:
         summary = h.service.history.summary(sid)
         if summary.status != "finished":
             continue
-        [record] = h.service.export(sid)
+        [record] = h.service.transfer.export(sid)
         verdict = verdict_of(parse_record_data(record))
         assert verdict.status == "finished" and verdict.result is not None
         winners = set(verdict.result.winners)
@@ -239,17 +239,17 @@ def test_a_change_rates_again_from_the_first_game_it_affects_only(tmp_path, rate
         service.delete(ids[2])
         assert rated == [[ids[3], ids[1]]]
         rated.clear()
-        service.rename_player(service.players()[0].id, "Annette")  # rows know profiles by id
+        service.profiles.rename(service.players()[0].id, "Annette")  # rows know profiles by id
         assert rated == []
         other = play_hs(service, ["Dario", "Éloi", "Fanny"], "Dario")
         rated.clear()
         dario = {p.name: p.id for p in service.players()}["Dario"]
-        service.merge_players(dario, {p.name: p.id for p in service.players()}["Annette"])
+        service.profiles.merge(dario, {p.name: p.id for p in service.players()}["Annette"])
         assert rated == [[other]]  # from Dario's first game: Annette's earlier games stay as they were
         # a batch imported while the clock is back in the past: rated from the first of them on
         rated.clear()
         clock.now = T0 - timedelta(days=3)
-        imported = service.import_records(json.dumps([hs_designed(trio, "Chloé"), hs_designed(trio, "Bruno")]))
+        imported = service.transfer.import_records(json.dumps([hs_designed(trio, "Chloé"), hs_designed(trio, "Bruno")]))
         assert rated == [imported + [ids[0], ids[3], ids[1], other]]
     finally:
         service.store.close()
@@ -263,7 +263,7 @@ def test_a_game_abandoned_or_unfinished_is_not_rated(tmp_path):
         for action in record["actions"][:-1]:
             service.submit(state.session_id, action)
         service.history.set_abandoned(state.session_id)
-        service.import_records(json.dumps(dict(record, actions=record["actions"][:3])))
+        service.transfer.import_records(json.dumps(dict(record, actions=record["actions"][:3])))
         assert service.ratings.table() == []
     finally:
         service.store.close()
@@ -278,7 +278,7 @@ def test_the_migration_rates_the_games_a_database_already_has(tmp_path):
     service = SessionService(Store(path), clock=Clock(T0))
     for first in ("Anne", "Bruno", "Anne"):
         play_hs(service, ["Anne", "Bruno", "Chloé"], first)
-    service.import_records(json.dumps([playout("stupide-vautour", 1), playout("high-society", 2)]))
+    service.transfer.import_records(json.dumps([playout("stupide-vautour", 1), playout("high-society", 2)]))
     before = service.ratings.table()
     assert before
     with service.store.engine.connect() as conn:
@@ -422,7 +422,7 @@ def test_bg_stats_plays_of_every_game_have_every_field_with_its_type(tmp_path):
     service = SessionService(Store(tmp_path / "companion.db"), clock=clock)
     try:
         for i, game in enumerate(GAMES):
-            service.import_records(json.dumps(playout(game, i)))
+            service.transfer.import_records(json.dumps(playout(game, i)))
         record = hs_designed(["Anne", "Bruno", "Chloé"], "Bruno")
         state = service.start("high-society", record["players"], first_player="Bruno", table="Salle A")
         for action in record["actions"]:
@@ -451,7 +451,7 @@ def test_bg_stats_plays_of_every_game_have_every_field_with_its_type(tmp_path):
 def test_the_qr_code_of_a_bg_stats_link_decodes_to_exactly_the_link(tmp_path):
     service = SessionService(Store(tmp_path / "companion.db"), clock=Clock(T0))
     try:
-        service.import_records(json.dumps(playout("animalia", 3)))
+        service.transfer.import_records(json.dumps(playout("animalia", 3)))
         [play] = service.exports.bgstats_plays()
     finally:
         service.store.close()

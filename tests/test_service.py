@@ -309,7 +309,7 @@ def test_start_keeps_the_short_version_deal_in_the_database(db_path, store, serv
     # Anne and Bruno both own a cow only because of the deal
     other.submit(state.session_id, {"type": "challenge", "player": "Anne", "target": "Bruno", "animal": "cow",
                                     "cards": [10]})
-    (record,) = other.export(state.session_id)
+    (record,) = other.transfer.export(state.session_id)
     assert record["start_animals"] == DEAL
     assert list(record) == ["format", "game", "players", "first_player", "start_animals", "actions"]
     other.store.close()
@@ -319,7 +319,7 @@ def test_a_game_without_set_up_fields_stores_none(store, service):
     service.start("boursicocotte", PLAYERS)
     service.start("high-society", PLAYERS, setup={})
     assert rows(store, "SELECT setup FROM sessions") == [(None,), (None,)]
-    assert all("start_animals" not in r for r in service.export())
+    assert all("start_animals" not in r for r in service.transfer.export())
 
 
 @pytest.mark.parametrize("game, setup, key, words", [
@@ -362,7 +362,7 @@ def test_add_player_refuses_blank_and_duplicate_names(service):
 
 def test_unknown_session(service):
     for call in (lambda: service.open(99), lambda: service.submit(99, {"type": "reveal", "card": "p1"}),
-                 lambda: service.undo(99), lambda: service.delete(99), lambda: service.export(99)):
+                 lambda: service.undo(99), lambda: service.delete(99), lambda: service.transfer.export(99)):
         with pytest.raises(ServiceError) as caught:
             call()
         assert caught.value.msg.key == "service.session.unknown"
@@ -457,7 +457,7 @@ def test_correction_that_makes_a_later_entry_illegal_saves_nothing(store, servic
     for action in _bid_round():
         state = service.submit(sid, action)
     before = store.table_counts()
-    exported = service.export(sid)
+    exported = service.transfer.export(sid)
     # If Bruno had passed instead of bidding, Chloé's pass ends the round (only Anne is left):
     # Anne's pass at entry 4 is then out of turn.
     with pytest.raises(CorrectionConflict) as caught:
@@ -470,7 +470,7 @@ def test_correction_that_makes_a_later_entry_illegal_saves_nothing(store, servic
     with pytest.raises(CorrectionConflict):
         service.preview_correction(sid, 2, {"type": "pass", "player": "Bruno"})
     assert store.table_counts() == before
-    assert service.export(sid) == exported
+    assert service.transfer.export(sid) == exported
     assert_same_state(service.open(sid), state)
     assert_same_state(SessionService(store).open(sid), state)
 

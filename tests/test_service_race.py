@@ -557,7 +557,7 @@ def test_a_merge_on_another_device_does_not_break_the_entry_that_ends_a_game(dev
         state = a.submit(state.session_id, action, seen=state.version)
     b.add_player("Bruna")
     ids = {p.name: p.id for p in b.players()}
-    b.merge_players(ids["Bruno"], ids["Bruna"])
+    b.profiles.merge(ids["Bruno"], ids["Bruna"])
     state = a.submit(state.session_id, record["actions"][-1], seen=state.version)
     assert state.outcome is not None
     finished = [g for g in b.history.all() if g.session_id == state.session_id]

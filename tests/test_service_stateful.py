@@ -296,7 +296,7 @@ class Table(RuleBasedStateMachine):
         fresh = SessionService(self.reader)
         assert seen_of(fresh.open(self.sid)) == seen_of(live)
         # (2) a replay of the exported record from scratch
-        (exported,) = fresh.export(self.sid)
+        (exported,) = fresh.transfer.export(self.sid)
         assert exported["actions"] == self.model
         again = replay(parse_record_data(exported))
         assert again.violation is None
@@ -315,12 +315,12 @@ class Table(RuleBasedStateMachine):
         # (3) the export imported into an empty store (the game imported before is deleted)
         imported = SessionService(self.importer)
         try:
-            (new_id,) = imported.import_records(json.dumps(exported))
+            (new_id,) = imported.transfer.import_records(json.dumps(exported))
             back = imported.open(new_id)
             assert [e.action for e in back.log] == self.model
             assert back.outcome == live.outcome
             assert back.expected == live.expected
-            assert imported.export(new_id) == [exported]
+            assert imported.transfer.export(new_id) == [exported]
         finally:
             for summary in imported.history.all():
                 imported.delete(summary.session_id)

@@ -272,18 +272,18 @@ def check(h: History, rng: random.Random) -> None:
             counts: dict[str, int] = defaultdict(int)
             for t in done:
                 counts[t.game] += 1
-            assert service.league_games(since, until, table=table) == \
+            assert service.club.league_games(since, until, table=table) == \
                 sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])), where
             for game in GAMES:
                 rows, played = expected_league(game, finished(truth, since, until, table, game), names)
-                league = service.league(game, since, until, table=table, limit=500)
+                league = service.club.league(game, since, until, table=table, limit=500)
                 assert ([approx((r.position, r.player_id, r.name, r.games, r.wins, r.points, r.average_place))
                          for r in league.rows], league.total, league.games) == (rows, len(rows), played), \
                     (where, game)
                 if len(rows) > 2:
-                    page = service.league(game, since, until, table=table, offset=1, limit=2)
+                    page = service.club.league(game, since, until, table=table, offset=1, limit=2)
                     assert [approx((r.position, r.player_id)) for r in page.rows] == [r[:2] for r in rows[1:3]]
-                    past = service.league(game, since, until, table=table, offset=len(rows) + 1)
+                    past = service.club.league(game, since, until, table=table, offset=len(rows) + 1)
                     assert (past.rows, past.total, past.games) == ((), len(rows), played)
 
 

@@ -155,7 +155,7 @@ def test_a_database_at_0002_with_data_upgrades_to_head_intact(tmp_path):
         going = service.open(2)
         assert going.assist is True and going.record.start_animals is None
         assert [e.action for e in going.log] == BC_GOING
-        assert service.export() == [records[1], records[2]]
+        assert service.transfer.export() == [records[1], records[2]]
         service.submit(2, {"type": "draw", "card": "hen"})  # the upgraded database takes new entries
         assert len(service.history.entries(2)) == len(BC_GOING) + 2
     finally:

@@ -57,7 +57,7 @@ def table_panel(app: App) -> ft.Control:
 def table_chips(app: App, chosen: str | None, on_pick: Callable[[str | None], None], prefix: str) -> ft.Control | None:
     """The filter by table: every table name of the database (and the games of tablets with no
     name); None while the database knows no table name (nothing to filter)."""
-    found = app.guard(app.service.table_names)
+    found = app.guard(app.service.club.table_names)
     if not found or not found[0]:
         return None
     names, unnamed = found
@@ -89,7 +89,7 @@ def league_section(app: App, state: dict[str, Any], since: datetime | None, unti
     in it, how points are counted, a line per player (a page, "more" adds the next) and a chart of
     the best lines' points."""
     parts: list[ft.Control] = [ui.subtitle(app.t("app.club.league"), ident="league-title")]
-    games = app.guard(lambda: app.service.league_games(since, until, table)) or []
+    games = app.guard(lambda: app.service.club.league_games(since, until, table)) or []
     if not games:
         parts.append(ui.muted(app.t("app.club.league_empty"), ident="league-empty"))
         return parts
@@ -122,7 +122,7 @@ def league_section(app: App, state: dict[str, Any], since: datetime | None, unti
     ]))
     shown = max(LEAGUE_PAGE, int(state.get("league_shown", LEAGUE_PAGE)))
     # sorted by rating: every line of the period (the service's most, 500), ordered here, a page shown
-    league = app.guard(lambda: app.service.league(game, since, until, table, limit=LEAGUE_ALL if by_rating else shown))
+    league = app.guard(lambda: app.service.club.league(game, since, until, table, limit=LEAGUE_ALL if by_rating else shown))
     if league is None:
         return parts
     rated = {r.player_id: r for r in (app.guard(lambda: app.service.ratings.table(game)) or [])}

@@ -169,7 +169,7 @@ class App:
         """Name this device's table (None: no name), for every game started here from now on;
         kept in its settings. The name is checked first, against the table names of the database
         too (the service's Malformed says why not: a look-alike of another table names it)."""
-        self._table = self.service.check_table_name(name)
+        self._table = self.service.club.check_table_name(name)
         self.settings.save(table=self._table)
 
     def _save_settings(self) -> None:

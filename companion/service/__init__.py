@@ -16,11 +16,13 @@ The other jobs are parts it holds, reached by name, each given what it uses of t
 
 - ``service.history`` (:mod:`.queries`) — history lists, statistics, the abandoned mark;
 - ``service.ratings`` (:mod:`.ratings`) — skill ratings, rivals and streaks;
-- ``service.exports`` (:mod:`.exports`) — finished games as CSV rows and BG Stats plays (:mod:`.bgstats`).
+- ``service.exports`` (:mod:`.exports`) — finished games as CSV rows and BG Stats plays (:mod:`.bgstats`);
+- ``service.transfer`` (:mod:`.transfer`) — import and export of table records;
+- ``service.profiles`` (:mod:`.players`) — profiles: rename, merge, remove;
+- ``service.club`` (:mod:`.club`) — a club's shared history: its tables and the season league table of a game.
 
-Still mixed in: :mod:`.transfer` (import and export of table records), :mod:`.players` (profiles:
-rename, merge, remove), :mod:`.club` (a club's tables and the season league table of a game) and
-:mod:`.evenings` (club evenings: rounds, seating, a table's game started from it, standings).
+Still mixed in: :mod:`.evenings` (club evenings: rounds, seating, a table's game started from it,
+standings).
 
 Beside them: :mod:`.states` — the typed values returned to screens; :mod:`.errors` — what it
 refuses; :mod:`.records` — a record and the rows the store keeps for it; :mod:`.replay` — the
@@ -49,7 +51,7 @@ from companion.service.evenings import Evenings
 from companion.service.exports import Exports
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
-from companion.service.players import Players
+from companion.service.players import Profiles
 from companion.service.queries import History
 from companion.service.ratings import Ratings
 from companion.service.records import ENVELOPE_COLUMNS, setup_fields
@@ -76,7 +78,7 @@ from companion.service.transfer import Transfer
 from companion.store import Store, StoreUnusable
 
 
-class SessionService(Evenings, Sessions, Play, Transfer, Players, Club):
+class SessionService(Evenings, Sessions, Play):
     """Games: their lifecycle and their play (:mod:`.sessions`, :mod:`.play`), and the parts for
     the other jobs (see the module)."""
 
@@ -85,6 +87,9 @@ class SessionService(Evenings, Sessions, Play, Transfer, Players, Club):
         self.history = History(store, self._read, self._lock, self._now)
         self.ratings = Ratings(store, self._read, self._lock)
         self.exports = Exports(store, self._read, self.history)
+        self.transfer = Transfer(store, self._read, self._lock, self._now)
+        self.profiles = Profiles(store, self._lock, self._cache)
+        self.club = Club(self._read)
         self.repair_results()
 
 

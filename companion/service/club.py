@@ -1,6 +1,7 @@
 """A club's view of the shared history: the table names present in the database and the season
 league table of one game, over a period and a table (the SQL over the summaries and results rows
-is the store's, :mod:`companion.store.club`; never a replay); and what a table name may be."""
+is the store's, :mod:`companion.store.club`; never a replay); and what a table name may be. The
+service's part ``service.club`` (:class:`Club`), given the service's reads."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from companion.service.errors import STORAGE_ERRORS, Malformed, ServiceError, storage_error
-from companion.service.live import ServiceCore
+from companion.service.live import Read
 from companion.service.states import utc
 from companion.store import club
 from companion.store.club import NO_TABLE, League
@@ -75,7 +76,12 @@ def checked_table(name: object, known: Sequence[str] | None = None) -> str | Non
         raise Malformed(err.msg) from None
 
 
-class Club(ServiceCore):
+class Club:
+    """A club's tables and league, ``service.club``."""
+
+    def __init__(self, read: Read):
+        self._read = read
+
     def check_table_name(self, name: object) -> str | None:
         """The name a table (this tablet) would keep (None: no name), checked against the table
         names of the database (:func:`checked_table`): the home field's check, before any game."""

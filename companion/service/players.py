@@ -13,17 +13,23 @@ name by :func:`models.names.known_as` (case, Unicode composition and NFKC forms 
 that could be taken for another profile's (:func:`models.names.check_new_name`: a look-alike,
 named; letters of two alphabets; stacked accents). A profile given its own name again is left as
 it is, even a name saved before these rules.
+
+The service's part ``service.profiles`` (:class:`Profiles`; ``service.players()`` lists them),
+given the store, the service's lock and its cache of live sessions (a merge empties it).
 """
 
 from __future__ import annotations
+
+import threading
+from collections import OrderedDict
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from companion.service.errors import STORAGE_ERRORS, Malformed, ServiceError, storage_error
-from companion.service.live import ServiceCore
+from companion.service.live import Live
 from companion.service.states import PlayerProfile, utc
-from companion.store import profiles
+from companion.store import Store, profiles
 from models.i18n import Msg
 from models.names import BadName, check_new_name, known_as, normal_name
 from models.tables import Player
@@ -38,8 +44,15 @@ def clean_name(name: object) -> str:
         raise Malformed(Msg("service.player.blank") if err.msg.key == "name.blank" else err.msg) from None
 
 
-class Players(ServiceCore):
-    def rename_player(self, player_id: int, new_name: str) -> PlayerProfile:
+class Profiles:
+    """Renaming, merging and removing profiles, ``service.profiles``."""
+
+    def __init__(self, store: Store, lock: threading.RLock, cache: OrderedDict[int, Live]):
+        self.store = store
+        self._lock = lock
+        self._cache = cache  # the service's live sessions
+
+    def rename(self, player_id: int, new_name: str) -> PlayerProfile:
         """Give a profile another name. Past games keep the names of their records; the history
         and the statistics show the new one."""
         name = clean_name(new_name)
@@ -65,7 +78,7 @@ class Players(ServiceCore):
                 raise storage_error(err) from err
         return PlayerProfile(player_id, name, utc(created))
 
-    def merge_players(self, source_id: int, target_id: int) -> PlayerProfile:
+    def merge(self, source_id: int, target_id: int) -> PlayerProfile:
         """Fold profile ``source_id`` into ``target_id``: every seat and result of the source
         becomes the target's, and the source profile goes. Refused when both sat at the same
         game (they were two people there). Past games still replay under their records' names."""
@@ -95,7 +108,7 @@ class Players(ServiceCore):
             self._cache.clear()  # cached games know their players by profile id
         return profile
 
-    def remove_player(self, player_id: int) -> PlayerProfile:
+    def remove(self, player_id: int) -> PlayerProfile:
         """Remove a profile that never sat at a table; one with games is refused (merge it
         into another profile instead)."""
         with self._lock:

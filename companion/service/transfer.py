@@ -1,9 +1,12 @@
 """Records in and out: export sessions as table records (table-record/1), import one record or a
-list of them — all checked before anything is written, all written in one transaction."""
+list of them — all checked before anything is written, all written in one transaction. The
+service's part ``service.transfer`` (:class:`Transfer`), given the store, the service's reads, its
+lock and its clock."""
 
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any, BinaryIO
 
 from companion.files import READ_LIMIT, Unreadable, read_file
@@ -15,10 +18,10 @@ from companion.service.errors import (
     storage_error,
     unknown_session,
 )
-from companion.service.live import ServiceCore
+from companion.service.live import Clock, Read
 from companion.service.records import Kept, kept, lost, refereed_actions
 from companion.service.replay import fold, result_rows
-from companion.store import NewGame
+from companion.store import NewGame, Store
 from models.i18n import Msg, in_words
 from models.names import BadName, check_new_name, find_same
 from models.record import RECORD_FORMAT, MalformedRecord, load_json, parse_record_data
@@ -37,7 +40,15 @@ def read_import(path: str, stdin: BinaryIO | None = None, limit: int = IMPORT_LI
     return read_file(path, stdin, limit)
 
 
-class Transfer(ServiceCore):
+class Transfer:
+    """Table records out and in, ``service.transfer``."""
+
+    def __init__(self, store: Store, read: Read, lock: threading.RLock, now: Clock):
+        self.store = store
+        self._read = read
+        self._lock = lock
+        self._now = now
+
     def export(self, session_id: int | None = None) -> list[dict[str, Any]]:
         """Table records (table-record/1) of one session or of all, oldest first."""
         if session_id is not None and not -ID_LIMIT <= session_id < ID_LIMIT:

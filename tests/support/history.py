@@ -111,7 +111,7 @@ class History:
                 item["actions"] = record["actions"][: self.rng.randrange(len(record["actions"]))]
             items.append(item)
         self.start_time()
-        ids = self.service.import_records(json.dumps(items if count > 1 or self.rng.random() < 0.5 else items[0]))
+        ids = self.service.transfer.import_records(json.dumps(items if count > 1 or self.rng.random() < 0.5 else items[0]))
         for sid, (game, record, names) in zip(ids, made):
             self._seated(sid, game, record, names, None)
 
@@ -165,7 +165,7 @@ class History:
             profiles = service.players()
             if profiles:
                 self.renames += 1
-                service.rename_player(rng.choice(profiles).id, f"Nouveau {self.renames}")
+                service.profiles.rename(rng.choice(profiles).id, f"Nouveau {self.renames}")
         elif what == "merge":
             self.merge()
         elif what == "delete":
@@ -219,7 +219,7 @@ class History:
             else self.rng.sample(ids, 2)
         together = any(source in g.seats.values() and target in g.seats.values() for g in self.games.values())
         try:
-            self.service.merge_players(source, target)
+            self.service.profiles.merge(source, target)
         except ServiceError as err:
             assert together and err.msg.key == "service.players.merge_together"
             return

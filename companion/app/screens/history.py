@@ -149,7 +149,7 @@ def import_picked(app: App, files: list[Any]) -> None:
             app.tell(app.t("app.history.import_unreadable", path=picked.name, detail=""), "error")
             app.render()
             return
-        ids = app.guard(lambda: app.service.import_records(content))
+        ids = app.guard(lambda: app.service.transfer.import_records(content))
         if ids is None:
             app.render()
             return
@@ -209,7 +209,7 @@ def offer_share(app: App, data: bytes, file_name: str) -> None:
 def export_to(app: App, session_id: int | None) -> None:
     """Export one game (or all): a download in a browser; elsewhere written to the exports folder,
     and offered to the platform's share sheet (phone, tablet) or save dialog (desktop)."""
-    records = app.guard(lambda: app.service.export(session_id))
+    records = app.guard(lambda: app.service.transfer.export(session_id))
     if records is None:
         return
     payload = records[0] if session_id is not None and records else records

@@ -86,7 +86,7 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
         draft["name"] = e.control.value or ""
 
     def rename(_: Any) -> None:
-        done = app.guard(lambda: app.service.rename_player(player_id, draft["name"]))
+        done = app.guard(lambda: app.service.profiles.rename(player_id, draft["name"]))
         if done is not None:
             draft["name"] = done.name
             app.announce()
@@ -107,7 +107,7 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
     def merge_into(target_id: int, target_name: str) -> ui.Handler:
         def handler(_: Any) -> None:
             def really() -> None:
-                done = app.guard(lambda: app.service.merge_players(player_id, target_id))
+                done = app.guard(lambda: app.service.profiles.merge(player_id, target_id))
                 if done is None:
                     app.render()
                     return
@@ -121,7 +121,7 @@ def _player_page(app: App, player_id: int) -> tuple[str, ft.Control]:
 
     def remove(_: Any) -> None:
         def really() -> None:
-            if app.guard(lambda: app.service.remove_player(player_id)) is None:
+            if app.guard(lambda: app.service.profiles.remove(player_id)) is None:
                 app.render()
                 return
             app.back()
