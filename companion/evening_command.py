@@ -1,6 +1,6 @@
 """`companion evening plan` and `companion evening standings`: a club evening's seating planned
 from the command line (no database: :mod:`models.seating`) and an evening's standings read from
-the database (:meth:`companion.service.SessionService.standings`)."""
+the database (``service.evenings.standings``, :meth:`companion.service.evenings.Evenings.standings`)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     except StoreUnusable as err:
         return _fail(err.msg, args.lang)
     try:
-        standings = SessionService(store).standings(args.evening)
+        standings = SessionService(store).evenings.standings(args.evening)
     except ServiceError as err:
         return _fail(err.msg, args.lang)
     finally:

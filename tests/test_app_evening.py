@@ -39,14 +39,14 @@ def test_an_evening_is_created_seated_and_a_table_started_from_the_tablet(servic
         probe.tap(app.root, f"evening-table-{t}-game-stupide-vautour")
     probe.tap(app.root, "evening-create")
     assert app.here.screen == "evening", probe.texts(app.root)
-    evening = service.evenings()[0]
-    state = service.evening(evening.evening_id)
+    evening = service.evenings.all()[0]
+    state = service.evenings.get(evening.evening_id)
     assert probe.text_of(app.root, "screen-title") == "Jeudi du club : manche 1"
     first = state.rounds[0].tables[0].players
     second = state.rounds[0].tables[1].players
     probe.tap(app.root, "evening-seat-1-1-0")
     probe.tap(app.root, "evening-seat-1-2-0")  # the two change places
-    swapped = service.evening(evening.evening_id).rounds[0]
+    swapped = service.evenings.get(evening.evening_id).rounds[0]
     assert swapped.tables[0].players[0] == second[0] and swapped.tables[1].players[0] == first[0]
     assert probe.text_of(app.root, "evening-play-1-1") == "Soirée : table 1, manche 1"
     probe.tap(app.root, "evening-play-1-1")
@@ -60,11 +60,11 @@ def test_an_evening_is_created_seated_and_a_table_started_from_the_tablet(servic
     session_id = app.here.params["session_id"]
     game = service.open(session_id)
     assert list(game.players) == order and game.game == "stupide-vautour"
-    assert service.evening(evening.evening_id).rounds[0].tables[0].session_id == session_id
+    assert service.evenings.get(evening.evening_id).rounds[0].tables[0].session_id == session_id
     for action in sv_game(order, 1)["actions"]:
         service.submit(session_id, action)
     app.go("evening-standings", evening_id=evening.evening_id)
-    standings = service.standings(evening.evening_id)
+    standings = service.evenings.standings(evening.evening_id)
     assert probe.text_of(app.root, "standings-count") == "1 partie terminée sur 1 lancée"
     for i, row in enumerate(standings.rows):
         assert probe.text_of(app.root, f"standings-place-{i}") == f"{row.position}."
@@ -83,13 +83,13 @@ def test_an_evening_is_created_seated_and_a_table_started_from_the_tablet(servic
 
 
 def test_a_swiss_round_waits_for_its_seating_and_a_refusal_is_a_sentence(service, tmp_path):
-    evening = service.create_evening("Suisse", NINE[:6], 2, ["stupide-vautour", "stupide-vautour"], method="swiss")
+    evening = service.evenings.create("Suisse", NINE[:6], 2, ["stupide-vautour", "stupide-vautour"], method="swiss")
     app = App(service, settings_path=tmp_path / "settings.json")
     app.go("evening", evening_id=evening.evening_id, round=2)
     assert probe.text_of(app.root, "evening-round-state") == Msg("app.evening.round_state.waiting",
                                                                  {"round": 2}).render("fr")
     probe.tap(app.root, "evening-propose")
-    assert service.evening(evening.evening_id).rounds[1].seated
+    assert service.evenings.get(evening.evening_id).rounds[1].seated
     app.go("evenings")
     probe.type_into(app.root, "evening-name", "")
     probe.tap(app.root, "evening-create")
@@ -97,8 +97,8 @@ def test_a_swiss_round_waits_for_its_seating_and_a_refusal_is_a_sentence(service
 
 
 def test_the_history_filters_by_evening(service, tmp_path):
-    evening = service.create_evening("Mardi", NINE[:6], 1, ["stupide-vautour", "stupide-vautour"], seed=8)
-    inside = service.start_table(evening.evening_id, 1, 2)
+    evening = service.evenings.create("Mardi", NINE[:6], 1, ["stupide-vautour", "stupide-vautour"], seed=8)
+    inside = service.evenings.start_table(evening.evening_id, 1, 2)
     service.start("stupide-vautour", ["Anne", "Bruno"])
     app = App(service, settings_path=tmp_path / "settings.json")
     app.go("evening", evening_id=evening.evening_id)

@@ -57,12 +57,12 @@ def test_standings_print_as_text_and_json(tmp_path, capsys):
     path = tmp_path / "club.db"
     store = Store(path)
     service = SessionService(store)
-    evening = service.create_evening("Jeudi", ["Anne", "Bruno", "Chloé", "Dario", "Eve", "Inès"], 2,
+    evening = service.evenings.create("Jeudi", ["Anne", "Bruno", "Chloé", "Dario", "Eve", "Inès"], 2,
                                      ["stupide-vautour"] * 2, seed=4)
-    state = service.start_table(evening.evening_id, 1, 1)
+    state = service.evenings.start_table(evening.evening_id, 1, 1)
     for action in sv_game(list(state.players), 1)["actions"]:
         service.submit(state.session_id, action)
-    expected = service.standings(evening.evening_id)
+    expected = service.evenings.standings(evening.evening_id)
     store.close()
     assert main(["--db", str(path), "evening", "standings", "--evening", str(evening.evening_id), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

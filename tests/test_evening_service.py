@@ -33,7 +33,7 @@ def play(service: SessionService, session_id: int, shift: int = 1, leave: int = 
 
 
 def shown(service: SessionService, evening_id: int) -> list[tuple[str, int, int, float | None, int]]:
-    return [(r.name, r.points, r.wins, r.average_place, r.beaten) for r in service.standings(evening_id).rows]
+    return [(r.name, r.points, r.wins, r.average_place, r.beaten) for r in service.evenings.standings(evening_id).rows]
 
 
 def seatings(evening) -> list[Seating]:
@@ -41,23 +41,23 @@ def seatings(evening) -> list[Seating]:
 
 
 def test_an_evening_is_seated_and_its_tables_start_from_the_seating(service):
-    evening = service.create_evening("Jeudi", NINE, 3, [VAUTOUR] * 3, seed=5)
+    evening = service.evenings.create("Jeudi", NINE, 3, [VAUTOUR] * 3, seed=5)
     assert [r.seated for r in evening.rounds] == [True, True, True]
     for rnd in evening.rounds:
         assert [len(t.players) for t in rnd.tables] == [3, 3, 3]
         assert sorted(p for t in rnd.tables for p in t.players) == sorted(NINE)
     assert repeats(seatings(evening)) == 0  # nine players in threes: three rounds without a repeat
     table = evening.rounds[0].tables[1]
-    state = service.start_table(evening.evening_id, 1, 2, table="Table 2")
+    state = service.evenings.start_table(evening.evening_id, 1, 2, table="Table 2")
     assert list(state.players) == list(table.players) and state.game == VAUTOUR
-    assert service.start_table(evening.evening_id, 1, 2).session_id == state.session_id  # one game a table
-    again = service.evening(evening.evening_id)
+    assert service.evenings.start_table(evening.evening_id, 1, 2).session_id == state.session_id  # one game a table
+    again = service.evenings.get(evening.evening_id)
     assert again.rounds[0].started and again.rounds[0].tables[1].session_id == state.session_id
-    assert service.evening_of([state.session_id]) == {state.session_id: (evening.evening_id, "Jeudi", 1, 2)}
+    assert service.evenings.evening_of([state.session_id]) == {state.session_id: (evening.evening_id, "Jeudi", 1, 2)}
     with pytest.raises(ServiceError) as refused:
-        service.swap_seats(evening.evening_id, 1, NINE[0], NINE[1])
+        service.evenings.swap_seats(evening.evening_id, 1, NINE[0], NINE[1])
     assert refused.value.msg.key == "service.evening.started"
-    assert [e.name for e in service.evenings()] == ["Jeudi"]
+    assert [e.name for e in service.evenings.all()] == ["Jeudi"]
 
 
 def play_hs(service: SessionService, session_id: int) -> None:
@@ -68,32 +68,32 @@ def play_hs(service: SessionService, session_id: int) -> None:
 
 
 def test_standings_equal_a_recomputation_after_finishes_undos_corrections_and_removals(service):
-    evening = service.create_evening("Vendredi", NINE, 2, ["high-society", VAUTOUR, VAUTOUR], seed=11)
+    evening = service.evenings.create("Vendredi", NINE, 2, ["high-society", VAUTOUR, VAUTOUR], seed=11)
     eid = evening.evening_id
-    ids = [service.start_table(eid, 1, t).session_id for t in (1, 2, 3)]
+    ids = [service.evenings.start_table(eid, 1, t).session_id for t in (1, 2, 3)]
     play_hs(service, ids[0])
     play(service, ids[1], shift=2)
     play(service, ids[2], shift=1, leave=3)  # unfinished: counts nothing
     assert shown(service, eid) == recomputed(service, eid)
-    standings = service.standings(eid)
+    standings = service.evenings.standings(eid)
     assert standings.finished_games == 2 and standings.games == 3
     assert {r.name for r in standings.rows if r.games == 0} == set(service.open(ids[2]).players)
     service.undo(ids[1])  # reopens a finished game: it counts nothing now
     assert shown(service, eid) == recomputed(service, eid)
-    assert service.standings(eid).finished_games == 1
+    assert service.evenings.standings(eid).finished_games == 1
     play(service, ids[2], shift=1)  # the other table finishes meanwhile
     service.submit(ids[1], sv_game(list(service.open(ids[1]).players), 2)["actions"][-1])
-    assert service.standings(eid).finished_games == 3
+    assert service.evenings.standings(eid).finished_games == 3
     assert shown(service, eid) == recomputed(service, eid)
     last = len(service.open(ids[0]).log) - 1
     service.correct(ids[0], last, {"type": "reveal", "card": "p2"})  # not the scandal after all: reopened
     assert service.open(ids[0]).outcome is None
-    assert service.standings(eid).finished_games == 2
+    assert service.evenings.standings(eid).finished_games == 2
     assert shown(service, eid) == recomputed(service, eid)
     service.delete(ids[1])  # the table may start again
-    assert service.evening(eid).rounds[0].tables[1].session_id is None
+    assert service.evenings.get(eid).rounds[0].tables[1].session_id is None
     assert shown(service, eid) == recomputed(service, eid)
-    again = service.start_table(eid, 1, 2)
+    again = service.evenings.start_table(eid, 1, 2)
     assert again.session_id != ids[1]
 
 
@@ -124,44 +124,44 @@ def test_ties_are_broken_by_wins_then_average_place_then_players_beaten():
 
 
 def test_arrivals_departures_and_swaps_seat_the_rounds_not_started_again(service):
-    evening = service.create_evening("Samedi", NINE[:8], 3, [VAUTOUR, VAUTOUR], seed=3)
+    evening = service.evenings.create("Samedi", NINE[:8], 3, [VAUTOUR, VAUTOUR], seed=3)
     eid = evening.evening_id
-    service.start_table(eid, 1, 1)
-    after = service.set_presence(eid, "Inès", 2, None)  # arrives for round 2
+    service.evenings.start_table(eid, 1, 1)
+    after = service.evenings.set_presence(eid, "Inès", 2, None)  # arrives for round 2
     assert "Inès" not in after.rounds[0].present and "Inès" in after.rounds[1].present
-    assert after.rounds[0] == service.evening(eid).rounds[0]
+    assert after.rounds[0] == service.evenings.get(eid).rounds[0]
     for rnd in after.rounds[1:]:
         assert sorted([p for t in rnd.tables for p in t.players] + list(rnd.sit_out)) == sorted(NINE)
-    left = service.set_presence(eid, "Anne", 1, 2)  # leaves after round 2
+    left = service.evenings.set_presence(eid, "Anne", 1, 2)  # leaves after round 2
     assert "Anne" not in [p for t in left.rounds[2].tables for p in t.players]
     with pytest.raises(ServiceError) as refused:
-        service.set_presence(eid, "Bruno", 2, None)  # would take him out of round 1, started
+        service.evenings.set_presence(eid, "Bruno", 2, None)  # would take him out of round 1, started
     assert refused.value.msg.key == "service.evening.started"
     rnd = left.rounds[1]
     one, two = rnd.tables[0].players[0], rnd.tables[1].players[0]
-    swapped = service.swap_seats(eid, 2, one, two)
+    swapped = service.evenings.swap_seats(eid, 2, one, two)
     assert one in swapped.rounds[1].tables[1].players and two in swapped.rounds[1].tables[0].players
 
 
 def test_more_players_than_seats_sit_out_at_most_once_and_the_standings_say_so(service):
-    evening = service.create_evening("Dimanche", NINE[:7], 3, ["high-society"], seed=1)  # one table of 3-5
+    evening = service.evenings.create("Dimanche", NINE[:7], 3, ["high-society"], seed=1)  # one table of 3-5
     outs = [r.sit_out for r in evening.rounds]
     assert [len(o) for o in outs] == [2, 2, 2]
     assert len({p for o in outs for p in o}) == 6
-    state = service.start_table(evening.evening_id, 1, 1)
-    rows = {r.name: r for r in service.standings(evening.evening_id).rows}
+    state = service.evenings.start_table(evening.evening_id, 1, 1)
+    rows = {r.name: r for r in service.evenings.standings(evening.evening_id).rows}
     assert all(rows[p].sat_out == (1,) for p in outs[0])
     assert state.game == "high-society"
 
 
 def test_swiss_seats_the_next_round_from_the_standings(service):
-    evening = service.create_evening("Suisse", NINE, 2, [VAUTOUR] * 3, method="swiss", seed=2)
+    evening = service.evenings.create("Suisse", NINE, 2, [VAUTOUR] * 3, method="swiss", seed=2)
     eid = evening.evening_id
     assert [r.seated for r in evening.rounds] == [True, False]
     for t, shift in zip((1, 2, 3), (1, 2, 1)):
-        play(service, service.start_table(eid, 1, t).session_id, shift)
-    rows = service.standings(eid).rows
-    second = service.propose(eid, 2).rounds[1]
+        play(service, service.evenings.start_table(eid, 1, t).session_id, shift)
+    rows = service.evenings.standings(eid).rows
+    second = service.evenings.propose(eid, 2).rounds[1]
     assert second.seated
     points = {r.name: r.points for r in rows}
     # the first table holds the three best (equal points may be swapped among themselves)
@@ -170,9 +170,9 @@ def test_swiss_seats_the_next_round_from_the_standings(service):
 
 
 def test_the_history_filters_by_evening_and_the_csv_names_it(service):
-    evening = service.create_evening("Mardi", NINE[:6], 1, [VAUTOUR, VAUTOUR], seed=8)
+    evening = service.evenings.create("Mardi", NINE[:6], 1, [VAUTOUR, VAUTOUR], seed=8)
     eid = evening.evening_id
-    inside = service.start_table(eid, 1, 1)
+    inside = service.evenings.start_table(eid, 1, 1)
     play(service, inside.session_id)
     outside = service.start("stupide-vautour", ["Anne", "Bruno"])
     play(service, outside.session_id)

@@ -19,10 +19,8 @@ The other jobs are parts it holds, reached by name, each given what it uses of t
 - ``service.exports`` (:mod:`.exports`) — finished games as CSV rows and BG Stats plays (:mod:`.bgstats`);
 - ``service.transfer`` (:mod:`.transfer`) — import and export of table records;
 - ``service.profiles`` (:mod:`.players`) — profiles: rename, merge, remove;
-- ``service.club`` (:mod:`.club`) — a club's shared history: its tables and the season league table of a game.
-
-Still mixed in: :mod:`.evenings` (club evenings: rounds, seating, a table's game started from it,
-standings).
+- ``service.club`` (:mod:`.club`) — a club's shared history: its tables and the season league table of a game;
+- ``service.evenings`` (:mod:`.evenings`) — club evenings: rounds, seating (:mod:`models.seating`), a table's game started from it, standings.
 
 Beside them: :mod:`.states` — the typed values returned to screens; :mod:`.errors` — what it
 refuses; :mod:`.records` — a record and the rows the store keeps for it; :mod:`.replay` — the
@@ -78,7 +76,7 @@ from companion.service.transfer import Transfer
 from companion.store import Store, StoreUnusable
 
 
-class SessionService(Evenings, Sessions, Play):
+class SessionService(Sessions, Play):
     """Games: their lifecycle and their play (:mod:`.sessions`, :mod:`.play`), and the parts for
     the other jobs (see the module)."""
 
@@ -90,6 +88,7 @@ class SessionService(Evenings, Sessions, Play):
         self.transfer = Transfer(store, self._read, self._lock, self._now)
         self.profiles = Profiles(store, self._lock, self._cache)
         self.club = Club(self._read)
+        self.evenings = Evenings(store, self._read, self._lock, self._now, self)
         self.repair_results()
 
 

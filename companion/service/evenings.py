@@ -15,11 +15,16 @@ Standings (:meth:`Evenings.standings`), from the results rows of the evening's f
 league's ruling, :mod:`companion.store.club`), ties broken by wins, then the better average place,
 then the players beaten (placed strictly below, summed over the games); lines still equal share
 their position. The randomness of the seating is the evening's seed, drawn once at its creation.
+
+The service's part ``service.evenings`` (:class:`Evenings`), given the store, the service's reads,
+its lock, its clock and the service itself (:class:`.sessions.Sessions`: a table's game is started,
+opened or deleted as any other).
 """
 
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,8 +32,10 @@ from datetime import datetime
 from sqlmodel import Session
 
 from companion.service.errors import STORAGE_ERRORS, Malformed, ServiceError, storage_error
+from companion.service.live import Clock, Read
 from companion.service.sessions import Sessions
 from companion.service.states import SessionState, utc
+from companion.store import Store
 from companion.store import evenings as rows
 from models.games import PLAYER_COUNTS
 from models.i18n import Msg
@@ -171,17 +178,27 @@ def standings_of(places: Sequence[rows.PlaceRow], players: Sequence[tuple[int, s
     return out
 
 
-class Evenings(Sessions):
+class Evenings:
+    """Club evenings, ``service.evenings``; ``sessions``: the service, which starts, opens and
+    deletes the tables' games."""
+
+    def __init__(self, store: Store, read: Read, lock: threading.RLock, now: Clock, sessions: Sessions):
+        self.store = store
+        self._read = read
+        self._lock = lock
+        self._now = now
+        self.sessions = sessions
+
     # -- reading ----------------------------------------------------------------------------------
 
-    def evenings(self) -> list[EveningSummary]:
+    def all(self) -> list[EveningSummary]:
         try:
             with self._read() as db:
                 return [EveningSummary(e.id, e.name, e.method, e.rounds, utc(e.created_at)) for e in rows.evenings(db)]
         except STORAGE_ERRORS as err:
             raise storage_error(err) from err
 
-    def evening(self, evening_id: int) -> EveningState:
+    def get(self, evening_id: int) -> EveningState:
         try:
             with self._read() as db:
                 found = rows.evening_rows(db, evening_id)
@@ -221,8 +238,8 @@ class Evenings(Sessions):
 
     # -- creating and changing --------------------------------------------------------------------
 
-    def create_evening(self, name: str, players: Sequence[str], rounds: int, games: Sequence[str] | Sequence[Sequence[str]],
-                       method: str = MIX, seed: int | None = None) -> EveningState:
+    def create(self, name: str, players: Sequence[str], rounds: int, games: Sequence[str] | Sequence[Sequence[str]],
+               method: str = MIX, seed: int | None = None) -> EveningState:
         """A new evening: ``players`` present from the first round, ``rounds`` rounds, ``games``
         the game of each table (the same every round) or a list per round; its seating proposed
         (every round with ``mix``, the first with ``swiss``)."""
@@ -249,7 +266,7 @@ class Evenings(Sessions):
                     self._seat(db, evening_id, 1)
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
-        return self.evening(evening_id)
+        return self.get(evening_id)
 
     def set_presence(self, evening_id: int, name: str, first_round: int, last_round: int | None) -> EveningState:
         """A player (new to the evening or not) present from ``first_round`` to ``last_round``
@@ -275,7 +292,7 @@ class Evenings(Sessions):
                     self._seat(db, evening_id, _first_open(state))
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
-        return self.evening(evening_id)
+        return self.get(evening_id)
 
     def set_round_games(self, evening_id: int, round_no: int, games: Sequence[str]) -> EveningState:
         """The games of a round's tables (a round not started), then the seating again."""
@@ -289,7 +306,7 @@ class Evenings(Sessions):
                     self._seat(db, evening_id, round_no)
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
-        return self.evening(evening_id)
+        return self.get(evening_id)
 
     def propose(self, evening_id: int, round_no: int) -> EveningState:
         """Seat a round not started again (``swiss``: from the standings now), and the later ones."""
@@ -301,7 +318,7 @@ class Evenings(Sessions):
                     self._seat(db, evening_id, round_no, ask=True)
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
-        return self.evening(evening_id)
+        return self.get(evening_id)
 
     def swap_seats(self, evening_id: int, round_no: int, one: str, two: str) -> EveningState:
         """Two players of a round not started change places (a table's seat or sitting out); the
@@ -331,14 +348,14 @@ class Evenings(Sessions):
                         self._seat(db, evening_id, round_no + 1)
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
-        return self.evening(evening_id)
+        return self.get(evening_id)
 
     def start_table(self, evening_id: int, round_no: int, table_no: int, order: Sequence[str] | None = None,
                     first_player: str | None = None, table: str | None = None) -> SessionState:
         """Start a table's game from the round's seating (``order``: its players in another seating
         order) and link it to the evening; the round starts with its first table. A table whose
         game was already started gives that game."""
-        state = self.evening(evening_id)
+        state = self.get(evening_id)
         if not 1 <= round_no <= len(state.rounds):
             raise ServiceError(Msg("service.evening.no_round", {"round": round_no}))
         rnd = state.rounds[round_no - 1]
@@ -348,13 +365,13 @@ class Evenings(Sessions):
             raise ServiceError(Msg("service.evening.no_table", {"table": table_no, "round": round_no}))
         spot = rnd.tables[table_no - 1]
         if spot.session_id is not None:
-            return self.open(spot.session_id)
+            return self.sessions.open(spot.session_id)
         players = list(spot.players)
         if order is not None:
             if sorted(order) != sorted(players):
                 raise Malformed(Msg("service.evening.order"))
             players = list(order)
-        started = self.start(spot.game, players, first_player=first_player, table=table)
+        started = self.sessions.start(spot.game, players, first_player=first_player, table=table)
         with self._lock:
             try:
                 with self.store.write() as db:
@@ -364,10 +381,10 @@ class Evenings(Sessions):
             except STORAGE_ERRORS as err:
                 raise storage_error(err) from err
         if not linked:  # another device started this table meanwhile: its game is the table's
-            self.delete(started.session_id)
+            self.sessions.delete(started.session_id)
             if other is None:
                 raise ServiceError(Msg("service.evening.no_table", {"table": table_no, "round": round_no}))
-            return self.open(other)
+            return self.sessions.open(other)
         return started
 
     # -- inside ----------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ def fr(key: str, **params) -> str:
 def seating(db, evening_id: int, round_no: int, table: int) -> list[str]:
     store = Store(db)
     try:
-        return list(SessionService(store).evening(evening_id).rounds[round_no - 1].tables[table - 1].players)
+        return list(SessionService(store).evenings.get(evening_id).rounds[round_no - 1].tables[table - 1].players)
     finally:
         store.close()
 
@@ -100,7 +100,7 @@ def test_an_evening_across_three_tablets_and_a_standings_screen(chromium, tmp_pa
             try:
                 service = SessionService(store)
                 expected = recomputed(service, evening_id)
-                rows = service.standings(evening_id).rows
+                rows = service.evenings.standings(evening_id).rows
             finally:
                 store.close()
             assert [(r.name, r.points) for r in rows] == [(name, points) for name, points, *_ in expected]

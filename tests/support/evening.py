@@ -8,7 +8,7 @@ from companion.service import SessionService
 def recomputed(service: SessionService, evening_id: int) -> list[tuple[str, int, int, float | None, int]]:
     """The standings again from each linked game replayed (its engine's ranking), by the rules:
     (name, points, wins, average place, beaten), best first, in the service's order of equal lines."""
-    evening = service.evening(evening_id)
+    evening = service.evenings.get(evening_id)
     figures = {p.name: [0, 0, 0, 0, 0] for p in evening.players}
     for rnd in evening.rounds:
         for table in rnd.tables:

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def build(app: App, evening_id: int, round: int | None = None, **_: Any) -> tuple[str, ft.Control]:
-    state: EveningState = app.service.evening(evening_id)
-    watch(app, lambda: app.service.evening(evening_id), state)
+    state: EveningState = app.service.evenings.get(evening_id)
+    watch(app, lambda: app.service.evenings.get(evening_id), state)
     number = round if round is not None and 1 <= round <= len(state.rounds) else state.current.number
     rnd = state.rounds[number - 1]
     draft = app.drafts.setdefault(f"evening-{evening_id}", {"picked": None, "arrival": ""})
@@ -49,7 +49,7 @@ def build(app: App, evening_id: int, round: int | None = None, **_: Any) -> tupl
                          ident="evening-round-state"))
     if not rnd.started:
         def propose(_: Any) -> None:
-            if app.guard(lambda: app.service.propose(evening_id, number)) is not None:
+            if app.guard(lambda: app.service.evenings.propose(evening_id, number)) is not None:
                 draft["picked"] = None
                 app.announce()
             app.render()
@@ -79,7 +79,7 @@ def _seat(app: App, evening_id: int, number: int, player: str, draft: dict[str, 
             draft["picked"] = None if picked == player else player
         else:
             draft["picked"] = None
-            if app.guard(lambda: app.service.swap_seats(evening_id, number, picked, player)) is not None:
+            if app.guard(lambda: app.service.evenings.swap_seats(evening_id, number, picked, player)) is not None:
                 app.announce()
         app.render()
 
@@ -117,14 +117,14 @@ def _presence(app: App, state: EveningState, rnd: EveningRoundState, draft: dict
 
     def arrive(_: Any) -> None:
         name = draft["arrival"].strip()
-        if name and app.guard(lambda: app.service.set_presence(state.evening_id, name, number, None)) is not None:
+        if name and app.guard(lambda: app.service.evenings.set_presence(state.evening_id, name, number, None)) is not None:
             draft["arrival"] = ""
             app.announce()
         app.render()
 
     def leave(player: str, first: int) -> ui.Handler:
         def handler(_: Any) -> None:
-            if app.guard(lambda: app.service.set_presence(state.evening_id, player, first, number - 1)) is not None:
+            if app.guard(lambda: app.service.evenings.set_presence(state.evening_id, player, first, number - 1)) is not None:
                 app.announce()
             app.render()
         return handler

@@ -21,8 +21,8 @@ NAME = 34
 
 
 def build(app: App, evening_id: int, **_: Any) -> tuple[str, ft.Control]:
-    standings = app.service.standings(evening_id)
-    watch(app, lambda: standings_shown(app.service.standings(evening_id)), standings_shown(standings))
+    standings = app.service.evenings.standings(evening_id)
+    watch(app, lambda: standings_shown(app.service.evenings.standings(evening_id)), standings_shown(standings))
     lines: list[ft.Control] = []
     for i, row in enumerate(standings.rows):
         figures = app.t("app.evening.line", games=row.games, wins=row.wins)

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 
 def build(app: App, evening_id: int, round: int, table: int, **_: Any) -> tuple[str, ft.Control]:
-    state = app.service.evening(evening_id)
-    watch(app, lambda: app.service.evening(evening_id), state)
+    state = app.service.evenings.get(evening_id)
+    watch(app, lambda: app.service.evenings.get(evening_id), state)
     heading = app.t("app.evening.play", table=table, round=round)
     if not 1 <= round <= len(state.rounds) or not 1 <= table <= len(state.rounds[round - 1].tables):
         return heading, ui.banner(app.t("app.evening.no_table"), ident="evening-table-missing")
@@ -42,7 +42,7 @@ def build(app: App, evening_id: int, round: int, table: int, **_: Any) -> tuple[
         return handler
 
     def start(_: Any) -> None:
-        started = app.guard(lambda: app.service.start_table(evening_id, round, table, order=list(order),
+        started = app.guard(lambda: app.service.evenings.start_table(evening_id, round, table, order=list(order),
                                                             first_player=draft["first"], table=app.table_name))
         if started is None:
             app.render()

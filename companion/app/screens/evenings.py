@@ -30,8 +30,8 @@ def _draft(app: App) -> dict[str, Any]:
 def build(app: App, **_: Any) -> tuple[str, ft.Control]:
     draft = _draft(app)
     sections: list[ft.Control] = [_new_evening(app, draft)]
-    evenings = app.guard(app.service.evenings) or []
-    watch(app, app.service.evenings, evenings)
+    evenings = app.guard(app.service.evenings.all) or []
+    watch(app, app.service.evenings.all, evenings)
     rows: list[ft.Control] = []
     for e in evenings:
         eid = e.evening_id
@@ -51,7 +51,7 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
 
 def evening_chips(app: App, chosen: int | None, on_pick: Callable[[int | None], None], prefix: str) -> ft.Control | None:
     """The history's filter by club evening (None while the database has no evening)."""
-    found = app.guard(app.service.evenings)
+    found = app.guard(app.service.evenings.all)
     if not found:
         return None
 
@@ -107,7 +107,7 @@ def _new_evening(app: App, draft: dict[str, Any]) -> ft.Control:
 
     def create(_: Any) -> None:
         players = [p.strip() for p in re.split(r"[,\n;]", draft["players"]) if p.strip()]
-        made = app.guard(lambda: app.service.create_evening(draft["name"], players, draft["rounds"],
+        made = app.guard(lambda: app.service.evenings.create(draft["name"], players, draft["rounds"],
                                                             list(draft["tables"]), method=draft["method"]))
         if made is None:
             app.render()
