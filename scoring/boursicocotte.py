@@ -270,7 +270,7 @@ class BoursicocotteEngine(Engine[BCAction]):
       what the next donkey pays each player, or ``None``.
     - ``bank``: ``{value: cards}`` left in the bank.
     - ``last_trade``: the last trade's outcome as Events (amounts are not in them: offers are
-      secret); ``last_trade_detail``: ``None`` or ``{"offer": [...], "counter": [...]|None}``,
+      secret), until the next turn's first entry (a draw or a challenge); ``last_trade_detail``: ``None`` or ``{"offer": [...], "counter": [...]|None}``,
       for the two traders' eyes only.
     - ``complete_sets``: ``{player: [animals]}``; ``scores``: ``{player: score so far}``.
     - ``setup``: Events about the short version's deal (donkey money); ``blocked``: the game ended
@@ -613,6 +613,7 @@ class BoursicocotteEngine(Engine[BCAction]):
                           animal=animal(stage.auction.animal))]
         if action.type == "draw":
             assert isinstance(stage, TurnStage)
+            self._new_turn()
             return self._draw(stage.player, action.card)
         if action.type == "close":
             assert isinstance(stage, AuctionStage)
@@ -625,11 +626,18 @@ class BoursicocotteEngine(Engine[BCAction]):
             return self._cannot_pay(stage.auction, stage.debt)
         if action.type == "challenge":
             assert isinstance(stage, (TurnStage, RechallengeStage))
+            if isinstance(stage, TurnStage):
+                self._new_turn()
             return self._challenge(action, stage.trade.ties if isinstance(stage, RechallengeStage) else 0)
         assert isinstance(stage, AnswerStage)
         if action.type == "accept":
             return self._accept(stage.trade)
         return self._counter(stage.trade, action.cards)
+
+    def _new_turn(self) -> None:
+        """A turn's first entry: the last trade was the turn before's, and its panel goes."""
+        self.state.last_trade = ()
+        self.state.last_trade_detail = None
 
     # money and animals
 

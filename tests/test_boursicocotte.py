@@ -294,6 +294,20 @@ def test_rulebook_trade_60_loses_to_100():
     assert eng.turn == "Alphonse"
 
 
+
+def test_the_last_trade_shows_until_the_next_turns_first_entry():
+    # Alphonse won the dog trade; it is his turn: the trade is said until he draws or challenges.
+    players = ("Marcel", "Alphonse", "Gaston")
+    deal = {"Marcel": ["dog", "dog", "hen", "cat"], "Alphonse": ["dog", "dog", "donkey", "goose"],
+            "Gaston": ["hen", "cat", "goose", "sheep"]}
+    for first in (draw("horse"), challenge("Alphonse", "Gaston", "goose", [0])):
+        eng = engine(players, start_animals=deal)
+        act(eng, challenge("Marcel", "Alphonse", "dog", [0, 0, 10, 50]))
+        act(eng, counter("Alphonse", [50, 50]))
+        assert view(eng)["last_trade"] and view(eng)["last_trade_detail"]
+        act(eng, first)
+        assert (view(eng)["last_trade"], view(eng)["last_trade_detail"]) == ((), None), first
+
 def test_accepting_gives_the_offer_and_one_animal_unless_both_own_two():
     eng = engine(start_animals=TRADE_DEAL)  # Anne 2 dogs, Bruno 1
     act(eng, challenge("Anne", "Bruno", "dog", [10, 0]))
