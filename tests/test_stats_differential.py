@@ -6,7 +6,7 @@ shuffled from a pool), some imported (one by one and in batches, some unfinished
 entry by entry at one of two named tables or none, some left in progress, marked abandoned (and
 the mark taken back, or the game finished after all), finished games reopened by an undo (and
 some finished again), corrections, deleted games, renamed and merged profiles. Then each public
-query of the history and statistics (``queries.py``, ``club.py``) over several periods (whole
+query of the history and statistics (``service/history.py``, ``club.py``) over several periods (whole
 months, cut months, open ends) and table filters is compared with a brute-force recount in plain
 Python from ``open(id)`` (status, outcome, active entries), ``history.entries`` (the entries'
 times), the seats as the test itself made them and the marks it set."""

@@ -14,11 +14,11 @@ and the cache of live sessions):
 
 The other jobs are parts it holds, reached by name, each given what it uses of those:
 
-- ``service.history`` (:mod:`.queries`) — history lists, statistics, the abandoned mark;
+- ``service.history`` (:mod:`.history`) — history lists, statistics, the abandoned mark;
 - ``service.ratings`` (:mod:`.ratings`) — skill ratings, rivals and streaks;
 - ``service.exports`` (:mod:`.exports`) — finished games as CSV rows and BG Stats plays (:mod:`.bgstats`);
 - ``service.transfer`` (:mod:`.transfer`) — import and export of table records;
-- ``service.profiles`` (:mod:`.players`) — profiles: rename, merge, remove;
+- ``service.profiles`` (:mod:`.profiles`) — profiles: rename, merge, remove;
 - ``service.club`` (:mod:`.club`) — a club's shared history: its tables and the season league table of a game;
 - ``service.evenings`` (:mod:`.evenings`) — club evenings: rounds, seating (:mod:`models.seating`), a table's game started from it, standings.
 
@@ -47,10 +47,10 @@ from companion.service.errors import (
 )
 from companion.service.evenings import Evenings
 from companion.service.exports import Exports
+from companion.service.history import History
 from companion.service.live import CACHE_SIZE
 from companion.service.play import Play
-from companion.service.players import Profiles
-from companion.service.queries import History
+from companion.service.profiles import Profiles
 from companion.service.ratings import Ratings
 from companion.service.records import ENVELOPE_COLUMNS, setup_fields
 from companion.service.sessions import Sessions

@@ -11,8 +11,8 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from companion.service import bgstats
+from companion.service.history import History
 from companion.service.live import Read
-from companion.service.queries import History
 from companion.service.states import SessionSummary
 from companion.store import Store
 from companion.store.evenings import evening_of
