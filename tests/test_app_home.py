@@ -64,3 +64,18 @@ def test_home_with_few_games_in_progress_shows_them_all_and_no_link(service):
     assert resumable(app) == [f"resume-{i}" for i in reversed(ids)]
     assert not probe.has(app.root, "home-unfinished-all")
     assert probe.text_of(app.root, "home-unfinished-title") == fr("app.home.unfinished", count=RESUME_SHOWN)
+
+
+def test_a_long_game_name_wraps_in_its_tile_on_a_phone(service):
+    # « Monte & descend (AMIGO, 1998) » was cut to « Monte & descend (AMIGO, 1 » at 390×844: the name
+    # sat in a row beside the icon with no room to wrap. It takes the row's room and wraps in it.
+    import flet as ft
+
+    sid = service.start("monte-descend", ["Anne", "Bruno"]).session_id
+    app = App(service, None)
+    app.narrow = True
+    app.render()
+    name = fr("game.monte-descend.name")
+    rows = [node for node in probe.shown(probe.find(app.root, f"resume-{sid}")) if isinstance(node, ft.Row)]
+    title = [c for row in rows for c in row.controls if isinstance(c, ft.Text) and c.value == name]
+    assert len(title) == 1 and title[0].expand, rows

@@ -70,7 +70,8 @@ def _resume_tile(app: App, summary: SessionSummary) -> ft.Control:
     sid = summary.session_id
     body = ft.Column([
         ft.Row([ft.Icon(ft.Icons.PLAY_CIRCLE, size=34, color=ft.Colors.PRIMARY),
-                ui.text(app.t(f"game.{summary.game}.name"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD)],
+                # expand: a long name (« Monte & descend (AMIGO, 1998) ») wraps within the tile, not cut
+                ui.text(app.t(f"game.{summary.game}.name"), ui.FONT_LABEL, weight=ft.FontWeight.BOLD, expand=True)],
                spacing=10),
         ui.text(names(app, summary.players), ui.FONT_BODY),
         ui.muted(app.t("app.home.progress", count=summary.entries, when=when(app, summary.updated_at))),
