@@ -77,6 +77,7 @@ def test_a_high_society_game_from_set_up_to_history(tablet, companion_app):
     # -- set-up: High Society, four new players, Anne starts -------------------------------------
     s.set_up_game("high-society", (A, B, C, D), ready="variant-final_tie-replay")
     s.wait_text("4", "setup-count")
+    s.in_view(["setup-start"], "the start with four players seated, no scroll")  # it was two scrolls down
     s.click("setup-start")
     s.wait_for("hs-reveal")
     s.wait_text(A, "prompt")

@@ -37,7 +37,7 @@ class Screen:
 
 _SCREENS = {
     "home": Screen("companion.app.screens.home"),
-    "setup": Screen("companion.app.screens.setup"),
+    "setup": Screen("companion.app.screens.setup", scrolls=True),  # its start stays in view below
     "table": Screen("companion.app.screens.table", steady=True),
     "results": Screen("companion.app.screens.results"),
     "history": Screen("companion.app.screens.history", scrolls=True),

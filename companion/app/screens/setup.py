@@ -268,9 +268,13 @@ def build(app: App, **_: Any) -> tuple[str, ft.Control]:
         app.announce(state.session_id)
         app.replace("table", session_id=state.session_id)
 
-    parts.append(ui.button(app.t("app.setup.start"), start, ident="setup-start", icon=ft.Icons.PLAY_ARROW,
-                           kind="primary", height=80, size=ui.FONT_TITLE - 4))
-    return app.t("app.setup.title"), ft.Column(parts, spacing=ui.GAP)
+    # The start stays in view below the set-up, which scrolls above it: at 1280×800 it sat two
+    # scrolls down once the players and the options were on screen.
+    go = ui.button(app.t("app.setup.start"), start, ident="setup-start", icon=ft.Icons.PLAY_ARROW,
+                   kind="primary", height=64 if app.narrow else 80, size=ui.FONT_TITLE - 4)
+    return app.t("app.setup.title"), ft.Column([
+        ft.Column(parts, spacing=ui.GAP, scroll=ft.ScrollMode.AUTO, expand=True), go,
+    ], spacing=ui.GAP, expand=True)
 
 
 def _number_row(app: App, draft: Draft, key: str, minimum: int, default: int) -> ft.Control:
