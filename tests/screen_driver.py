@@ -73,6 +73,11 @@ class ScreenDriver:
         self.find(ident)
         return probe.is_enabled(self.root, ident)
 
+    def greyed(self, ident: str) -> bool:
+        """Drawn greyed: a choice that cannot be chosen now (a tap may still say why), or disabled."""
+        self.find(ident)
+        return probe.is_greyed(self.root, ident)
+
     def text(self, ident: str | None = None) -> str:
         if self.sep is None:
             return probe.text_of(self.root, ident)

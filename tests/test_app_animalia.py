@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import flet as ft
+import pytest
 
 from companion.app import probe, ui
 from companion.app.games import TableState
@@ -76,11 +77,11 @@ def test_rules_for_reads_the_rules_each_event_names():
 def test_tapping_the_card_turned_over_records_the_draw_and_cute_animals_are_greyed_out():
     table = Table(engine(3))
     assert table.has("ani-draw") and not table.has("ani-take")
-    assert not table.enabled("ani-pick-dog-cute")  # 3 players: the cute animals are out
+    assert table.greyed("ani-pick-dog-cute")  # 3 players: the cute animals are out
     table.tap("ani-pick-dog-thief")
     assert table.submitted == [{"type": "draw", "card": "dog-thief"}]
-    assert table.enabled("ani-pick-dog-cute") is False
-    assert Table(engine(5)).enabled("ani-pick-dog-cute")
+    assert table.greyed("ani-pick-dog-cute")
+    assert not Table(engine(5)).greyed("ani-pick-dog-cute")
 
 
 def test_the_lot_is_big_in_the_middle_with_take_and_pass_for_the_player_it_is_offered_to():
@@ -100,7 +101,28 @@ def test_the_lot_is_big_in_the_middle_with_take_and_pass_for_the_player_it_is_of
     assert table.text("ani-count-Chloé-0") == en("app.ani.count", n=1)
     assert table.text("ani-stars-Chloé-0") == en("ani.n.stars.many", n=3)
     # the cards in collections are no longer in the picker
-    assert not table.enabled("ani-pick-owl") and not table.enabled("ani-pick-cat-champion")
+    assert table.greyed("ani-pick-owl") and table.greyed("ani-pick-cat-champion")
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_tap_on_a_greyed_card_of_the_picker_says_why_in_one_line(lang):
+    """#38: a card the table can see is not in the deck stays greyed, draws nothing, and says where
+    it is, in one line above the picker; the line goes at the next tap."""
+    eng = engine(3)
+    give(eng, "owl", A)
+    table = Table(eng, lang)
+    assert not table.has("ani-why")
+    table.tap("ani-pick-owl")
+    assert table.submitted == [] and table.greyed("ani-pick-owl")
+    assert table.text("ani-why") == Msg("app.ani.why.collection", {"who": A}).render(lang)
+    if lang == "fr":
+        assert table.text("ani-why") == "Déjà dans la collection d'Anne."
+    table.tap("ani-pick-dog-cute")
+    assert table.text("ani-why") == Msg("app.ani.why.cute", {"count": 3}).render(lang)
+    table.tap("ani-pick-dog-thief")
+    assert table.submitted == [{"type": "draw", "card": "dog-thief"}]
+    table.ctx.refresh()  # the entry's render: the line is gone
+    assert not table.has("ani-why")
 
 
 def test_a_forced_take_offers_no_pass():
@@ -213,8 +235,10 @@ def test_bonus_cards_held_stay_tappable_in_the_picker_unless_assist():
     table, assisted = Table(eng), Table(eng, assist=True)
     for t in (table, assisted):
         t.tap("ani-season-go")  # the season's tally first, then the picker
-    assert table.enabled("ani-pick-dog-spy")  # greying it would tell the table Anne holds it
-    assert not assisted.enabled("ani-pick-dog-spy")
+    assert not table.greyed("ani-pick-dog-spy")  # greying it would tell the table Anne holds it
+    assert assisted.greyed("ani-pick-dog-spy")
+    assisted.tap("ani-pick-dog-spy")
+    assert assisted.text("ani-why") == en("app.ani.why.deck") and assisted.submitted == []
 
 
 # -- phase 3: covers, the adviser, medals in private; the tally ----------------------------------------

@@ -52,7 +52,7 @@ def test_a_draw_and_a_take_build_again_only_what_they_change(table):
     # the picker is back: only the card gone from the deck is a new tile; the others are kept
     assert _find(app, "ani-pick-cat-dandy") is tiles["cat-dandy"] and _find(app, "ani-pick-owl") is tiles["owl"]
     assert _find(app, "ani-pick-dog-thief") is not tiles["dog-thief"]
-    assert not probe.is_enabled(app.root, "ani-pick-dog-thief")
+    assert probe.is_greyed(app.root, "ani-pick-dog-thief")
     assert _find(app, "ani-header") is not header  # the dealer and the deck's count changed
 
 

@@ -99,11 +99,33 @@ def test_a_raise_counts_the_open_bid():
 def test_money_in_hand_is_never_shown_without_assist():
     spent = [rv("p4"), bid(A, 25), pas(B), pas(C), rv("p5")]
     fair = Screen(state_of(spent))
-    assert all(probe.is_enabled(fair.root, f"money-{v}") for v in HS_MONEY)
+    assert all(probe.is_enabled(fair.root, f"money-{v}") and not probe.is_greyed(fair.root, f"money-{v}")
+               for v in HS_MONEY)
     assert not any("money-left" in i for i in probe.idents(fair.root))
     helped = Screen(state_of(spent, assist=True))
-    assert not probe.is_enabled(helped.root, "money-25")
+    assert probe.is_greyed(helped.root, "money-25")
     assert probe.text_of(helped.root, "hs-money-left-Anne").endswith("81")
+
+
+@pytest.mark.parametrize("game", ["high-society", "animalement-votre"])
+def test_a_tap_on_a_greyed_money_card_says_why_in_one_line(game):
+    """#38: with the table aid, a value spent earlier or already in the open bid stays greyed, enters
+    nothing, and says why by the money cards (in the edition's words); the line goes at the next tap."""
+    from models.i18n import dialect
+
+    with dialect(game):
+        s = Screen(state_of([rv("p4"), bid(A, 25), pas(B), pas(C), rv("p5"), bid(A, 3), bid(B, 4), pas(C)], game=game,
+                            assist=True))  # Anne again: the 25 spent on the 4, the 3 in her open bid
+        assert not probe.has(s.root, "hs-why")
+        probe.tap(s.root, "money-25")
+        assert probe.text_of(s.root, "hs-why") == Msg("app.hs.why.spent", {"value": 25, "player": A}).render("fr")
+        assert probe.is_greyed(s.root, "money-25") and s.sent == []
+        probe.tap(s.root, "money-3")
+        assert probe.text_of(s.root, "hs-why") == Msg("app.hs.why.laid", {"value": 3, "player": A}).render("fr")
+        probe.tap(s.root, "money-8")  # a value she holds: laid, and the line goes
+        assert not probe.has(s.root, "hs-why") and s.ctx.draft["add"] == [8]
+        if game == "animalement-votre":
+            assert "billet" not in Msg("app.hs.why.spent", {"value": 25, "player": A}).render("fr")
 
 
 def test_the_side_panel_takes_the_players_out_of_the_main_part():
@@ -234,7 +256,7 @@ def test_the_block_not_expected_stays_on_the_page_hidden_and_holds_no_pick(assis
     assert Msg("app.hs.pass", {"player": A}).render("fr") not in probe.texts(revealing.root)
     money = _hidden_money(revealing.root)
     assert sorted(money) == sorted(HS_MONEY) and not [v for v, c in money.items() if c.selected]
-    greyed = sorted(v for v, c in money.items() if all(getattr(n, "on_click", None) is None for n in ui.walk(c)))
+    greyed = sorted(v for v, c in money.items() if any((getattr(n, "opacity", None) or 1) < 1 for n in ui.walk(c)))
     assert greyed == ([25] if assist else [])
     hidden = {c.identifier: c for c in ui.walk(revealing.root) if isinstance(c, ft.Semantics)}
     assert all(probe.text_of(hidden[f"bid-{f}"], f"bid-{f}").endswith("0") for f in ("open", "adding", "total"))

@@ -16,7 +16,7 @@ from companion.app import probe, ui
 from companion.app.games import TableState, state_from_session
 from companion.app.games import stupide_vautour as screen
 from models.games.stupide_vautour import SV_HAND, SV_POINT_CARDS
-from models.i18n import LANGUAGES, catalogue
+from models.i18n import LANGUAGES, Msg, catalogue
 from models.record import parse_action, parse_record_data
 from scoring.base import RuleViolation
 from scoring.referee import replay
@@ -76,7 +76,7 @@ def test_start_shows_an_empty_pot_the_round_and_the_fifteen_point_cards():
     assert table.has("sv-pot-empty") and not table.has("sv-pot-sum")
     assert table.text("sv-deck-left") == en("app.sv.deck_left", n=15)
     for card in SV_POINT_CARDS:
-        assert table.enabled(f"sv-reveal-{card}")
+        assert table.enabled(f"sv-reveal-{card}") and not table.greyed(f"sv-reveal-{card}")
     assert not table.has("sv-play")
 
 
@@ -89,10 +89,26 @@ def test_tapping_a_point_card_reveals_it_in_one_tap():
 
 def test_cards_already_out_are_dimmed_and_not_offered_again():
     table = Table(state_of([reveal(4), play(Anne=1, Bruno=2, Chloé=3), reveal(-5), play(Anne=5, Bruno=6, Chloé=7)]))
-    assert not table.enabled("sv-reveal-4") and not table.enabled("sv-reveal--5")
+    assert table.greyed("sv-reveal-4") and table.greyed("sv-reveal--5")
     assert table.find("sv-reveal-4").label == en("app.sv.point_card_out", card=4)
-    assert table.enabled("sv-reveal-10")
+    assert table.enabled("sv-reveal-10") and not table.greyed("sv-reveal-10")
     assert table.text("sv-deck-left") == en("app.sv.deck_left", n=13)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_tap_on_a_card_already_out_says_why_in_one_line_until_the_next_tap(lang):
+    """#38: a greyed point card enters nothing and says why, by the cards; the line goes at the next tap."""
+    table = Table(state_of([reveal(4), play(Anne=1, Bruno=2, Chloé=3), reveal(-5), play(Anne=5, Bruno=6, Chloé=7)]),
+                  lang=lang)
+    assert not table.has("sv-why")
+    table.tap("sv-reveal--5")
+    assert table.submitted == []
+    assert table.text("sv-why") == Msg("app.sv.why.out", {"card": screen.number(table.ctx, -5)}).render(lang)
+    assert table.greyed("sv-reveal--5")  # still greyed
+    table.tap("sv-reveal-10")
+    assert table.submitted == [reveal(10)]
+    table.ctx.refresh()  # the screen drawn again (here the entry's): the line is gone
+    assert not table.has("sv-why")
 
 
 def test_a_suricate_pot_says_the_highest_card_takes():
@@ -181,8 +197,13 @@ def test_table_fair_by_default_every_value_is_offered_and_nothing_used_is_listed
 def test_assist_greys_out_used_cards_and_shows_hands_and_scores():
     actions = [reveal(3), play(Anne=14, Bruno=1, Chloé=2), reveal(5)]
     table = Table(state_of(actions, assist=True))
-    assert not table.enabled("sv-card-Anne-14") and table.enabled("sv-card-Bruno-14")
-    assert not table.enabled("sv-card-Bruno-1") and not table.enabled("sv-card-Chloé-2")
+    assert table.greyed("sv-card-Anne-14") and not table.greyed("sv-card-Bruno-14")
+    assert table.greyed("sv-card-Bruno-1") and table.greyed("sv-card-Chloé-2")
+    table.tap("sv-card-Anne-14")  # #38: a greyed card says why, in one line by the cards
+    assert table.text("sv-why") == en("app.sv.why.played", card="14", player="Anne")
+    assert not table.ctx.draft.get("cards")  # nothing picked
+    table.tap("sv-card-Anne-13")
+    assert not table.has("sv-why") and table.ctx.draft["cards"] == {"Anne": 13}
     assert table.text("sv-score-Anne") == en("app.sv.score", score="3")
     assert table.text("sv-score-Bruno") == en("app.sv.score", score="0")
     hand = table.text("sv-hand-left-Anne")

@@ -145,8 +145,15 @@ def test_assist_shows_money_left_and_greys_out_what_is_spent(service, tmp_path):
     probe.tap(app.root, "reveal-p1")
     assert probe.text_of(app.root, "hs-money-left-Anne").endswith("102")
     assert probe.text_of(app.root, "hs-money-left-Bruno").endswith("106")
-    assert not probe.is_enabled(app.root, "money-4")
-    assert probe.is_enabled(app.root, "money-3")
+    assert probe.is_greyed(app.root, "money-4")
+    assert probe.is_enabled(app.root, "money-3") and not probe.is_greyed(app.root, "money-3")
+    # #38: a tap on the greyed card enters nothing and says why, in one line by the money cards
+    saved = actions(service, sid)
+    probe.tap(app.root, "money-4")
+    assert probe.text_of(app.root, "hs-why") == fr("app.hs.why.spent", value=4, player=A)
+    assert actions(service, sid) == saved and not probe.has(app.root, "refusal")
+    probe.tap(app.root, "money-3")  # the next tap: the line goes
+    assert not probe.has(app.root, "hs-why")
 
 
 def test_undo_takes_back_the_last_entry_only(service, tmp_path):

@@ -92,6 +92,14 @@ def is_enabled(root: Any, ident: str) -> bool:
     return False
 
 
+def is_greyed(root: Any, ident: str) -> bool:
+    """Whether the choice ``ident`` is drawn greyed: dimmed (a card that cannot be chosen, which may
+    still answer a tap with why) or disabled."""
+    if not is_enabled(root, ident):
+        return True
+    return any((getattr(node, "opacity", None) or 1.0) < 1.0 for node in shown(find(root, ident)))
+
+
 def tap(root: Any, ident: str) -> None:
     """Call the tap handler of the control ``ident`` as Flet would (refusing a disabled one)."""
     node = find(root, ident)

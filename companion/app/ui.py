@@ -98,11 +98,15 @@ def icon_button(icon: ft.IconData, on_click: Handler | None, *, ident: str, tool
 
 def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected: bool = False,
          disabled: bool = False, width: float | None = None, height: float | None = None,
-         padding: Any = 14, bgcolor: str | None = None, label: str | None = None) -> ft.Control:
+         padding: Any = 14, bgcolor: str | None = None, label: str | None = None,
+         why: Handler | None = None) -> ft.Control:
     """A tappable card: a selectable chip, a money card, a game in a list. No ink ripple: a card that
     is picked shows it at once by its own selected state (a ripple is about 27 frames that a
     tablet's browser draws in software; README, Benchmarks); buttons keep Material's feedback. The
-    games' own cards (a hand card, a point card, an animal) are drawn the same way."""
+    games' own cards (a hand card, a point card, an animal) are drawn the same way.
+
+    ``why``: a greyed (``disabled``) choice still answers a tap with this handler, which says why it
+    cannot be chosen (TableContext.why_not) and enters nothing; the tile stays dimmed."""
     if selected:
         bg: str = ft.Colors.PRIMARY_CONTAINER
         border = ft.Border.all(3, ft.Colors.PRIMARY)
@@ -110,11 +114,26 @@ def tile(content: ft.Control, on_click: Handler | None, *, ident: str, selected:
         bg = bgcolor or ft.Colors.SURFACE_CONTAINER_HIGH
         border = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
     box = ft.Container(
-        content=content, on_click=None if disabled else on_click, bgcolor=bg, border=border,
+        content=content, on_click=why if disabled else on_click, bgcolor=bg, border=border,
         border_radius=RADIUS, padding=padding, width=width, height=height,
         alignment=ft.Alignment.CENTER if width else None, opacity=DIMMED if disabled else 1.0,
     )
     return tid(ident, box, button=True, selected=selected, label=label)
+
+
+def why_line(line: str | None, ident: str) -> ft.Control:
+    """The one line that says why the greyed choice just tapped cannot be chosen, shown by the
+    choices (where the eye is); no line: an empty place under the same key, so that the parts
+    around it keep their places when it comes and goes."""
+    if not line:
+        return ft.Container(visible=False, key=ident)
+    colour = ft.Colors.ON_SECONDARY_CONTAINER
+    box = ft.Container(ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE, size=28, color=colour),
+                               ft.Text(line, size=FONT_LABEL, weight=ft.FontWeight.W_600, color=colour, expand=True)],
+                              spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                       bgcolor=ft.Colors.SECONDARY_CONTAINER, border_radius=RADIUS,
+                       padding=ft.Padding.symmetric(horizontal=14, vertical=8))
+    return tid(ident, box, live_region=True)
 
 
 def disable(control: ft.Control) -> ft.Control:

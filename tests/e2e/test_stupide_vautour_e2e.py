@@ -65,9 +65,15 @@ def test_stupide_vautour_table(tablet: Screen, companion_app):
     screen.wait_for("entry-1")
     screen.wait_text("Bruno", "sv-award")
 
+    # #38: the 6 is out, greyed; a tap on it enters nothing and says why, in one line by the cards
+    screen.click("sv-reveal-6")
+    screen.wait_text(fr("app.sv.why.out", card="6"), "sv-why")
+    assert not screen.exists("entry-2")
+
     # round 2: a vulture; Anne's 14 is already used: refused with its rule (not saying when it went)
     screen.click("sv-reveal--3")
     screen.wait_for("entry-2")
+    screen.wait_gone("sv-why")  # the entry takes the line away
     screen.wait_text(fr("app.sv.mode.vulture"), "sv-pot-mode")
     play_round(screen, {"Anne": 14, "Bruno": 2, "Chloé": 5})
     screen.wait_for("refusal")

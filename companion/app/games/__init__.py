@@ -100,6 +100,10 @@ class TableState(Generic[E]):
     last: tuple[Any, ...] = ()  # the engine's sentences for the latest entry (a round just settled…)
 
 
+# The draft key of the line a greyed choice's tap says (TableContext.why_not / said_why).
+WHY = "greyed-why"
+
+
 @dataclass
 class TableContext:
     lang: str
@@ -149,6 +153,20 @@ class TableContext:
                 picked.append(item)
             self.refresh()
         return handler
+
+    def why_not(self, line: str) -> Callable[[Any], None]:
+        """The tap handler of a greyed choice (a card that cannot be chosen now): it enters nothing
+        and says ``line``, why not, in one line where the screen shows :meth:`said_why`."""
+        def handler(_: Any) -> None:
+            self.draft[WHY] = line
+            self.refresh()
+        return handler
+
+    def said_why(self) -> str | None:
+        """The line the tap on a greyed choice just said, once: it is taken out of the draft, so
+        the next render (the next tap, an entry) no longer shows it. A screen reads it once a build."""
+        line = self.draft.pop(WHY, None)
+        return line if isinstance(line, str) else None
 
     def clearer(self, picked: list[Any] | dict[Any, Any]) -> Callable[[Any], None]:
         """A tap handler that empties the draft collection ``picked``."""

@@ -223,12 +223,25 @@ def _lot_part(state: State, ctx: TableContext) -> ft.Control:
                     ident=ctx.ident("ani-lot-block"))
 
 
-def _publicly_away(engine: AnimaliaEngine) -> set[str]:
-    """Cards the whole table can see are not in the deck."""
-    away = set(engine.lot) | set(engine.discarded) | set(engine.set_aside)
-    for cards in engine.collections.values():
-        away |= set(cards)
-    return away | (set(ANI_CARDS) - set(engine.in_game))
+def _why_away(state: State, ctx: TableContext, mine: Sequence[str] = ()) -> dict[str, str]:
+    """Each card the picker greys, with the one line a tap on it says: why it cannot be drawn. The
+    table can see where it is (a collection, the lot, covered or set aside, out of the game), or it
+    is among ``mine``, the bonus cards of the player whose private view is open; with the table aid,
+    also a card no longer in the deck (held as someone's bonus card)."""
+    engine = state.engine
+    why: dict[str, str] = {}
+    if state.assist:
+        why.update((c, ctx.t("app.ani.why.deck")) for c in engine.in_game if c not in engine.deck)
+    why.update((c, ctx.t("app.ani.why.yours")) for c in mine)
+    why.update((c, ctx.t("app.ani.why.set_aside")) for c in engine.set_aside)
+    why.update((c, ctx.t("app.ani.why.covered")) for c in engine.discarded)
+    for (player, row), cards in engine.collections.items():
+        said = ctx.t("app.ani.why.collection", who=_who(ctx, engine, player, row))
+        why.update((c, said) for c in cards)
+    why.update((c, ctx.t("app.ani.why.lot")) for c in engine.lot)
+    out = ctx.t("app.ani.why.cute", count=len(state.players))
+    why.update((c, out) for c in ANI_CARDS if c not in engine.in_game)
+    return why
 
 
 PICK_W, PICK_H, PICK_HEAD = 84, 46, 78  # a picker tile: seven of a family and its name fit the table's width
@@ -251,15 +264,17 @@ def _pick_face(ctx: TableContext, name: str) -> ft.Control:
                         border=ft.Border.all(2, border), border_radius=10, alignment=ft.Alignment.CENTER, padding=2)
 
 
-def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], disabled: Callable[[str], bool],
+def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], greyed: Mapping[str, str],
             selected: str | None = None, prefix: str = "ani-pick", mode: Any = None) -> ft.Control:
     """5 families × 7 animals, a family a row, and the owl. Each tile is kept between renders
-    while it looks and acts the same (``mode``: what its tap does besides naming the card)."""
+    while it looks and acts the same (``mode``: what its tap does besides naming the card). A card
+    in ``greyed`` is greyed, and a tap on it says its line there (why it cannot be drawn)."""
     def tile(name: str) -> ft.Control:
-        off, chosen = disabled(name), name == selected
-        return ctx.keep(f"{prefix}-{name}", (off, chosen, mode), lambda: ui.tile(
-            _pick_face(ctx, name), on_pick(name), ident=ctx.ident(f"{prefix}-{name}"), disabled=off,
-            selected=chosen, padding=1, label=ctx.say(card(name))))
+        why, chosen = greyed.get(name), name == selected
+        return ctx.keep(f"{prefix}-{name}", (why, chosen, mode), lambda: ui.tile(
+            _pick_face(ctx, name), on_pick(name), ident=ctx.ident(f"{prefix}-{name}"), disabled=why is not None,
+            why=ctx.why_not(why) if why is not None else None, selected=chosen, padding=1,
+            label=ctx.say(card(name))))
 
     rows: list[ft.Control] = []
     for family in ANI_FAMILIES:
@@ -274,7 +289,6 @@ def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], 
 
 def _picker_block(state: State, ctx: TableContext, *, shown: bool = True) -> ft.Control:
     engine = state.engine
-    away = _publicly_away(engine)
     solo_row = _solo_row(state, ctx)
 
     def pick(name: str) -> Callable[[Any], None]:
@@ -294,9 +308,6 @@ def _picker_block(state: State, ctx: TableContext, *, shown: bool = True) -> ft.
             ctx.submit(take)
         return draw_and_take
 
-    def disabled(name: str) -> bool:
-        return name in away or (state.assist and name not in engine.deck)
-
     title = ("app.ani.draw_solo" if solo_row is not None else "app.ani.draw_more" if engine.lot
              else "app.ani.draw")
     mode = None if solo_row is None else (engine.dealer, solo_row)  # what a tile's tap uses beside its card
@@ -307,7 +318,8 @@ def _picker_block(state: State, ctx: TableContext, *, shown: bool = True) -> ft.
             [card_face(ctx, c) for c in lot], spacing=4))))
     block = ui.panel(ft.Column([
         _row(head, spacing=12),
-        _picker(ctx, pick, disabled, mode=mode),
+        ui.why_line(ctx.said_why() if shown else None, ctx.ident("ani-why")),  # a greyed card just tapped
+        _picker(ctx, pick, _why_away(state, ctx), mode=mode),
     ], spacing=8), ident=ctx.ident("ani-draw"), padding=12)
     block.visible = shown
     return block
@@ -509,7 +521,6 @@ def _held_line(ctx: TableContext, held: Sequence[str]) -> ft.Control:
 def _bonus_entry(state: State, ctx: TableContext, player: str) -> list[ft.Control]:
     """The bonus card drawn for ``player``: tapped in the picker, then confirmed."""
     engine = state.engine
-    away = _publicly_away(engine) | set(engine.bonus[player])
     picked = ctx.draft.get("pick")
 
     def pick(name: str) -> Callable[[Any], None]:
@@ -517,9 +528,6 @@ def _bonus_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contro
             ctx.draft["pick"] = name
             ctx.refresh()
         return handler
-
-    def disabled(name: str) -> bool:
-        return name in away or (state.assist and name not in engine.deck)
 
     owed = sum(1 for p in engine.owed if p == player)
     confirm = ui.button(ctx.t("app.ani.bonus_confirm", card=card(picked)) if picked else ctx.t("app.ani.bonus_tap"),
@@ -534,7 +542,8 @@ def _bonus_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contro
     return [
         ft.ResponsiveRow([head, ft.Container(confirm, col={"xs": 12, "md": 5}, alignment=ft.Alignment.CENTER_RIGHT)],
                          spacing=ui.GAP, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        _picker(ctx, pick, disabled, selected=picked, prefix="ani-bonus-pick"),
+        ui.why_line(ctx.said_why(), ctx.ident("ani-why")),  # a greyed card just tapped: why, by the cards
+        _picker(ctx, pick, _why_away(state, ctx, engine.bonus[player]), selected=picked, prefix="ani-bonus-pick"),
     ]
 
 

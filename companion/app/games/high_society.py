@@ -341,6 +341,7 @@ def _bid_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
     open_bid = engine.bid_totals[player]
     total = open_bid + sum(chosen)
     holds = set(engine.hands[player]) if state.assist else None
+    why_said = ctx.said_why() if shown else None
 
     def toggle(value: int) -> ui.Handler:
         # a kept money card's tap finds the cards laid in the table's draft when it runs (the same
@@ -364,19 +365,23 @@ def _bid_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
 
     small = ctx.compact  # a phone: smaller money cards and figures, the buttons before the figures
 
-    def money_card(value: int, selected: bool, unavailable: bool) -> ft.Control:
+    def money_card(value: int, selected: bool, why: str | None) -> ft.Control:
+        # a value the player no longer holds (table aid) stays greyed and says why at a tap
         return ui.tile(
             ft.Text(str(value), size=24 if small else 28, weight=ft.FontWeight.BOLD), toggle(value),
-            ident=ctx.ident(f"money-{value}"), selected=selected, disabled=unavailable,
+            ident=ctx.ident(f"money-{value}"), selected=selected, disabled=why is not None,
+            why=ctx.why_not(why) if why is not None else None,
             width=56 if small else 60, height=56 if small else 72, padding=2,
             label=ctx.t("app.hs.money_card", value=value))
 
+    laid = set(engine.bids[player])
     money = []
     for value in MONEY:  # a card is kept while it looks the same, turn after turn
-        unavailable = holds is not None and value not in holds
+        why = None
+        if holds is not None and value not in holds:
+            why = ctx.t("app.hs.why.laid" if value in laid else "app.hs.why.spent", value=value, player=player)
         selected = value in chosen
-        money.append(ctx.keep(f"hs-money-{value}", (selected, unavailable),
-                              partial(money_card, value, selected, unavailable)))
+        money.append(ctx.keep(f"hs-money-{value}", (selected, why), partial(money_card, value, selected, why)))
 
     summary = ft.Row([
         _figure(ctx.t("app.hs.figure_open"), number(ctx, open_bid), ctx.ident("bid-open"), small=small),
@@ -400,7 +405,8 @@ def _bid_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
     hint_key = "app.hs.lays_assist" if state.assist else "app.hs.lays"
     hint = ctx.keep("hs-lays", (hint_key, player), lambda: ui.muted(ctx.t(hint_key, player=player)))
     pad = ft.Row(money, wrap=True, spacing=6, run_spacing=6)
-    lines: list[ft.Control] = ([hint, pad, buttons, summary] if small else [hint, pad, summary, buttons])
+    said = ui.why_line(why_said, ctx.ident("hs-why"))  # a greyed money card just tapped: why, by the cards
+    lines: list[ft.Control] = ([hint, said, pad, buttons, summary] if small else [hint, said, pad, summary, buttons])
     block = ui.panel(ft.Column(lines, spacing=8 if small else 10), ident=ctx.ident("hs-bid"),
                      padding=10 if small else 14)
     block.visible = shown

@@ -55,9 +55,12 @@ def build(state: State, ctx: TableContext) -> ft.Control:
         # aid, which shows the hands anyway), no pick (the draft is emptied by each entry).
         types = tuple(state.expected.types)
         revealing = "reveal" in types
-        parts.append(ctx.keep("sv-reveal", (frozenset(engine.revealed), revealing),
-                              lambda: _reveal_block(state, ctx, shown=revealing)))
-        parts.append(_play_block(state, ctx, shown=not revealing and "play" in types))
+        why = ctx.said_why()  # a greyed card just tapped: why it cannot be chosen, by the cards
+        why_out = why if revealing else None
+        parts.append(ctx.keep("sv-reveal", (frozenset(engine.revealed), revealing, why_out),
+                              lambda: _reveal_block(state, ctx, shown=revealing, why=why_out)))
+        parts.append(_play_block(state, ctx, shown=not revealing and "play" in types,
+                                 why=None if revealing else why))
     parts.append(_players_block(state, ctx))
     return ft.Column(parts, spacing=ui.GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -241,17 +244,19 @@ def _player_tile(state: State, ctx: TableContext, player: str, card: int | None)
 # -- entries ---------------------------------------------------------------------------------------
 
 
-def _reveal_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
+def _reveal_block(state: State, ctx: TableContext, *, shown: bool, why: str | None = None) -> ft.Control:
     out = set(state.engine.revealed)
 
     def reveal(card: int) -> ui.Handler:
         return lambda _: ctx.submit({"type": "reveal", "card": card})
 
     def tile(card: int, gone: bool) -> ft.Control:
-        face = ft.Container(point_card(ctx, card, scale=0.8), on_click=None if gone else reveal(card),
+        # a card already out stays greyed and says why at a tap
+        tap = ctx.why_not(ctx.t("app.sv.why.out", card=number(ctx, card))) if gone else reveal(card)
+        face = ft.Container(point_card(ctx, card, scale=0.8), on_click=tap,
                             border_radius=10, opacity=0.25 if gone else 1.0)
         label = ctx.t("app.sv.point_card_out" if gone else "app.sv.point_card", card=card)
-        return ui.tid(ctx.ident(f"sv-reveal-{card}"), face, button=not gone, label=label)
+        return ui.tid(ctx.ident(f"sv-reveal-{card}"), face, button=True, label=label)
 
     def kept(card: int) -> ft.Control:  # a card is kept while it is in or out: a reveal changes one
         return ctx.keep(f"sv-reveal-{card}", card in out, partial(tile, card, card in out))
@@ -260,6 +265,7 @@ def _reveal_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control
     negative = [c for c in SV_POINT_CARDS if c < 0]
     block = ui.panel(ft.Column([
         ui.subtitle(ctx.t("app.sv.which_card")),
+        ui.why_line(why, ctx.ident("sv-why")),
         ft.Row([kept(c) for c in positive], wrap=True, spacing=8, run_spacing=8),
         ft.Row([kept(c) for c in negative], wrap=True, spacing=8, run_spacing=8),
     ], spacing=12), ident=ctx.ident("sv-reveal"))
@@ -303,7 +309,7 @@ def last_cards(state: State) -> dict[str, int] | None:
     return {p: hands[p][0] for p in state.players}
 
 
-def _play_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
+def _play_block(state: State, ctx: TableContext, *, shown: bool, why: str | None = None) -> ft.Control:
     engine = state.engine
     players = tuple(state.players)
     chosen: dict[str, int] = ctx.draft.setdefault("cards", {})
@@ -336,11 +342,12 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
         box = ft.Container(
             ft.Text(number(ctx, card), size=24, weight=ft.FontWeight.BOLD,
                     color=ft.Colors.ON_PRIMARY if selected else None),
-            on_click=None if used else pick(player, card), height=HAND_H, alignment=ft.Alignment.CENTER,
+            on_click=ctx.why_not(ctx.t("app.sv.why.played", card=number(ctx, card), player=player)) if used
+            else pick(player, card), height=HAND_H, alignment=ft.Alignment.CENTER,
             border_radius=10, opacity=0.3 if used else 1.0, width=tile_w,
             bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGHEST,
             border=ft.Border.all(3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE_VARIANT))
-        return ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, button=not used, selected=selected,
+        return ui.tid(ctx.ident(f"sv-card-{player}-{card}"), box, button=True, selected=selected,
                       label=ctx.t("app.sv.hand_card", player=player, card=card),
                       **({"expand": 1} if tile_w is None else {}))
 
@@ -422,6 +429,7 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool) -> ft.Control:
     lines: list[ft.Control] = [
         ft.Row(actions, wrap=not ctx.compact, spacing=10, run_spacing=8,
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        ui.why_line(why, ctx.ident("sv-why")),
     ]
     if chips:
         lines.append(ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
