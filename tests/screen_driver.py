@@ -11,7 +11,7 @@ from typing import Any, Callable
 import flet as ft
 
 from companion.app import probe
-from companion.app.games import TableContext, TableState
+from companion.app.games import CARRY, TableContext, TableState
 from scoring.base import RuleViolation
 
 
@@ -48,7 +48,10 @@ class ScreenDriver:
             self.refusals.append(err.rule)
             self._refresh()
             return
+        carried = self.ctx.draft.get(CARRY)  # as the frame does (TableContext.submit_keeping)
         self.ctx.draft.clear()
+        if isinstance(carried, dict):
+            self.ctx.draft.update(carried)
         self._refresh()
 
     # -- reading the tree ----------------------------------------------------------------------

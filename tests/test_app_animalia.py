@@ -216,15 +216,42 @@ def test_bonus_cards_are_entered_behind_the_hand_over_screen_and_only_counts_are
     table.tap("ani-bonus-pick-cat-thief")
     table.tap("ani-bonus-confirm")
     assert table.submitted == [{"type": "bonus", "player": A, "card": "cat-thief"}]
-    # accepted: covered again; the shared screen says how many, never which
+    # #38: accepted, Anne's view stays open for her second card (what she owes is not all entered)
+    assert table.has("ani-private") and not table.has("ani-cover")
+    assert table.text("ani-private-title") == en("app.ani.private_title", player=A)
+    assert table.text("ani-bonus-intro") == en("app.ani.bonus_intro", cards=en("ani.n.bonus.one", n=1))
+    assert en("ani.card.cat-thief").capitalize() in table.text("ani-your-bonus")  # her own, in private
+    assert table.greyed("ani-bonus-pick-cat-thief") and not table.enabled("ani-bonus-confirm")
+    table.tap("ani-bonus-pick-dog-spy")
+    table.tap("ani-bonus-confirm")
+    assert table.submitted[-1] == {"type": "bonus", "player": A, "card": "dog-spy"}
+    # all she owed is entered: covered again, the tablet goes to Bruno; the shared screen says how
+    # many, never which
     assert not table.has("ani-private") and table.has("ani-cover")
-    assert table.text("ani-bonus-count-Anne") == en("app.ani.bonus_held", cards=en("ani.n.bonus.one", n=1))
+    assert en("app.ani.pass_to", player=B) in table.text("ani-pass-tablet")
+    assert table.text("ani-bonus-count-Anne") == en("app.ani.bonus_held", cards=en("ani.n.bonus.many", n=2))
     assert en("ani.card.cat-thief").capitalize() not in " ".join(t for t in texts(table.root)
                                                                  if not t.startswith("Thief"))
     table.tap("ani-show-me")
-    assert en("ani.card.cat-thief").capitalize() in table.text("ani-your-bonus")  # her own, in private
+    assert table.text("ani-private-title") == en("app.ani.private_title", player=B)
+    assert en("ani.card.cat-thief").capitalize() not in table.text("ani-private")  # Anne's, not his
     table.tap("ani-hide")
     assert not table.has("ani-private")
+
+
+def test_hide_closes_the_view_between_a_players_two_bonus_cards():
+    """#38: the view closes between a player's two bonus cards only when they hide it; "show me"
+    opens it again for the same player."""
+    eng = engine(3)
+    phase1(eng, SEASON)
+    table = Table(eng, live=True)
+    table.tap("ani-show-me")
+    table.tap("ani-bonus-pick-cat-thief", "ani-bonus-confirm")
+    assert table.has("ani-private")
+    table.tap("ani-hide")
+    assert not table.has("ani-private") and en("app.ani.pass_to", player=A) in table.text("ani-pass-tablet")
+    table.tap("ani-show-me")
+    assert table.text("ani-private-title") == en("app.ani.private_title", player=A)
 
 
 def test_bonus_cards_held_stay_tappable_in_the_picker_unless_assist():

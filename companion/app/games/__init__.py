@@ -102,6 +102,8 @@ class TableState(Generic[E]):
 
 # The draft key of the line a greyed choice's tap says (TableContext.why_not / said_why).
 WHY = "greyed-why"
+# The draft key of what an accepted entry leaves in the emptied draft (TableContext.submit_keeping).
+CARRY = "carry-over"
 
 
 @dataclass
@@ -153,6 +155,16 @@ class TableContext:
                 picked.append(item)
             self.refresh()
         return handler
+
+    def submit_keeping(self, action: dict[str, Any], keep: Mapping[str, Any]) -> None:
+        """:attr:`submit` ``action``; accepted, the draft is emptied as after every entry and then
+        given ``keep`` (e.g. a player's private view that stays open for their next entry); refused,
+        the draft is as it was."""
+        self.draft[CARRY] = dict(keep)
+        try:
+            self.submit(action)
+        finally:
+            self.draft.pop(CARRY, None)
 
     def why_not(self, line: str) -> Callable[[Any], None]:
         """The tap handler of a greyed choice (a card that cannot be chosen now): it enters nothing

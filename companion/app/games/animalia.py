@@ -476,7 +476,10 @@ def _private_step(state: State, ctx: TableContext) -> str | None:
     """The player whose private entry is awaited or chosen now, if any."""
     engine = state.engine
     if engine.phase is Phase.BONUS:
-        return engine.owed[0]
+        # the player whose view is open while they still owe a bonus card they may enter now (the
+        # view stays open from one of their cards to the next), else the first owed
+        chosen = ctx.draft.get("who")
+        return chosen if chosen in engine.bonus_players() else engine.owed[0]
     if engine.phase is Phase.MEDALS:
         chosen = ctx.draft.get("who")
         if chosen in state.expected.players:
@@ -484,8 +487,9 @@ def _private_step(state: State, ctx: TableContext) -> str | None:
     return None
 
 
-def _token(state: State, player: str) -> str:
-    return f"{state.engine.phase.value}|{player}|{state.entries}"
+def _token(state: State, player: str, ahead: int = 0) -> str:
+    """One player's private view at one point of the game (``ahead``: that many entries on)."""
+    return f"{state.engine.phase.value}|{player}|{state.entries + ahead}"
 
 
 def _medals_waiting_block(state: State, ctx: TableContext) -> ft.Control:
@@ -530,8 +534,18 @@ def _bonus_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contro
         return handler
 
     owed = sum(1 for p in engine.owed if p == player)
+
+    def enter(_: Any) -> None:
+        action = {"type": "bonus", "player": player, "card": picked}
+        if ctx.id_prefix:  # a correction replaces one entry: its editor closes
+            ctx.submit(action)
+            return
+        # accepted, the view stays open while this player owes another card (the token of the game
+        # one entry on: it no longer matches once another player's turn or the medals come)
+        ctx.submit_keeping(action, {"open": _token(state, player, ahead=1), "who": player})
+
     confirm = ui.button(ctx.t("app.ani.bonus_confirm", card=card(picked)) if picked else ctx.t("app.ani.bonus_tap"),
-                        _submitter(ctx, {"type": "bonus", "player": player, "card": picked}) if picked else None,
+                        enter if picked else None,
                         ident=ctx.ident("ani-bonus-confirm"), icon=ft.Icons.LOCK, kind="primary",
                         disabled=picked is None, height=72)
     # the confirm above the picker, beside what to do: in view with the card it confirms

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import flet as ft
 
 from companion.app import ui
-from companion.app.games import GameScreen, TableContext, TableState, screen_for, state_at, state_from_session
+from companion.app.games import CARRY, GameScreen, TableContext, TableState, screen_for, state_at, state_from_session
 from companion.app.screens.rules import rule_paragraphs
 from models.i18n import Msg
 from scoring.base import rules_of
@@ -149,7 +149,10 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
 
     def after_change(new_state: SessionState, after: Callable[[SessionState], None] | None = None) -> None:
         app.announce(session_id)
+        carried = draft.draft.get(CARRY)  # what the screen keeps past this entry (TableContext.submit_keeping)
         draft.draft.clear()  # in place: a kept part's handlers hold this dict
+        if isinstance(carried, dict):
+            draft.draft.update(carried)
         draft.refusal = None
         draft.problem = None
         app.notice = None
