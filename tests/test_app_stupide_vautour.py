@@ -311,15 +311,22 @@ def test_hand_cards_keep_48_dp_at_every_width(width, per_row, beside):
     assert idents.index("sv-confirm") < idents.index("sv-row-Anne")  # confirm above the rows
 
 
-def test_the_last_round_offers_each_players_last_card_in_one_tap():
+def test_the_last_round_picks_each_players_last_card_and_the_table_confirms():
+    # Each player holds one card: what the table cannot choose is picked already, one tap confirms
+    # (it was 1 + players + 1 taps: the reveal, each card, the confirm).
     actions = full_game()[:-1]        # the last point card is turned over, not yet played
     table = Table(state_of(actions))
-    assert table.has("sv-last-cards")
     assert "Anne 1" in table.text("sv-last-cards") and "Bruno 15" in table.text("sv-last-cards")
-    table.tap("sv-last-cards")
+    assert table.enabled("sv-confirm")
+    table.tap("sv-confirm")
     assert table.submitted == [full_game()[-1]]
-    # before the last round there is no such offer
-    assert not Table(state_of(full_game()[:-3])).has("sv-last-cards")
+    # a clear leaves the picks empty, as in any round
+    table = Table(state_of(actions))
+    table.tap("sv-clear")
+    assert not table.enabled("sv-confirm")
+    # before the last round nothing is picked for the table
+    earlier = Table(state_of(full_game()[:-3]))
+    assert not earlier.has("sv-last-cards")
 
 
 # -- whole games through the screen ----------------------------------------------------------------
@@ -335,8 +342,9 @@ def drive(actions: list[dict]) -> tuple[list[dict], Any]:
         if action["type"] == "reveal":
             table.tap(f"sv-reveal-{action['card']}")
         else:
-            for player, card in action["cards"].items():
-                table.tap(f"sv-card-{player}-{card}")
+            if not table.has("sv-last-cards"):  # the last round's cards are picked already
+                for player, card in action["cards"].items():
+                    table.tap(f"sv-card-{player}-{card}")
             table.tap("sv-confirm")
         assert table.submitted == [action]
         parse_action(GAME, table.submitted[0], list(TABLE))

@@ -316,6 +316,12 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool, why: str | None
     if ctx.draft.get("round") != engine.round:  # a new round starts with nothing picked
         chosen.clear()
         ctx.draft["round"] = engine.round
+    last = last_cards(state)
+    if last is not None and ctx.draft.get("forced") != engine.round:
+        # The last round: each player's one card is forced, so it is picked already and the table
+        # confirms (a clear empties the picks and leaves them empty).
+        chosen.update(last)
+        ctx.draft["forced"] = engine.round
     hands = engine.hands if state.assist else None
 
     # The taps of kept cards and chips find the picks in the table's draft when they run (the draft
@@ -415,18 +421,13 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool, why: str | None
         ui.button(ctx.t("app.sv.clear"), clear, ident=ctx.ident("sv-clear"), icon=ft.Icons.BACKSPACE,
                   kind="outlined", disabled=not chosen, size=ui.FONT_BODY),
     ]
-    last = last_cards(state)
-    if last is not None:
-        def play_last(_: Any) -> None:
-            ctx.submit({"type": "play", "cards": dict(last)})
-
-        actions.insert(0, ui.button(
-            ctx.t("app.sv.last_cards", cards=tuple(ctx.t("app.sv.player_card", player=p, card=c)
-                                                   for p, c in last.items())),
-            play_last, ident=ctx.ident("sv-last-cards"), icon=ft.Icons.DONE_ALL, kind="primary", size=ui.FONT_BODY))
     if missing and not ctx.compact:
         actions.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
-    lines: list[ft.Control] = [
+    lines: list[ft.Control] = []
+    if last is not None:  # says why the cards are picked already
+        lines.append(ui.muted(ctx.t("app.sv.last_cards", cards=tuple(
+            ctx.t("app.sv.player_card", player=p, card=c) for p, c in last.items())), ident=ctx.ident("sv-last-cards")))
+    lines += [
         ft.Row(actions, wrap=not ctx.compact, spacing=10, run_spacing=8,
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
         ui.why_line(why, ctx.ident("sv-why")),
