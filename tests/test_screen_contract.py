@@ -25,8 +25,8 @@ APP_HOOKS = frozenset({"build", "STEADY", "SCROLLS", "steady", "scrolls"})
 
 
 def test_the_contract_names_every_hook_the_screens_use():
-    assert {"build", "build_side", "side", "prompt", "table_log", "chapters", "build_setup", "LANDSCAPE_SHARE",
-            "PRIVATE_ENTRIES"} == HOOKS
+    assert {"build", "build_side", "side", "prompt", "table_log", "chapters", "build_setup", "correction_draft",
+            "LANDSCAPE_SHARE", "PRIVATE_ENTRIES"} == HOOKS
 
 
 @pytest.mark.parametrize("game", sorted(GAME_SCREENS))
@@ -38,7 +38,7 @@ def test_a_game_screen_module_declares_its_screen_with_every_hook(game):
         assert hasattr(screen, hook), (game, hook)  # the test's own look: what the contract requires
     assert type(screen).build is not GameScreenBase.build and screen.build is module.build
     # an optional hook the module defines is the one its screen gives
-    for hook in ("build_side", "prompt", "table_log", "chapters", "build_setup"):
+    for hook in ("build_side", "prompt", "table_log", "chapters", "build_setup", "correction_draft"):
         if hook in vars(module):
             assert getattr(screen, hook) is getattr(module, hook), (game, hook)
     assert screen.side == ("build_side" in vars(module))

@@ -227,6 +227,11 @@ class GameScreen(Protocol):
         """The game's own section of the set-up: (heading, body, ident), or None."""
         ...
 
+    def correction_draft(self, state: TableState, action: Mapping[str, Any]) -> dict[str, Any]:
+        """The draft a correction of ``action`` opens with (``state``: the table before it), so the
+        table changes what was wrong and keeps the rest ({}: entered again from nothing)."""
+        ...
+
 
 class GameScreenBase(ABC):
     """The defaults of :class:`GameScreen`'s optional hooks; a game's ``Screen`` subclasses it and
@@ -257,6 +262,9 @@ class GameScreenBase(ABC):
 
     def build_setup(self, app: Any, draft: Any) -> tuple[str, ft.Control, str] | None:
         return None
+
+    def correction_draft(self, state: TableState, action: Mapping[str, Any]) -> dict[str, Any]:
+        return {}
 
 
 def screen_for(game: str) -> GameScreen | None:

@@ -18,7 +18,7 @@ Everything shown comes from the engine's documented public state (scoring/stupid
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -460,6 +460,15 @@ def chapters(state: Any, entries: Any) -> Any:
     return chapters_of(entries, lambda e: "round" if e.action.get("type") == "reveal" else None)
 
 
+def correction_draft(state: State, action: Mapping[str, Any]) -> dict[str, Any]:
+    """A round's cards corrected: the round opens with its cards picked as entered, so the table
+    taps only the card that was wrong (a reveal has one card: nothing to keep)."""
+    if action.get("type") != "play":
+        return {}
+    round_no = state.engine.round
+    return {"cards": dict(action.get("cards") or {}), "round": round_no, "forced": round_no}
+
+
 class Screen(GameScreenBase):
     """This game's hooks of the table screen's contract (companion.app.games.GameScreen)."""
 
@@ -467,6 +476,7 @@ class Screen(GameScreenBase):
     build = staticmethod(build)
     table_log = staticmethod(table_log)
     chapters = staticmethod(chapters)
+    correction_draft = staticmethod(correction_draft)
 
 
 SCREEN: GameScreen = Screen()

@@ -46,6 +46,7 @@ class TableDraft:
     problem: Msg | None = None                                 # malformed input, service error
     correcting: int | None = None                              # index of the entry being corrected
     fix_draft: dict[str, Any] = field(default_factory=dict)
+    fix_seeded: int | None = None  # the entry whose correction draft was filled from it
     preview: tuple[dict[str, Any], SessionState] | None = None  # (action, preview result)
     conflict: CorrectionConflict | None = None
     full_log: bool = False
@@ -426,6 +427,7 @@ def _side(app: App, session: SessionState, draft: TableDraft, undo: Any, redo: A
         def handler(_: Any) -> None:
             draft.correcting = index
             draft.fix_draft = {}
+            draft.fix_seeded = None
             draft.preview = None
             draft.conflict = None
             draft.refusal = None
@@ -628,6 +630,9 @@ def _correction(app: App, session: SessionState, now: TableState, draft: TableDr
                                actions=[ui.button(app.t("app.table.save_correction"), save, ident="correction-save",
                                                   icon=ft.Icons.SAVE, kind="primary", disabled=app.offline)]))
     state = state_at(session, index)
+    if draft.fix_seeded != index:  # opened with the entry as it was: the table changes what was wrong
+        draft.fix_draft.update(game_screen.correction_draft(state, original.action))
+        draft.fix_seeded = index
     ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
                        id_prefix="fix-", side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
                        compact=app.narrow,
