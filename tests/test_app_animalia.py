@@ -18,6 +18,7 @@ import pytest
 from companion.app import probe, ui
 from companion.app.games import TableState
 from companion.app.games import animalia as screen
+from models.games.animalia import ANI_FAMILIES, ANI_MEMBERS
 from models.i18n import LANGUAGES, Msg
 from models.record import parse_action
 from scoring.animalia import AnimaliaEngine, Phase, card
@@ -568,3 +569,19 @@ def test_the_adviser_says_why_a_way_spending_more_bonus_cards_for_as_much_comes_
     dearer = [i for i, n in enumerate(advice.dearer[:screen.ADVICE_SHOWN + 1]) if n]
     assert dearer and all(table.has(f"ani-advice-{i}-dearer") for i in dearer)
     assert not table.has("ani-advice-0-dearer")
+
+
+def test_on_a_phone_each_familys_seven_cards_sit_under_its_name():
+    # #38: at 390×844 a family's seven cards wrap over two lines; inline, the name stood on the first
+    # only, and the second line read as the next family's. The name now heads both lines.
+    table = Table(engine(3), "fr")
+    table.ctx.compact = True
+    table._refresh()
+    for family in ANI_FAMILIES:
+        name = Msg(f"ani.families.{family}").render("fr")
+        heads = [c for c in probe.shown(table.root) if isinstance(c, ft.Column) and len(c.controls) == 2
+                 and isinstance(c.controls[0], ft.Container) and isinstance(c.controls[0].content, ft.Text)
+                 and c.controls[0].content.value.lower() == name.lower()]
+        assert len(heads) == 1, family
+        under = {n.identifier for n in probe.identified(heads[0].controls[1])}
+        assert under == {f"ani-pick-{family}-{member}" for member in ANI_MEMBERS}, family

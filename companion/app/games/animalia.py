@@ -281,8 +281,12 @@ def _picker(ctx: TableContext, on_pick: Callable[[str], Callable[[Any], None]], 
         border, _ = FAMILY_COLOURS[family]
         head = ft.Container(ft.Text(_cap(ctx.t(f"ani.families.{family}")), size=14, weight=ft.FontWeight.BOLD,
                                     color=border), width=None if ctx.compact else PICK_HEAD)
-        rows.append(ft.Row([head, *[tile(f"{family}-{member}") for member in ANI_MEMBERS]], wrap=True, spacing=5,
-                           run_spacing=5, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        tiles = [tile(f"{family}-{member}") for member in ANI_MEMBERS]
+        if ctx.compact:  # a phone: the family's seven wrap over two lines, both under its name
+            rows.append(ft.Column([head, ft.Row(tiles, wrap=True, spacing=5, run_spacing=5)], spacing=2, tight=True))
+            continue
+        rows.append(ft.Row([head, *tiles], wrap=True, spacing=5, run_spacing=5,
+                           vertical_alignment=ft.CrossAxisAlignment.CENTER))
     rows.append(ft.Row([ft.Container(width=None if ctx.compact else PICK_HEAD), tile(OWL)], spacing=5))
     return ft.Column(rows, spacing=5, tight=True)
 
