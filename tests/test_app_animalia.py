@@ -305,6 +305,22 @@ def test_phase3_covers_by_hand_change_the_medal_choices():
     assert eng.discarded == ["owl"]
 
 
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_bonus_card_laid_already_says_on_which_card_when_tapped(lang):
+    # #38: a greyed choice is never silent; the bonus card laid over the owl says so, and how to undo it.
+    eng = at_phase3()
+    table = Table(eng, lang, live=True)
+    table.tap("ani-show-Anne")
+    table.tap("ani-cover-bonus-cat-thief")
+    table.tap("ani-cover-card-owl")
+    assert table.greyed("ani-cover-bonus-cat-thief") and not table.has("ani-cover-why")
+    table.tap("ani-cover-bonus-cat-thief")
+    clear = Msg("app.ani.covers_clear").render(lang)
+    assert table.text("ani-cover-why") == Msg("app.ani.why.covering", {"card": card("owl"), "clear": clear}).render(lang)
+    if lang == "fr":
+        assert table.text("ani-cover-why") == "Déjà posée sur la carte chouette : « Annuler les recouvrements » la reprend."
+    assert table.submitted == []
+
 def _season_over() -> AnimaliaEngine:
     eng = at_phase3()
     for p, medals in ((A, {"cat": 2, "dog": 3}), (B, {"horse": 2}), (C, {"rabbit": 2})):

@@ -674,9 +674,19 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
     if held:
         pick = ctx.draft.get("pick")
         parts.append(ui.text(ctx.t("app.ani.cover_how"), ui.FONT_BODY))
+        on = {b: t for b, t in covers}  # a bonus card used already: greyed, and a tap says on which card
+        undo = ctx.t("app.ani.covers_clear")
+
+        def why(bonus: str) -> Callable[[Any], None] | None:
+            if bonus not in on:
+                return None
+            return ctx.why_not(ctx.t("app.ani.why.covering", card=card(on[bonus]), clear=undo))
+
         parts.append(_row([ui.tile(card_face(ctx, b), pick_bonus(b), ident=ctx.ident(f"ani-cover-bonus-{b}"),
-                                   selected=b == pick, disabled=b in used, padding=2, label=ctx.say(card(b)))
+                                   selected=b == pick, disabled=b in used, padding=2, label=ctx.say(card(b)),
+                                   why=why(b))
                            for b in held], spacing=6))
+        parts.append(ui.why_line(ctx.said_why(), ctx.ident("ani-cover-why")))
     covered = {t for _, t in covers}
     parts.append(ui.tid(ctx.ident("ani-private-collection"), _row([
         ui.tile(card_face(ctx, c), cover_card(c), ident=ctx.ident(f"ani-cover-card-{c}"),
