@@ -492,7 +492,8 @@ def test_kept_parts_still_act_after_a_refusal_and_a_correction(tmp_path):
                                                                          "David": 4, "Emma": 5}}
     probe.tap(app.root, "sv-reveal-7")
     probe.tap(app.root, "correct-1")                                # round 1: Anne really played her 6
-    probe.tap(app.root, "fix-sv-card-Anne-6")                       # the others' cards stay as entered
+    for i, player in enumerate(FIVE):                               # no aid: the round entered again
+        probe.tap(app.root, f"fix-sv-card-{player}-{6 if i == 0 else 15 - i}")
     probe.tap(app.root, "fix-sv-confirm")
     probe.tap(app.root, "correction-save")
     assert service.open(sid).log[1].action["cards"] == {p: 6 if i == 0 else 15 - i for i, p in enumerate(FIVE)}
@@ -576,21 +577,27 @@ def test_the_block_not_expected_stays_on_the_page_hidden_and_holds_no_pick():
     assert not playing.has("sv-reveal-7") and en("app.sv.which_card") not in playing.text()
 
 
-def test_correcting_one_card_of_a_round_keeps_the_others(tmp_path):
-    # Through the real frame: the pencil on a round opens it with its cards as entered, so the table
-    # taps the one card that was wrong, then confirms and saves (it was every card again).
+@pytest.mark.parametrize("assist", [True, False])
+def test_correcting_one_card_of_a_round_keeps_the_others_with_the_aid(tmp_path, assist):
+    # Through the real frame: with the table aid (which shows what was played), the pencil on a round
+    # opens it with its cards as entered, so the table taps the one card that was wrong, then
+    # confirms and saves (it was every card again). Without the aid the shared screen never shows a
+    # past round's cards: the round opens empty, as before.
     from companion.app.shell import App
     from companion.service import SessionService
     from companion.store import Store
 
     service = SessionService(Store(tmp_path / "fix.db"))
-    sid = service.start(GAME, list(TABLE)).session_id
+    sid = service.start(GAME, list(TABLE), assist=assist).session_id
     service.submit(sid, reveal(3))
     service.submit(sid, play(Anne=14, Bruno=9, Chloé=2))
     service.submit(sid, reveal(5))
     app = App(service, None)
     app.go("table", session_id=sid)
     probe.tap(app.root, "correct-1")
+    if not assist:
+        assert not probe.is_enabled(app.root, "fix-sv-confirm")  # nothing picked: nothing shown
+        return
     assert probe.is_enabled(app.root, "fix-sv-confirm")  # the round's cards are picked as entered
     probe.tap(app.root, "fix-sv-card-Bruno-10")          # Bruno really laid the 10
     probe.tap(app.root, "fix-sv-confirm")

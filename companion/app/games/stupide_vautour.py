@@ -461,9 +461,11 @@ def chapters(state: Any, entries: Any) -> Any:
 
 
 def correction_draft(state: State, action: Mapping[str, Any]) -> dict[str, Any]:
-    """A round's cards corrected: the round opens with its cards picked as entered, so the table
-    taps only the card that was wrong (a reveal has one card: nothing to keep)."""
-    if action.get("type") != "play":
+    """A round's cards corrected with the table aid on: the round opens with its cards picked as
+    entered, so the table taps only the card that was wrong. Without the aid the shared screen
+    never shows a past round's cards (as at the table, played cards are not shown), so the round is
+    entered again from nothing; a reveal has one card: nothing to keep."""
+    if action.get("type") != "play" or not state.assist:
         return {}
     round_no = state.engine.round
     return {"cards": dict(action.get("cards") or {}), "round": round_no, "forced": round_no}
