@@ -674,13 +674,12 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
     if held:
         pick = ctx.draft.get("pick")
         parts.append(ui.text(ctx.t("app.ani.cover_how"), ui.FONT_BODY))
-        on = {b: t for b, t in covers}  # a bonus card used already: greyed, and a tap says on which card
         undo = ctx.t("app.ani.covers_clear")
 
-        def why(bonus: str) -> Callable[[Any], None] | None:
-            if bonus not in on:
+        def why(bonus: str) -> Callable[[Any], None] | None:  # a bonus card laid already: on which card
+            if bonus not in used:
                 return None
-            return ctx.why_not(ctx.t("app.ani.why.covering", card=card(on[bonus]), clear=undo))
+            return ctx.why_not(ctx.t("app.ani.why.covering", card=card(dict(covers)[bonus]), clear=undo))
 
         parts.append(_row([ui.tile(card_face(ctx, b), pick_bonus(b), ident=ctx.ident(f"ani-cover-bonus-{b}"),
                                    selected=b == pick, disabled=b in used, padding=2, label=ctx.say(card(b)),

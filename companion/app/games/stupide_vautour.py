@@ -299,7 +299,7 @@ def hand_layout(width: float | None) -> tuple[int, float | None, bool]:
 
 def last_cards(state: State) -> dict[str, int] | None:
     """In the last round each player holds one card, known to all from the fourteen played: the
-    cards to offer in one tap (None before the last round)."""
+    picks the table only confirms (None before the last round)."""
     engine = state.engine
     if engine.round != ROUNDS or not engine.round_open:
         return None
