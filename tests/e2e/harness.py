@@ -279,6 +279,21 @@ class Screen:
         if not self.holds(lambda: self.out_of_view(idents, screens) == [], timeout):
             raise AssertionError(f"{what}: not wholly in view: {self.out_of_view(idents, screens)[:8]}")
 
+    def refusal_leaves_in_view(self, tablet: Iterable[str], what: str, rule_text: str,
+                               phone: Iterable[str] | None = None) -> None:
+        """With a refusal on screen the turn's entry stays usable: the refusal, its rule button and
+        ``tablet`` wholly in view at 1280×800; the same (or ``phone``) within one scroll at 390×844;
+        then the rule's text (``rule_text``, its start) one tap away, and closed again."""
+        refusal = ["refusal", "refusal-rule"]
+        self.in_view(refusal + list(tablet), f"{what} at 1280x800")
+        self.resize(390, 844)
+        self.in_view(refusal + list(tablet if phone is None else phone), f"{what} at 390x844", screens=2)
+        self.resize(1280, 800)
+        self.click("refusal-rule")
+        self.wait_text(rule_text, "refusal-rule-text")
+        self.click("refusal-rule-close")
+        self.wait_gone("refusal-rule-text")
+
     def box(self, ident: str) -> dict[str, float] | None:
         """Where the control ``ident`` is on the page (x, y, width, height in CSS pixels), or None."""
         return self.wait_for(ident).bounding_box()

@@ -74,15 +74,8 @@ def test_boursicocotte_auction_payment_trade_refusal_undo(tablet, companion_app)
     assert s.exists("bc-private"), "nothing saved: the payment is still hers to make"
     # the refusal hides nothing of the payment: her money and « Payer » in view on the tablet, within
     # one scroll on a phone; the rule's text one tap away
-    paying = ["refusal", "refusal-rule", "bc-pay", "bc-cannot-pay", "bc-cash-0-0", "bc-cash-10-0", "bc-cash-50-0"]
-    s.in_view(paying, "the refused payment at 1280x800")
-    s.resize(390, 844)
-    s.in_view(paying, "the refused payment at 390x844", screens=2)
-    s.resize(1280, 800)
-    s.click("refusal-rule")
-    s.wait_text(fr("rule.BC-CAN-PAY.text")[:40], "refusal-rule-text")
-    s.click("refusal-rule-close")
-    s.wait_gone("refusal-rule-text")
+    s.refusal_leaves_in_view(["bc-pay", "bc-cannot-pay", "bc-cash-0-0", "bc-cash-10-0", "bc-cash-50-0"],
+                             "the refused payment", fr("rule.BC-CAN-PAY.text")[:40])
     if shots:
         s.click("bc-cash-10-0")
         s.wait_text(fr("app.bc.pay", total=10), "bc-pay")

@@ -93,16 +93,8 @@ def test_a_high_society_game_from_set_up_to_history(tablet, companion_app):
     # the refusal hides nothing of the bid: the money, « Miser » and « Passer » in view on the tablet,
     # within one scroll on a phone; the rule's text one tap away
     from models.games.high_society import HS_MONEY
-    bidding = ["refusal", "refusal-rule", "bid-confirm", "bid-clear", "pass"] + [f"money-{v}" for v in HS_MONEY]
-    s.in_view(bidding, "the refused bid at 1280x800")
-    s.resize(390, 844)
-    s.in_view(bidding, "the refused bid at 390x844", screens=2)
-    s.resize(1280, 800)
-    s.click("refusal-rule")
-    rule_text = text("rule.HS-BID-RAISE.text", "fr")
-    s.wait_text(rule_text[:40], "refusal-rule-text")
-    s.click("refusal-rule-close")
-    s.wait_gone("refusal-rule-text")
+    s.refusal_leaves_in_view(["bid-confirm", "bid-clear", "pass"] + [f"money-{v}" for v in HS_MONEY],
+                             "the refused bid", text("rule.HS-BID-RAISE.text", "fr")[:40])
     assert not s.exists(f"entry-{g.entries}"), "a refused bid must not be logged"
     s.click("bid-clear")
     g.bid(B, 6)

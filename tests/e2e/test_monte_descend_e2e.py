@@ -70,15 +70,8 @@ def test_monte_descend_match(tablet: Screen, companion_app):
     screen.wait_text("un 8 rouge ou moins, un 8 bleu pour tourner", "refusal")
     # the refusal hides nothing of the turn: the pad and « Valider » in view on the tablet, within
     # one scroll on a phone; the rule's text one tap away
-    turn = ["refusal", "refusal-rule", "md-series-0", *COLOURS, *VALUES, "md-confirm"]
-    screen.in_view(turn, "the refused series at 1280x800")
-    screen.resize(390, 844)
-    screen.in_view(turn, "the refused series at 390x844", screens=2)
-    screen.resize(1280, 800)
-    screen.click("refusal-rule")
-    screen.wait_text(fr("rule.MD-DOWN.text")[:60], "refusal-rule-text")
-    screen.click("refusal-rule-close")
-    screen.wait_gone("refusal-rule-text")
+    screen.refusal_leaves_in_view(["md-series-0", *COLOURS, *VALUES, "md-confirm"], "the refused series",
+                                  fr("rule.MD-DOWN.text")[:60])
     assert not screen.exists("entry-1"), "nothing saved"
 
     # the series is still entered: take the 9 out, lay the red 3

@@ -82,16 +82,9 @@ def test_stupide_vautour_table(tablet: Screen, companion_app):
     assert not screen.exists("entry-3"), "nothing saved"
     # the refusal hides nothing of the round: every row and « Valider » in view on the tablet, within
     # one scroll on a phone; the rule's text one tap away
-    refused_round = ["refusal", "refusal-rule", "sv-confirm"]
-    screen.in_view(refused_round + [f"sv-card-{p}-{c}" for p in PLAYERS for c in SV_HAND],
-                   "the refused round at 1280x800")
-    screen.resize(390, 844)
-    screen.in_view(refused_round + [f"sv-change-{p}" for p in PLAYERS], "the refused round at 390x844", screens=2)
-    screen.resize(1280, 800)
-    screen.click("refusal-rule")
-    screen.wait_text(fr("rule.SV-PLAY-USED.text")[:40], "refusal-rule-text")
-    screen.click("refusal-rule-close")
-    screen.wait_gone("refusal-rule-text")
+    screen.refusal_leaves_in_view(["sv-confirm"] + [f"sv-card-{p}-{c}" for p in PLAYERS for c in SV_HAND],
+                                  "the refused round", fr("rule.SV-PLAY-USED.text")[:40],
+                                  phone=["sv-confirm"] + [f"sv-change-{p}" for p in PLAYERS])
 
     # Anne's real card: the rest of the round is still entered
     pick(screen, "Anne", 1)
