@@ -187,6 +187,38 @@ def test_powers_steal_give_or_renounce_by_taps():
     assert table.submitted == [{"type": "renounce", "player": A, "power": "spy"}] and eng3.pending is None
 
 
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_tap_on_a_full_collection_greyed_for_the_prankster_says_why(lang):
+    """#38: with the table aid, a collection that cannot take the prankster's card is greyed; a tap
+    on it gives nothing and says why, in one line by the targets, until the next tap."""
+    eng = engine(3)
+    give(eng, "cat-prankster", B)
+    for name in SEASON[A]:
+        give(eng, name, A)  # Anne complete (5)
+    give(eng, "cat-scruffy", C)
+    give(eng, "dog-prankster", B)
+    assert eng.pending is not None and eng.pending.actor == B and eng.pending.powers == ["prankster"]
+    plain = Table(eng, lang)
+    plain.tap("ani-give-card-dog-prankster")
+    assert not plain.greyed("ani-give-to-Anne-0")  # table-fair: the engine refuses, with its rule
+    table = Table(eng, lang, live=True, assist=True)
+    table.tap("ani-give-card-dog-prankster")
+    assert table.greyed("ani-give-to-Anne-0") and not table.greyed("ani-give-to-Chloé-0")
+    assert not table.has("ani-give-why")
+    table.tap("ani-give-to-Anne-0")
+    assert table.submitted == [] and table.greyed("ani-give-to-Anne-0")
+    assert table.text("ani-give-why") == Msg("app.ani.why.full", {"who": A}).render(lang)
+    if lang == "fr":
+        assert table.text("ani-give-why") == ("La collection d'Anne est pleine (5 animaux) : "
+                                              "elle ne peut pas recevoir la carte.")
+    table.tap("ani-give-card-dog-prankster")  # the next tap: the line is gone
+    assert not table.has("ani-give-why")
+    table.tap("ani-give-to-Chloé-0")
+    assert table.submitted == [{"type": "power", "player": B, "power": "prankster", "card": "dog-prankster",
+                                "to": C}]
+    assert eng.collections[(C, 0)] == ["cat-scruffy", "dog-prankster"]
+
 def test_two_players_the_spy_button_writes_no_row():
     """Table-record §4.4: the spy moves no card, so its action carries no ``row``, also with 2 players."""
     eng = engine(2)

@@ -148,9 +148,11 @@ def disable(control: ft.Control) -> ft.Control:
 
 
 def chip(label: str, on_click: Handler | None, *, ident: str, selected: bool = False,
-         disabled: bool = False, icon: ft.IconData | None = None, compact: bool = False) -> ft.Control:
+         disabled: bool = False, icon: ft.IconData | None = None, compact: bool = False,
+         why: Handler | None = None) -> ft.Control:
     """A choice among a few (a filter, a game): ``compact`` on a phone, where two or three share a
-    line of a :func:`wrap` and still give a finger TOUCH_MIN."""
+    line of a :func:`wrap` and still give a finger TOUCH_MIN. ``why``: as :func:`tile`'s, what a tap
+    on it says while it is greyed."""
     size = 20 if compact else 26
     parts: list[ft.Control] = []
     if icon is not None:
@@ -160,7 +162,7 @@ def chip(label: str, on_click: Handler | None, *, ident: str, selected: bool = F
     parts.append(ft.Text(label, size=FONT_SMALL if compact else FONT_LABEL,
                          weight=ft.FontWeight.W_600 if selected else None))
     return tile(ft.Row(parts, tight=True, spacing=6 if compact else 8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                on_click, ident=ident, selected=selected, disabled=disabled,
+                on_click, ident=ident, selected=selected, disabled=disabled, why=why,
                 padding=ft.Padding.symmetric(horizontal=12, vertical=10) if compact
                 else ft.Padding.symmetric(horizontal=18, vertical=17),
                 height=TOUCH_MIN if compact else None)

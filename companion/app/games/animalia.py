@@ -392,11 +392,14 @@ def _powers_block(state: State, ctx: TableContext) -> ft.Control:
                         continue
                     action = {"type": "power", "player": actor, "power": "prankster", "card": picked, "to": p,
                               **({"to_row": r} if engine.two else {}), **rows}
+                    full = state.assist and len(cards) >= 5  # greyed with the table aid: a tap says why
                     targets.append(ui.chip(_who(ctx, engine, p, r), _submitter(ctx, action),
                                            ident=ctx.ident(f"ani-give-to-{p}-{r}"), icon=ft.Icons.CARD_GIFTCARD,
-                                           disabled=state.assist and len(cards) >= 5))
+                                           disabled=full, why=ctx.why_not(ctx.t(
+                                               "app.ani.why.full", who=_who(ctx, engine, p, r))) if full else None))
                 block.append(_row([ui.text(ctx.t("app.ani.give_to", card=card(picked)), ui.FONT_BODY), *targets],
                                   spacing=8))
+                block.append(ui.why_line(ctx.said_why(), ctx.ident("ani-give-why")))  # a greyed target just tapped
         block.append(ui.button(ctx.t("app.ani.renounce", power=Msg(f"ani.power.{power}")), _submitter(
             ctx, {"type": "renounce", "player": actor, "power": power}), ident=ctx.ident(f"ani-renounce-{power}"),
             icon=ft.Icons.BLOCK, kind="outlined"))
