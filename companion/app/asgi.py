@@ -1,4 +1,4 @@
-"""The ASGI interface's types, for the middleware around Flet's app (web, socket_guard, reconnect)."""
+"""The ASGI interface's types, for the middleware around Flet's app (web, socket_guard, reconnect, boot_message)."""
 
 from __future__ import annotations
 

@@ -344,16 +344,17 @@ def web_app(main: Callable[[Any], None], port: int, hosts: list[str]) -> Any:
     in the origin check: only the app's own origins (loopback, and ``hosts``) may connect; in the
     socket guard: what a websocket may cost is bounded, and Flet gets only frames it can read
     (socket_guard); a tab that slept takes back its page session from a socket the server still
-    holds (reconnect)."""
+    holds (reconnect); the loading screen before the first page says nothing in English (boot_message)."""
     import flet as ft
 
+    from companion.app.boot_message import BootMessage
     from companion.app.reconnect import SessionTakeover
     from companion.app.socket_guard import SocketGuard
     from companion.app.web import OriginGuard, allowed_origins
 
     inner = ft.run(main, assets_dir=str(ASSETS_DIR), no_cdn=True, view=ft.AppView.WEB_BROWSER,
                    web_renderer=ft.WebRenderer(WEB_RENDERER), export_asgi_app=True)
-    return OriginGuard(SocketGuard(SessionTakeover(inner)), allowed_origins(port, hosts))
+    return OriginGuard(SocketGuard(SessionTakeover(BootMessage(inner))), allowed_origins(port, hosts))
 
 
 STOP_WITHIN_S = 3  # on SIGTERM or SIGINT: open connections are closed after this long at most
