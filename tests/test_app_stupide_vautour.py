@@ -577,30 +577,114 @@ def test_the_block_not_expected_stays_on_the_page_hidden_and_holds_no_pick():
     assert not playing.has("sv-reveal-7") and en("app.sv.which_card") not in playing.text()
 
 
-@pytest.mark.parametrize("assist", [True, False])
-def test_correcting_one_card_of_a_round_keeps_the_others_with_the_aid(tmp_path, assist):
-    # Through the real frame: with the table aid (which shows what was played), the pencil on a round
-    # opens it with its cards as entered, so the table taps the one card that was wrong, then
-    # confirms and saves (it was every card again). Without the aid the shared screen never shows a
-    # past round's cards: the round opens empty, as before.
+def _correcting(tmp_path, name: str, rounds: list[dict], index: int, *, assist: bool):
+    """The table (in English) correcting entry ``index`` of a game of ``rounds``, through the real frame."""
     from companion.app.shell import App
     from companion.service import SessionService
     from companion.store import Store
 
-    service = SessionService(Store(tmp_path / "fix.db"))
+    service = SessionService(Store(tmp_path / f"{name}.db"))
     sid = service.start(GAME, list(TABLE), assist=assist).session_id
-    service.submit(sid, reveal(3))
-    service.submit(sid, play(Anne=14, Bruno=9, Chloé=2))
-    service.submit(sid, reveal(5))
+    for action in rounds:
+        service.submit(sid, action)
     app = App(service, None)
+    app.lang = "en"
     app.go("table", session_id=sid)
-    probe.tap(app.root, "correct-1")
-    if not assist:
-        assert not probe.is_enabled(app.root, "fix-sv-confirm")  # nothing picked: nothing shown
-        return
-    assert probe.is_enabled(app.root, "fix-sv-confirm")  # the round's cards are picked as entered
+    probe.tap(app.root, f"correct-{index}")
+    return service, app, sid
+
+
+def _page(root: Any) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Everything the page says: its texts, labels and tooltips, and each identified control's
+    semantics (identifier, label, selected, value)."""
+    return probe.texts(root), [(c.identifier, c.label, c.selected, c.value) for c in probe.identified(root)]
+
+
+@pytest.mark.parametrize("assist", [True, False])
+def test_correcting_one_card_of_a_round_keeps_the_others(tmp_path, assist):
+    # Through the real frame: the pencil on a round opens it with its cards as entered, so the table
+    # taps the one card that was wrong, then confirms and saves (it was every card again). With the
+    # table aid (which shows what was played) the cards are picked; without it they are kept hidden:
+    # each row says « as entered » and no card is lit.
+    service, app, sid = _correcting(tmp_path, "fix", [reveal(3), play(Anne=14, Bruno=9, Chloé=2), reveal(5)], 1,
+                                    assist=assist)
+    assert probe.is_enabled(app.root, "fix-sv-confirm")  # the round's cards are entered already
+    for player, card in (("Anne", 14), ("Bruno", 9), ("Chloé", 2)):
+        said = en("app.sv.picked", card=card) if assist else en("app.sv.as_entered")
+        assert probe.text_of(app.root, f"fix-sv-picked-{player}") == said
+        assert probe.find(app.root, f"fix-sv-card-{player}-{card}").selected is assist
+    assert probe.has(app.root, "fix-sv-kept-hint") is not assist
     probe.tap(app.root, "fix-sv-card-Bruno-10")          # Bruno really laid the 10
+    assert probe.text_of(app.root, "fix-sv-picked-Bruno") == en("app.sv.picked", card=10)
     probe.tap(app.root, "fix-sv-confirm")
+    assert en("app.table.preview_ok", n=2) in probe.text_of(app.root, "preview")
     probe.tap(app.root, "correction-save")
     assert service.open(sid).log[1].action == play(Anne=14, Bruno=10, Chloé=2)
     assert len(service.open(sid).log) == 3
+
+
+# round 1 corrected once round 2 is played: its cards lie under round 2's at the table
+UNDER = [reveal(3), play(Anne=14, Bruno=9, Chloé=2), reveal(5), play(Anne=1, Bruno=3, Chloé=4), reveal(7)]
+# the same game but for round 1's cards (the same award: Anne's highest card takes the 3)
+UNDER_TWIN = [reveal(3), play(Anne=13, Bruno=8, Chloé=1), *UNDER[2:]]
+
+
+def test_without_the_aid_a_past_rounds_correction_shows_none_of_its_cards(tmp_path):
+    """(#38) Opened without the table aid, a past round's correction holds its cards but shows none:
+    the page (texts, labels, semantics, the « was » line) is the same whatever they were, no card
+    is lit, each row says « as entered »; with the aid the same checks find them (they can fail)."""
+    _, app, _ = _correcting(tmp_path, "under", UNDER, 1, assist=False)
+    _, twin, _ = _correcting(tmp_path, "twin", UNDER_TWIN, 1, assist=False)
+    assert _page(app.root) == _page(twin.root)
+    shown = "\n".join(probe.texts(app.root))
+    cards = {"Anne": 14, "Bruno": 9, "Chloé": 2}
+    for player, card in cards.items():
+        assert probe.text_of(app.root, f"fix-sv-picked-{player}") == en("app.sv.as_entered")
+        assert en("sv.played_by", player=player, card=card) not in shown
+        assert en("app.sv.picked", card=card) not in shown
+    assert en("app.sv.log.round_hidden", round=1) in probe.text_of(app.root, "correcting")  # the « was » line
+    assert not [c.identifier for c in probe.identified(app.root) if c.selected]
+    _, aided, _ = _correcting(tmp_path, "aided", UNDER, 1, assist=True)
+    seen = "\n".join(probe.texts(aided.root))
+    assert all(en("sv.played_by", player=p, card=c) in probe.text_of(aided.root, "correcting")
+               for p, c in cards.items())
+    assert all(en("app.sv.picked", card=c) in seen for c in cards.values())
+
+
+def test_without_the_aid_one_card_tapped_replaces_only_that_players_and_the_preview_keeps_them_hidden(tmp_path):
+    service, app, sid = _correcting(tmp_path, "one", UNDER, 1, assist=False)
+    probe.tap(app.root, "fix-sv-card-Chloé-5")       # Chloé really laid the 5: shown, the table chose it
+    assert probe.text_of(app.root, "fix-sv-picked-Chloé") == en("app.sv.picked", card=5)
+    assert probe.find(app.root, "fix-sv-card-Chloé-5").selected
+    assert probe.text_of(app.root, "fix-sv-picked-Anne") == en("app.sv.as_entered")
+    probe.tap(app.root, "fix-sv-clear")              # the clear takes back the taps only
+    assert probe.text_of(app.root, "fix-sv-picked-Chloé") == en("app.sv.as_entered")
+    assert probe.is_enabled(app.root, "fix-sv-confirm")
+    probe.tap(app.root, "fix-sv-card-Chloé-5")
+    probe.tap(app.root, "fix-sv-confirm")
+    preview = probe.text_of(app.root, "preview")
+    assert en("app.table.preview_ok", n=2) in preview   # « every later entry stays valid »
+    assert en("app.sv.log.round_hidden", round=1) in preview
+    shown = "\n".join(probe.texts(app.root))
+    for player, card in (("Anne", 14), ("Bruno", 9), ("Chloé", 5)):
+        assert en("sv.played_by", player=player, card=card) not in shown
+    probe.tap(app.root, "correction-save")
+    log = service.open(sid).log
+    assert log[1].action == play(Anne=14, Bruno=9, Chloé=5) and len(log) == 5
+    assert [e.action for e in log[2:]] == UNDER[2:]
+
+
+def test_on_a_phone_a_kept_card_stays_a_row_and_a_tapped_one_folds():
+    """A correction without the aid on a phone: the rows kept « as entered » stay open (the table
+    finds the wrong card where it is), a card tapped folds to its line; confirm sends every card."""
+    state = state_of([reveal(3)])
+    table = ScreenDriver(screen, state, "en", sep=" | ", compact=True)
+    table.ctx.draft.update(screen.correction_draft(state, play(Anne=14, Bruno=9, Chloé=2)))
+    table.ctx.refresh()
+    assert all(table.has(f"sv-card-{p}-1") for p in TABLE) and not table.has("sv-change-Anne")
+    assert not table.has("sv-last-cards") and table.has("sv-kept-hint")
+    table.tap("sv-card-Bruno-10")
+    assert table.has("sv-change-Bruno") and not table.has("sv-card-Bruno-1")
+    assert "9" not in table.find("sv-change-Bruno").label
+    table.tap("sv-confirm")
+    assert table.submitted == [play(Anne=14, Bruno=10, Chloé=2)]

@@ -96,6 +96,34 @@ def test_stupide_vautour_reveals_everything_once_the_game_is_over(service):
     assert said("sv.played_by", player="Chloé", card=8) in shown  # round 1, now public
 
 
+def correcting_round_one(service: SessionService, assist: bool) -> tuple[int, str]:
+    """Round 1 (under two later rounds) corrected with Bruno's 5 for his 2: everything the table
+    reads, opened and previewed (the rest of the round is kept as entered, without being shown)."""
+    session = play(service, "stupide-vautour", SV_ROUNDS, assist=assist)
+    app = App(service, None)
+    app.lang = "en"
+    app.go("table", session_id=session)
+    probe.tap(app.root, "correct-1")
+    seen = probe.texts(app.root)
+    probe.tap(app.root, "fix-sv-card-Bruno-5")
+    probe.tap(app.root, "fix-sv-confirm")
+    assert probe.has(app.root, "preview")
+    seen += probe.texts(app.root)
+    probe.tap(app.root, "correction-save")
+    return session, "\n".join(seen)
+
+
+def test_stupide_vautour_correcting_a_past_round_keeps_its_cards_without_showing_them(service):
+    fair_id, fair = correcting_round_one(service, assist=False)
+    _, aided = correcting_round_one(service, assist=True)
+    for player, card in (("Anne", 13), ("Bruno", 2), ("Chloé", 11)):  # round 1: under later cards
+        for sentence in (said("sv.played_by", player=player, card=card), said("app.sv.picked", card=card)):
+            assert sentence not in fair, sentence
+            assert sentence in aided, sentence  # the check can fail
+    assert said("app.sv.as_entered") in fair and said("app.sv.picked", card=5) in fair
+    assert service.open(fair_id).log[1].action == {"type": "play", "cards": {"Anne": 13, "Bruno": 5, "Chloé": 11}}
+
+
 def test_the_frame_reads_only_the_log_entries_it_shows(service, monkeypatch):
     """A render's cost does not grow with the game's length: the game's ``table_log`` is asked for
     the latest entries the side column shows, not the whole log (all of it only once asked for), and

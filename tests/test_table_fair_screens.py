@@ -71,11 +71,9 @@ def sv_correction_conflict(service, assist: bool) -> str:
     app.lang = "en"
     app.go("table", session_id=session)
     probe.tap(app.root, "correct-1")
-    if assist:  # the aid shows the round's cards: they open as entered, only Bruno's is tapped
-        probe.tap(app.root, "fix-sv-card-Bruno-14")
-    else:       # without it nothing of a past round is shown: the round is entered again
-        for player, card in (("Anne", 13), ("Bruno", 14), ("Chloé", 11)):
-            probe.tap(app.root, f"fix-sv-card-{player}-{card}")
+    # the round opens with its cards as entered (shown with the aid, kept hidden without it): only
+    # Bruno's is tapped
+    probe.tap(app.root, "fix-sv-card-Bruno-14")
     probe.tap(app.root, "fix-sv-confirm")
     return probe.text_of(app.root, "conflict")
 

@@ -33,6 +33,10 @@ from scoring.stupide_vautour import ROUNDS, StupideVautourEngine
 
 State = TableState[StupideVautourEngine]  # what this screen reads: the table, with this game's engine
 
+# The draft key of a past round's cards, as entered, in a correction without the table aid: kept for
+# the round sent again, never shown (correction_draft); "cards" holds only what the table taps.
+KEPT = "kept"
+
 POINT_W, POINT_H = 84, 104
 LANDSCAPE_SHARE = 9  # twelfths of a wide landscape screen: fifteen hand cards in a row need the room
 HAND_H = 52
@@ -315,7 +319,11 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool, why: str | None
     chosen: dict[str, int] = ctx.draft.setdefault("cards", {})
     if ctx.draft.get("round") != engine.round:  # a new round starts with nothing picked
         chosen.clear()
+        ctx.draft.pop(KEPT, None)
         ctx.draft["round"] = engine.round
+    # A correction without the table aid: each player's card as entered, sent again unless the table
+    # taps another one; its value is never on the page (the row says « as entered », no card is lit).
+    kept: dict[str, int] = ctx.draft.get(KEPT) or {}
     last = last_cards(state)
     if last is not None and ctx.draft.get("forced") != engine.round:
         # The last round: each player's one card is forced, so it is picked already and the table
@@ -340,7 +348,8 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool, why: str | None
     clear = ctx.clearer(chosen)
 
     def confirm(_: Any) -> None:
-        ctx.submit({"type": "play", "cards": {p: chosen[p] for p in players if p in chosen}})
+        cards = {**kept, **chosen}  # a card tapped replaces the one kept
+        ctx.submit({"type": "play", "cards": {p: cards[p] for p in players if p in cards}})
 
     per_row, tile_w, beside = hand_layout(ctx.width)
 
@@ -379,18 +388,20 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool, why: str | None
         chip.key = f"fold-{player}"  # chips and rows come and go as players fold: matched by key, not place
         return chip
 
-    def row(player: str, mine: int | None, holds: frozenset[int] | None) -> ft.Control:
+    def row(player: str, mine: int | None, holds: frozenset[int] | None, as_entered: bool) -> ft.Control:
         tiles: list[ft.Control] = []
         for card in SV_HAND:  # a card is kept while it looks the same
             used = holds is not None and card not in holds
             selected = mine == card
             tiles.append(ctx.keep(f"sv-card-{player}-{card}", (selected, used, tile_w),
                                   partial(tile, player, card, selected, used)))
-        status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None else ctx.t("app.sv.to_pick"))
+        status = (ctx.t("app.sv.picked", card=number(ctx, mine)) if mine is not None
+                  else ctx.t("app.sv.as_entered") if as_entered else ctx.t("app.sv.to_pick"))
+        entered = mine is not None or as_entered
         said: list[ft.Control] = [
             ft.Text(player, size=ui.FONT_LABEL, weight=ft.FontWeight.BOLD, max_lines=1),
-            ui.text(status, ui.FONT_BODY, weight=ft.FontWeight.BOLD if mine is not None else None,
-                    color=ft.Colors.PRIMARY if mine is not None else ft.Colors.ON_SURFACE_VARIANT,
+            ui.text(status, ui.FONT_BODY, weight=ft.FontWeight.BOLD if entered else None,
+                    color=ft.Colors.PRIMARY if entered else ft.Colors.ON_SURFACE_VARIANT,
                     ident=ctx.ident(f"sv-picked-{player}")),
         ]
         head: ft.Control = (ft.Row(said, spacing=10, vertical_alignment=ft.CrossAxisAlignment.CENTER) if ctx.compact
@@ -407,9 +418,11 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool, why: str | None
             chips.append(ctx.keep(f"sv-fold-{player}", mine, partial(folded, player, mine)))
             continue
         holds = frozenset(hands[player]) if hands is not None else None
-        rows.append(ctx.keep(f"sv-row-{player}", (mine, holds), partial(row, player, mine, holds)))
+        as_entered = player in kept  # a kept card stays a row (on a phone too): the table finds the wrong one
+        rows.append(ctx.keep(f"sv-row-{player}", (mine, holds, as_entered),
+                             partial(row, player, mine, holds, as_entered)))
 
-    missing = [p for p in players if p not in chosen]
+    missing = [p for p in players if p not in chosen and p not in kept]
     # Confirm first, above the rows: in view without scrolling, whatever the number of players.
     # On a phone the two share a line (the clear as an icon) and the rows say who is missing.
     actions: list[ft.Control] = [
@@ -424,7 +437,9 @@ def _play_block(state: State, ctx: TableContext, *, shown: bool, why: str | None
     if missing and not ctx.compact:
         actions.append(ui.muted(ctx.t("app.sv.still_missing", players=tuple(missing)), ident=ctx.ident("sv-missing")))
     lines: list[ft.Control] = []
-    if last is not None:  # says why the cards are picked already
+    if kept:  # says why the rows show no card
+        lines.append(ui.muted(ctx.t("app.sv.kept_hint"), ident=ctx.ident("sv-kept-hint")))
+    elif last is not None:  # says why the cards are picked already
         lines.append(ui.muted(ctx.t("app.sv.last_cards", cards=tuple(
             ctx.t("app.sv.player_card", player=p, card=c) for p, c in last.items())), ident=ctx.ident("sv-last-cards")))
     lines += [
@@ -461,14 +476,16 @@ def chapters(state: Any, entries: Any) -> Any:
 
 
 def correction_draft(state: State, action: Mapping[str, Any]) -> dict[str, Any]:
-    """A round's cards corrected with the table aid on: the round opens with its cards picked as
-    entered, so the table taps only the card that was wrong. Without the aid the shared screen
-    never shows a past round's cards (as at the table, played cards are not shown), so the round is
-    entered again from nothing; a reveal has one card: nothing to keep."""
-    if action.get("type") != "play" or not state.assist:
+    """A round's cards corrected: the round opens with its cards as entered, so the table taps only
+    the card that was wrong. With the table aid they are picked (shown); without it the shared
+    screen never shows a past round's cards (as at the table, played cards are not shown), so they
+    are kept hidden (``KEPT``: each row says « as entered », no card lit) and a card tapped
+    replaces that player's. A reveal has one card: nothing to keep."""
+    if action.get("type") != "play":
         return {}
     round_no = state.engine.round
-    return {"cards": dict(action.get("cards") or {}), "round": round_no, "forced": round_no}
+    cards = {str(p): int(c) for p, c in (action.get("cards") or {}).items()}
+    return {"cards" if state.assist else KEPT: cards, "round": round_no, "forced": round_no}
 
 
 class Screen(GameScreenBase):

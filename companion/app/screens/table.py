@@ -599,9 +599,11 @@ def _correction(app: App, session: SessionState, now: TableState, draft: TableDr
             return
         app.render(new_state)
 
+    # the entry as the shared log says it (table-fair: a game's table_log may keep a past entry's values hidden)
+    was = replace(original, events=tuple(game_screen.table_log(now, session.log[index:])[0]))
     parts: list[ft.Control] = [
         ui.banner(app.t("app.table.correcting", n=index + 1), ident="correcting", kind="info",
-                  details=[app.t("app.table.was", what=describe_entry(app, original)),
+                  details=[app.t("app.table.was", what=describe_entry(app, was)),
                            app.t("app.table.correcting_help")],
                   actions=[ui.button(app.t("app.table.cancel_correction"), cancel, ident="correction-cancel",
                                      icon=ft.Icons.CLOSE, kind="outlined")]),
@@ -624,7 +626,7 @@ def _correction(app: App, session: SessionState, now: TableState, draft: TableDr
         parts.append(ui.banner(heading, ident="conflict", details=details))
     if draft.preview is not None:
         action, result = draft.preview
-        details = _preview_lines(app, result, index)
+        details = _preview_lines(app, result, index, game_screen)
         parts.append(ui.banner(app.t("app.table.preview_ok", n=index + 1), ident="preview", kind="ok",
                                details=details,
                                actions=[ui.button(app.t("app.table.save_correction"), save, ident="correction-save",
@@ -641,12 +643,14 @@ def _correction(app: App, session: SessionState, now: TableState, draft: TableDr
     return ft.Column(parts, spacing=ui.GAP), state, ctx
 
 
-def _preview_lines(app: App, result: SessionState, index: int) -> list[str]:
-    """What the corrected entry does, and what the table expects afterwards."""
+def _preview_lines(app: App, result: SessionState, index: int, game_screen: GameScreen) -> list[str]:
+    """What the corrected entry does, as the shared log would say it (table-fair), and what the
+    table expects afterwards."""
     lines: list[str] = []
     log = getattr(result, "log", None)
     if log is not None and index < len(log):
-        lines.append(app.t("app.table.becomes", what=describe_entry(app, log[index])))
+        said = game_screen.table_log(state_from_session(result), log[index:])[0]  # a tail, as the side log
+        lines.append(app.t("app.table.becomes", what=describe_entry(app, replace(log[index], events=tuple(said)))))
     expected = getattr(result, "expected", None)
     if getattr(result, "outcome", None) is not None:
         lines.append(app.t("app.table.game_over"))
