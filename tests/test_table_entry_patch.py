@@ -246,3 +246,90 @@ def test_monte_descend_switches_between_pad_and_take_without_building_either_aga
     # line, the hand counts, the switch); the rest is the log's line and the cards laid
     assert sizes["take"] <= 25 and sizes["colour yellow"] <= 5 and sizes["colour yellow again"] <= 5, sizes
     assert max(sizes.values()) <= 40, sizes
+
+
+def _children_of(node: BaseControl) -> list[tuple[str, Any]]:
+    """(property, value) of a control's properties that hold controls: a control or a list."""
+    found = []
+    for field in dataclasses.fields(node):
+        if field.name.startswith("_"):
+            continue
+        value = getattr(node, field.name, None)
+        if isinstance(value, BaseControl) or (isinstance(value, list) and any(isinstance(v, BaseControl) for v in value)):
+            found.append((field.name, value))
+    return found
+
+
+def _changed_here(old: BaseControl, new: BaseControl) -> bool:
+    """Whether a control differs from its predecessor by itself: a property (a handler is one), or
+    which controls its lists hold (their count, types or keys), not by what changed below it."""
+    if type(old) is not type(new) or old.key != new.key:
+        return True
+    for field in dataclasses.fields(new):
+        if field.name.startswith("_"):
+            continue
+        before, after = getattr(old, field.name, None), getattr(new, field.name, None)
+        if isinstance(after, BaseControl) or isinstance(before, BaseControl):
+            if not (isinstance(after, BaseControl) and isinstance(before, BaseControl)) \
+                    or (type(before), before.key) != (type(after), after.key):
+                return True
+        elif isinstance(after, list) and any(isinstance(v, BaseControl) for v in after + (before or [])):
+            if not isinstance(before, list) or [(type(v), getattr(v, "key", None)) for v in before] \
+                    != [(type(v), getattr(v, "key", None)) for v in after]:
+                return True
+        elif before != after:
+            return True
+    return False
+
+
+@pytest.fixture
+def compared(monkeypatch) -> list[tuple[Any, Any]]:
+    """The (on screen, new) pairs of controls Flet compares property by property from now on (a
+    control that is the very one on screen costs nothing: Flet skips it)."""
+    from flet.controls.object_patch import DiffBuilder
+
+    pairs: list[tuple[Any, Any]] = []
+    compare = DiffBuilder._compare_dataclasses
+
+    def recording(self: Any, parent: Any, path: Any, src: Any, dst: Any, frozen: bool) -> Any:
+        if src is not dst and isinstance(dst, BaseControl):
+            pairs.append((src, dst))
+        return compare(self, parent, path, src, dst, frozen)
+
+    monkeypatch.setattr(DiffBuilder, "_compare_dataclasses", recording)
+    return pairs
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_entry_makes_flet_compare_only_what_changed_and_the_controls_above_it(tmp_path, compared, game):
+    """A render builds the frame around the kept parts again; what equals the control on screen is
+    the one on screen (companion.app.reuse), so Flet's comparison walks the path from the root to
+    what changed, not the page: a tap's cost does not grow with what else is on screen. Every
+    control Flet compares has changed by itself or holds one that has; a render that changes
+    nothing compares only the controls whose handlers are new and the ones above them."""
+    players, start, actions = entries(game)
+    service, app, sid, _session = open_table(tmp_path, game, players, **start)
+    for n, action in enumerate([*actions, None]):
+        if action is not None:
+            service.submit(sid, action)
+        compared.clear()
+        app.render()
+        changed = {id(new) for old, new in compared if _changed_here(old, new)}
+        above: set[int] = set()
+
+        def mark(node: Any) -> bool:  # whether node or a control below it changed by itself
+            below = False
+            for _, value in _children_of(node):
+                for child in value if isinstance(value, list) else [value]:
+                    if isinstance(child, BaseControl) and mark(child):
+                        below = True
+            if below or id(node) in changed:
+                above.add(id(node))
+                return True
+            return False
+        mark(app.root)
+        needless = [type(new).__name__ + (f" {new.key}" if new.key else "") for _, new in compared if id(new) not in above]
+        assert not needless, (n, action, needless[:8])
+        shown = sum(1 for c in walk(app.root) if isinstance(c, BaseControl))
+        if action is None:  # nothing changed: at most the few controls whose handlers are built anew
+            assert len(compared) <= shown // 8, (len(compared), shown)

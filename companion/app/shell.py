@@ -23,6 +23,7 @@ import flet as ft
 
 from companion.app import ui
 from companion.app.memo import Memo
+from companion.app.reuse import reuse
 from companion.app.settings import DeviceSettings
 from models.i18n import DEFAULT_LANGUAGE, LANGUAGES, Msg, current_dialect, dialect
 
@@ -374,11 +375,16 @@ class App:
         finally:
             self._rendering = False
             self._read.clear()
-        self.root = self._frame(heading, body, scrolls=screen.scrolls)
+        built = self._frame(heading, body, scrolls=screen.scrolls)
         keep_awake(self, place.screen == "table")  # a game on screen: the tablet does not sleep
         if self.page is not None:
+            # what is on screen stays where the new tree equals it: Flet compares only what changed
+            # and the controls above it (companion.app.reuse), not the whole page
+            self.root = reuse(self.root, built)
             self.page.controls = [self.root]
             self.page.update()
+        else:
+            self.root = built
 
     def _frame(self, heading: str, body: ft.Control, scrolls: bool = False) -> ft.Control:
         # The bar and the notice are kept between renders while what they show is the same
