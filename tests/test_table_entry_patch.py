@@ -333,3 +333,70 @@ def test_an_entry_makes_flet_compare_only_what_changed_and_the_controls_above_it
         shown = sum(1 for c in walk(app.root) if isinstance(c, BaseControl))
         if action is None:  # nothing changed: at most the few controls whose handlers are built anew
             assert len(compared) <= shown // 8, (len(compared), shown)
+
+
+def _tappable(root: Any) -> dict[str, Any]:
+    """Each identified control on screen that a tap reaches (nothing disabled above it), with the
+    control whose handler the tap calls; the bar's buttons (another screen, language, theme) left out."""
+    found: dict[str, Any] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, disabled = stack.pop()
+        if not isinstance(node, BaseControl) or getattr(node, "visible", True) is False:
+            continue
+        disabled = disabled or bool(getattr(node, "disabled", False))
+        ident = getattr(node, "identifier", None) if isinstance(node, ft.Semantics) else None
+        if ident and not disabled and not ident.startswith(("nav-", "lang-", "theme-")):
+            target = next((c for c in walk(node) if getattr(c, "on_click", None) is not None
+                           and not getattr(c, "disabled", False)), None)
+            if target is not None:
+                found.setdefault(ident, target)
+        for _, value in _children_of(node):
+            stack.extend((c, disabled) for c in (value if isinstance(value, list) else [value]))
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_tap_leaves_flets_page_wide_update_to_run(tmp_path, game):
+    """A browser's tap reaches the app through Flet's session (``dispatch_event``); after a handler
+    returns, Flet updates the page itself unless the handler sent its update. Every tap of a game's
+    table sends its own (the render: what changed and the controls above it), so Flet's update of
+    the page never runs: each tappable control of the table, one after the other, through the event
+    path the browser uses, dialogs answered as they come."""
+    from flet.messaging.session import Session
+
+
+    players, start, actions = entries(game)
+    service, app, sid, session = open_table(tmp_path, game, players, **start)
+    for action in actions[:3]:  # a game under way: more to tap than the first turn offers
+        service.submit(sid, action)
+    app.render()
+    page_wide: list[Any] = []
+    auto = Session._Session__auto_update  # type: ignore[attr-defined]
+
+    async def recording(self: Any, control: Any) -> None:
+        page_wide.append(control)
+        await auto(self, control)
+
+    loop = session.connection.loop
+    tapped: list[str] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Session, "_Session__auto_update", recording)
+        while len(tapped) < 40:  # each control shown, once; what a tap brings is tapped in turn
+            done = {t.split(":")[0] for t in tapped}
+            todo = {i: t for i, t in _tappable(app.root).items() if i not in done}
+            if not todo:
+                break
+            # a correction (another mode of the screen) last: until then, the game's own controls
+            ident = min(todo, key=lambda i: (i.startswith("correct-"), i))
+            target = todo[ident]
+            loop.run_until_complete(session.dispatch_event(target._i, "click", None))
+            tapped.append(ident)
+            assert not page_wide, (ident, [type(c).__name__ for c in page_wide])
+            if app.dialog is not None:  # a question (undo?) or a rule's text: its last button answers
+                answer = next(c for c in walk(app.dialog.actions[-1]) if getattr(c, "on_click", None) is not None)
+                loop.run_until_complete(session.dispatch_event(answer._i, "click", None))
+                tapped.append(f"{ident}: {type(answer).__name__}")
+                assert not page_wide, (ident, "answered", [type(c).__name__ for c in page_wide])
+                assert app.dialog is None, (ident, "the dialog's last button left it open")
+    assert len(tapped) >= 10, tapped
