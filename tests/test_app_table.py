@@ -16,6 +16,7 @@ from companion.service import SessionService
 from companion.store import Store
 from models.games.high_society import HS_MONEY
 from models.i18n import Msg
+from tests.support.table_entry import open_table, page_context_restored  # noqa: F401  (the fixture)
 
 A, B, C, D = "Anne", "Bruno", "Chloé", "David"
 
@@ -501,6 +502,9 @@ class FakePage:
     def update(self):
         self.updates += 1
 
+    def run_task(self, handler, *args, **kwargs):  # a scroll back to the top: nothing to scroll here
+        handler(*args, **kwargs).close()
+
     def show_dialog(self, dialog):
         dialog.open = True
         self.dialogs.append(dialog)
@@ -660,3 +664,49 @@ def test_an_entry_draws_the_table_from_what_the_service_returned(service, tmp_pa
     opened.clear()
     app.on_news(sid)  # another tab's entry
     assert opened == [sid]
+
+
+def test_a_screen_opens_at_its_top_and_a_new_turn_brings_the_announcement_back_into_view(tmp_path):
+    """The frame's scrolling column is a new one whenever the screen (or the game) changes, so a
+    screen never opens at the offset the one before it was left at; an accepted entry scrolls it
+    back to the top (the next turn's announcement in view, wherever the entry was tapped), a
+    refused one does not (the refusal is about the entry just tapped) and a resize keeps it."""
+    service, app, sid, session = open_table(tmp_path, "high-society", [A, B, C], first_player=A)
+    methods: list[str] = []
+    send = session.connection.send_message
+
+    def recording(message):
+        body = message.body
+        name = getattr(body, "name", None) or (body.get("name") if isinstance(body, dict) else None)
+        if name is not None:
+            methods.append(name)
+        return send(message)
+
+    session.connection.send_message = recording
+    loop = session.connection.loop
+
+    def scroller() -> ft.Column:
+        return app.root.controls[1].content
+
+    def entered() -> int:
+        loop.run_until_complete(__import__("asyncio").sleep(0))  # the scroll is a task of the page
+        return methods.count("scroll_to")
+
+    on_table = scroller().key
+    probe.tap(app.root, "reveal-p7")  # an entry: the next turn (Anne bids) from the top
+    assert entered() == 1 and scroller().key == on_table
+    probe.tap(app.root, "money-1")  # a pick: the screen stays where it is
+    assert entered() == 1
+    probe.tap(app.root, "bid-confirm")  # Anne bids 1
+    assert entered() == 2
+    probe.tap(app.root, "money-1")
+    probe.tap(app.root, "bid-confirm")  # Bruno bids 1 too: refused, the refusal by the entry
+    assert probe.has(app.root, "refusal") and entered() == 2
+    app.page.width = 390
+    app.render()
+    assert scroller().key == on_table and entered() == 2  # a resize: the same column, not scrolled
+    app.page.width = 1280
+    app.go("rules")
+    assert scroller().key != on_table  # another screen: a new column, at its top
+    app.back()
+    assert scroller().key != on_table  # and back: the table opens at its top again

@@ -84,6 +84,11 @@ class App:
         # depend on: when that changes (another screen, language, theme, size, offline) none is kept
         self.memo = Memo()
         self._memo_context: tuple[Any, ...] | None = None
+        # the screen shown (its name and parameters) and how many times the place changed: the
+        # frame's scrolling column is a new one at each (its key), so a screen opens at its top,
+        # not at the scroll offset the screen before it was left at
+        self._where: tuple[Any, ...] | None = None
+        self._visit = 0
         self._rendering = False
         self._read: dict[int, SessionState] = {}  # the games read during the render under way (App.read)
         # the club's server as last found (LOCAL: a SQLite file, no indicator); see _watch_link
@@ -347,6 +352,9 @@ class App:
         if context != self._memo_context:
             self.memo.clear()
             self._memo_context = context
+        if context[:2] != self._where:  # another screen, or another game's: it opens at its top
+            self._where = context[:2]
+            self._visit += 1
         self._rendering = True
         # a screen that reads a live engine (the table) is built holding the service steady from
         # the read on: no entry from another tab of this process changes the game it read meanwhile
@@ -407,7 +415,8 @@ class App:
         # the rows in view): the frame's scroll around it would have every row built and laid out.
         return ft.Column([
             bar,
-            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=None if scrolls else ft.ScrollMode.AUTO, expand=True),
+            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=None if scrolls else ft.ScrollMode.AUTO, expand=True,
+                                   key=f"frame-scroll-{self._visit}"),
                          padding=ft.Padding.symmetric(horizontal=8, vertical=8) if self.narrow
                          else ft.Padding.symmetric(horizontal=16, vertical=12), expand=True),
         ], spacing=0, expand=True, key="companion-root")
@@ -444,6 +453,21 @@ class App:
             padding=ft.Padding.symmetric(horizontal=4 if self.narrow else 12, vertical=2),
             bgcolor=ft.Colors.SURFACE_CONTAINER,
         )
+
+    def to_top(self) -> None:
+        """Scroll the screen's content back to its top: a new turn starts with what is expected (the
+        table's announcement) in view, wherever the entry that ended the last one was tapped."""
+        frame = self.root.controls[1] if isinstance(self.root, ft.Column) and len(self.root.controls) > 1 else None
+        column = getattr(frame, "content", None)
+        if self.page is None or not isinstance(column, ft.Column) or column.scroll is None:
+            return
+
+        async def scroll() -> None:
+            try:
+                await column.scroll_to(offset=0)
+            except Exception:  # the tab went away, or its answer did not come: nothing to put right
+                log.debug("scroll to the top", exc_info=True)
+        self.page.run_task(scroll)
 
     def _dismiss_notice(self, _: Any) -> None:
         self.notice = None

@@ -164,6 +164,7 @@ def _build(app: App, session_id: int) -> tuple[str, ft.Control]:
             app.replace("results", known=new_state, session_id=session_id)
             return
         app.render(new_state)  # drawn from what the service returned: the game is not read again
+        app.to_top()  # the next turn: its announcement in view, wherever this entry was tapped
 
     # What this screen showed: if another device changed the game since, nothing is saved.
     draft.shown = session.version
