@@ -1,4 +1,5 @@
-"""Browser fixtures: headless Debian chromium driven by Playwright, one browser per test module.
+"""Browser fixtures: headless Debian chromium driven by Playwright, one browser (and one Playwright
+driver) for the tests of this folder that a worker runs in a row.
 
 Without chromium or Playwright the browser tests are skipped on a developer machine, but FAIL when
 the environment variable CI is set: a CI run must never pass without having driven the browser.
@@ -40,10 +41,12 @@ def _no_silent_skip_in_ci(request):
             pytest.fail(f"browser tests cannot run in CI: {missing}", pytrace=False)
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    """Module scope: the browser is reused by every test of a module, and no Playwright instance is
-    left running when another module drives its own."""
+@pytest.fixture(scope="package")
+def playwright_driver():
+    """One Playwright driver for the browser tests a worker runs in a row (those of tests/e2e): it
+    takes about half a second to start and as long to stop, and two cannot run at once in a
+    thread, so the modules that run chromium elsewhere (in a network namespace:
+    harness.chromium_in_namespace) launch it from this one."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -51,11 +54,19 @@ def chromium():
     if not Path(CHROMIUM).exists():
         _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+        yield pw
+
+
+@pytest.fixture(scope="package")
+def chromium(playwright_driver):
+    """The browser, reused by every test of tests/e2e a worker runs in a row: each test opens its
+    tabs in contexts of their own (harness.tab), closed when it is done, so a browser shares
+    nothing between tests but its processes; one launch instead of one a module."""
+    browser = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @pytest.fixture

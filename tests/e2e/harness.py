@@ -67,30 +67,21 @@ WS_WATCH = """
 
 
 @contextmanager
-def chromium_in_namespace(ns: str, folder: Path) -> Iterator[Any]:
-    """Debian's chromium run inside the network namespace ``ns`` (tests/netns.py): Playwright talks
-    to it over the pipe it opens, inherited through ``ip netns exec``; the browser's network is the
-    namespace's. ``folder``: where the small wrapper script is written. Skips (fails in CI) where
-    Playwright or chromium is missing."""
+def chromium_in_namespace(pw: Any, ns: str, folder: Path) -> Iterator[Any]:
+    """Debian's chromium run inside the network namespace ``ns`` (tests/netns.py), launched by the
+    Playwright driver ``pw`` (the ``playwright_driver`` fixture): Playwright talks to it over the
+    pipe it opens, inherited through ``ip netns exec``; the browser's network is the namespace's.
+    ``folder``: where the small wrapper script is written."""
     import shlex
 
-    from tests.netns import unavailable
-
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright (python) is not installed")
-    if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
     wrapper = folder / f"chromium-in-{ns}"
     wrapper.write_text(f'#!/bin/sh\nexec ip netns exec {shlex.quote(ns)} {shlex.quote(CHROMIUM)} "$@"\n')
     wrapper.chmod(0o755)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(wrapper), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    browser = pw.chromium.launch(executable_path=str(wrapper), args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 def free_port() -> int:

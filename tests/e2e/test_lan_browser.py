@@ -57,9 +57,9 @@ def server(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve
 
 
 @pytest.fixture(scope="module")
-def device_browser(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def device_browser(net: Lan, playwright_driver: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Chromium running in the device's namespace: the browser's network is the device's."""
-    with chromium_in_namespace(net.device_ns, tmp_path_factory.mktemp("device")) as browser:
+    with chromium_in_namespace(playwright_driver, net.device_ns, tmp_path_factory.mktemp("device")) as browser:
         # The browser is in the device's namespace (else its packets to the LAN address would
         # leave the machine by the default route): its processes are listed there.
         inside = subprocess.run(["ip", "netns", "pids", net.device_ns], capture_output=True, text=True,

@@ -50,9 +50,9 @@ def served(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
 
 
 @pytest.fixture(scope="module")
-def serving_browser(net: Lan, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def serving_browser(net: Lan, playwright_driver: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Chromium on the serving machine: in the server's namespace, where the app is loopback."""
-    with chromium_in_namespace(net.server_ns, tmp_path_factory.mktemp("serving")) as browser:
+    with chromium_in_namespace(playwright_driver, net.server_ns, tmp_path_factory.mktemp("serving")) as browser:
         yield browser
 
 
