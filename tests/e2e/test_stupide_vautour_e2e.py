@@ -86,11 +86,16 @@ def test_stupide_vautour_table(tablet: Screen, companion_app):
                                   "the refused round", fr("rule.SV-PLAY-USED.text")[:40],
                                   phone=["sv-confirm"] + [f"sv-change-{p}" for p in PLAYERS])
 
-    # Anne's real card: the rest of the round is still entered
+    # Anne's real card: the rest of the round is still entered. #38: the round confirmed with the
+    # page scrolled down, the next turn's announcement comes back into view (it stayed cut off)
     pick(screen, "Anne", 1)
+    screen.page.mouse.move(640, 600)
+    screen.page.mouse.wheel(0, 100_000)
+    assert screen.holds(lambda: screen.out_of_view(["prompt"]) != [], 5), "the page did not scroll"
     screen.click("sv-confirm")
     screen.wait_for("entry-3")
     screen.wait_text("Anne", "sv-award")
+    screen.in_view(["prompt", "sv-reveal-7"], "the next turn after a round confirmed scrolled down")
 
     # undo (the frame's): round 2 is open again, with its pot
     screen.click("undo")
