@@ -84,11 +84,10 @@ class App:
         # depend on: when that changes (another screen, language, theme, size, offline) none is kept
         self.memo = Memo()
         self._memo_context: tuple[Any, ...] | None = None
-        # the screen shown (its name and parameters) and how many times the place changed: the
-        # frame's scrolling column is a new one at each (its key), so a screen opens at its top,
-        # not at the scroll offset the screen before it was left at
-        self._where: tuple[Any, ...] | None = None
-        self._visit = 0
+        # the place shown last (go, replace, back and home each put another Place on top; a screen
+        # that changes its own parameters, a search typed, keeps its Place): a place shown anew is
+        # scrolled to its top (to_top), not left at the offset the screen before it was left at
+        self._where: Place | None = None
         self._rendering = False
         self._read: dict[int, SessionState] = {}  # the games read during the render under way (App.read)
         # the club's server as last found (LOCAL: a SQLite file, no indicator); see _watch_link
@@ -352,9 +351,9 @@ class App:
         if context != self._memo_context:
             self.memo.clear()
             self._memo_context = context
-        if context[:2] != self._where:  # another screen, or another game's: it opens at its top
-            self._where = context[:2]
-            self._visit += 1
+        # another screen, or another game's, opens at its top (the first of all is at its top already)
+        opened = self._where is not None and place is not self._where
+        self._where = place
         self._rendering = True
         # a screen that reads a live engine (the table) is built holding the service steady from
         # the read on: no entry from another tab of this process changes the game it read meanwhile
@@ -391,6 +390,8 @@ class App:
             self.root = reuse(self.root, built)
             self.page.controls = [self.root]
             self.page.update()
+            if opened:
+                self.to_top()
         else:
             self.root = built
 
@@ -415,8 +416,7 @@ class App:
         # the rows in view): the frame's scroll around it would have every row built and laid out.
         return ft.Column([
             bar,
-            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=None if scrolls else ft.ScrollMode.AUTO, expand=True,
-                                   key=f"frame-scroll-{self._visit}"),
+            ft.Container(ft.Column(content, spacing=ui.GAP, scroll=None if scrolls else ft.ScrollMode.AUTO, expand=True),
                          padding=ft.Padding.symmetric(horizontal=8, vertical=8) if self.narrow
                          else ft.Padding.symmetric(horizontal=16, vertical=12), expand=True),
         ], spacing=0, expand=True, key="companion-root")
@@ -455,8 +455,10 @@ class App:
         )
 
     def to_top(self) -> None:
-        """Scroll the screen's content back to its top: a new turn starts with what is expected (the
-        table's announcement) in view, wherever the entry that ended the last one was tapped."""
+        """Scroll the screen's content back to its top: a screen opened anew, or a new turn (the
+        table's announcement in view, wherever the entry that ended the last one was tapped). The
+        frame's scrolling column is the same control from screen to screen (Flet reconciles the
+        rebuilt root), so without this it keeps the offset it was left at."""
         frame = self.root.controls[1] if isinstance(self.root, ft.Column) and len(self.root.controls) > 1 else None
         column = getattr(frame, "content", None)
         if self.page is None or not isinstance(column, ft.Column) or column.scroll is None:
