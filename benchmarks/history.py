@@ -309,7 +309,8 @@ def page_taps(target: Path, repeat: int) -> None:
     class Encoding(Connection):
         def __init__(self) -> None:
             super().__init__()
-            self.pubsubhub = PubSubHub(loop=asyncio.new_event_loop())
+            self.loop = asyncio.new_event_loop()  # the page runs its tasks there (a scroll to the top)
+            self.pubsubhub = PubSubHub(loop=self.loop)
 
         def send_message(self, message: Any) -> None:
             msgpack.packb([message.action, message.body], default=encode)

@@ -469,7 +469,10 @@ class App:
                 await column.scroll_to(offset=0)
             except Exception:  # the tab went away, or its answer did not come: nothing to put right
                 log.debug("scroll to the top", exc_info=True)
-        self.page.run_task(scroll)
+        try:
+            self.page.run_task(scroll)
+        except Exception:  # a page with no loop to run it (a benchmark's): the screen is drawn all the same
+            log.debug("scroll to the top not scheduled", exc_info=True)
 
     def _dismiss_notice(self, _: Any) -> None:
         self.notice = None
