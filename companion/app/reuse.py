@@ -15,11 +15,12 @@ structure): a tap costs what it changes and the few controls above it, not the p
 
 Equal means: the same type and key, the same properties (Flet keeps a control's set properties in
 its ``_values``; a handler is a property, so a control whose handler is a new closure is never
-taken for the one on screen), and children equal pairwise (lists of controls of the same length
-whose items have pairwise the same type and key; a list whose items changed is matched by key, and
-an item without a key is then left to Flet). Nothing on screen is changed: a control on screen
+taken for the one on screen), and children equal in turn, paired as Flet pairs the items of a list
+it compares: by key, else by rank among the items without one (so a control on screen is put back
+only where Flet will compare it with itself). Nothing on screen is changed: a control on screen
 that has a new equal is kept as it is, and moves under the new parent only when the new parent
-takes its place (the very object, which Flet's comparison skips).
+takes its place (the very object, which Flet's comparison skips). Each control on screen is paired
+with one new control at most, so none is shown twice.
 """
 
 from __future__ import annotations
