@@ -124,6 +124,31 @@ def test_stupide_vautour_correcting_a_past_round_keeps_its_cards_without_showing
     assert service.open(fair_id).log[1].action == {"type": "play", "cards": {"Anne": 13, "Bruno": 5, "Chloé": 11}}
 
 
+def test_stupide_vautour_correcting_a_round_shows_nothing_of_the_round_before_it(service):
+    """Correcting round 2's reveal or its cards opens the table as it was before them: round 1
+    just played, its award and each player's card on the tiles. Those lie under two later rounds at
+    the table now, so without the aid neither is shown (with it, the aid shows them anyway)."""
+    for entry, idents in ((2, ("fix-sv-award", "fix-sv-player-Anne", "fix-sv-player-Chloé")),
+                          (3, ("fix-sv-player-Anne", "fix-sv-player-Bruno", "fix-sv-player-Chloé"))):
+        shown: dict[bool, tuple[list[str], str]] = {}
+        for assist in (False, True):
+            session = play(service, "stupide-vautour", SV_ROUNDS, assist=assist)
+            app = App(service, None)
+            app.lang = "en"
+            app.go("table", session_id=session)
+            probe.tap(app.root, f"correct-{entry}")
+            assert probe.has(app.root, "correcting")
+            shown[assist] = (probe.idents(app.root), "\n".join(probe.texts(app.root)))
+        fair_ids, fair = shown[False]
+        aided_ids, aided = shown[True]
+        for ident in idents:
+            assert ident not in fair_ids, (entry, ident)
+            assert ident in aided_ids, (entry, ident)  # the check can fail
+        if entry == 2:
+            round_one = said("app.sv.last_round", n=1)
+            assert round_one not in fair and round_one in aided
+
+
 def test_the_frame_reads_only_the_log_entries_it_shows(service, monkeypatch):
     """A render's cost does not grow with the game's length: the game's ``table_log`` is asked for
     the latest entries the side column shows, not the whole log (all of it only once asked for), and

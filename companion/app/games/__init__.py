@@ -125,6 +125,9 @@ class TableContext:
     width: float | None = None
     # The parts kept between renders (companion.app.memo); a screen built once builds every part.
     memo: Memo = field(default_factory=NoMemo)
+    # The table as it was before an entry being corrected, which later entries may follow: what
+    # those entries covered at the table since (cards played over) is not for the shared screen.
+    correcting: bool = False
 
     def keep(self, slot: str, inputs: Any, build: Callable[[], C]) -> C:
         """``build()``, or the same control as last render when ``inputs`` are equal (see

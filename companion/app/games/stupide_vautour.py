@@ -47,7 +47,10 @@ def build(state: State, ctx: TableContext) -> ft.Control:
     # hand card's tap builds that player's row and the confirm line, nothing else.
     engine = state.engine
     parts: list[ft.Control] = [ctx.keep("sv-pot", _pot_inputs(state), lambda: _pot_block(state, ctx))]
-    if engine.rounds_played and not engine.round_open and engine.last_award:
+    # A correction shows the table as it was before the entry corrected: the round before it (its
+    # award, each player's card) lies under later rounds now, so without the aid neither is shown.
+    covered = ctx.correcting and not state.assist and state.outcome is None
+    if engine.rounds_played and not engine.round_open and engine.last_award and not covered:
         said = tuple(ctx.say(m) for m in engine.last_award)
         parts.append(ctx.keep("sv-award", (engine.rounds_played, said), lambda: _award_block(state, ctx)))
     if not ctx.readonly and state.outcome is None:
@@ -65,7 +68,8 @@ def build(state: State, ctx: TableContext) -> ft.Control:
                               lambda: _reveal_block(state, ctx, shown=revealing, why=why_out)))
         parts.append(_play_block(state, ctx, shown=not revealing and "play" in types,
                                  why=None if revealing else why))
-    parts.append(_players_block(state, ctx))
+    if not covered:
+        parts.append(_players_block(state, ctx))
     return ft.Column(parts, spacing=ui.GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 

@@ -638,7 +638,7 @@ def _correction(app: App, session: SessionState, now: TableState, draft: TableDr
         draft.fix_seeded = index
     ctx = TableContext(lang=app.lang, submit=preview, refresh=lambda: app.render(), draft=draft.fix_draft,
                        id_prefix="fix-", side_panel=has_side, dismiss=lambda: setattr(draft, "refusal", None),
-                       compact=app.narrow,
+                       compact=app.narrow, correcting=True,
                        width=game_width(app, landscape_share(game_screen)))
     parts.append(paused(app, game_screen.build(state, ctx)))
     return ft.Column(parts, spacing=ui.GAP), state, ctx
