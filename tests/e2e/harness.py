@@ -84,6 +84,16 @@ def chromium_in_namespace(pw: Any, ns: str, folder: Path) -> Iterator[Any]:
         browser.close()
 
 
+def listener(port: int) -> int | None:
+    """The pid of the process listening on ``port`` on this machine (None if ``ss`` cannot say)."""
+    try:
+        out = subprocess.run(["ss", "-Hltnp", f"sport = :{port}"], capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"pid=(\d+)", out)
+    return int(found.group(1)) if found else None
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -109,7 +119,17 @@ class AppProcess:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> "AppProcess":
-        self.port = free_port()
+        """Start the app on a free port and wait until it answers. A port found free can be taken by
+        another test's app (another worker) before this one binds it: then the answer would come
+        from that app, and this one exits. So the app that answers must be this very process
+        (``ss`` names the port's listener), else it starts again on another port."""
+        for _ in range(3):
+            if self._start_on(free_port()):
+                return self
+        raise RuntimeError(f"the app could not get a port of its own:\n{self.log()}")
+
+    def _start_on(self, port: int) -> bool:
+        self.port = port
         env = dict(os.environ)
         for knob in ("FLET_SERVER_PORT", "FLET_SERVER_IP", "COMPANION_DB"):
             env.pop(knob, None)
@@ -120,13 +140,16 @@ class AppProcess:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if listener(self.port) not in (None, self.proc.pid):  # the port went to another app
+                    return False
                 raise RuntimeError(f"the app exited ({self.proc.returncode}):\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url, timeout=2) as answer:
-                    if answer.status == 200:
-                        return self
+                    if answer.status == 200 and listener(self.port) in (self.proc.pid, None):
+                        return True
             except OSError:
-                time.sleep(0.2)
+                pass
+            time.sleep(0.2)
         raise RuntimeError(f"the app did not answer on {self.url}:\n{self.log()}")
 
     def stop(self) -> None:
