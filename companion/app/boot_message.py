@@ -38,7 +38,7 @@ import logging
 import os
 from pathlib import Path
 
-from companion.app.asgi import ASGIApp, Receive, Scope, Send
+from companion.app.asgi import ASGIApp, Receive, Scope, Send, header
 
 log = logging.getLogger(__name__)
 
@@ -93,19 +93,12 @@ class _Served:
         self.etag = b'"' + hashlib.blake2b(body, digest_size=16).hexdigest().encode() + b'"' if body else b""
 
 
-def _header(scope: Scope, name: bytes) -> bytes | None:
-    for key, value in scope.get("headers", ()):
-        if bytes(key).lower() == name:
-            return bytes(value)
-    return None
-
-
-def _matches(if_none_match: bytes | None, etag: bytes) -> bool:
+def _matches(if_none_match: str | None, etag: bytes) -> bool:
     """Whether an ``If-None-Match`` header names ``etag`` (weakly compared, as for a GET)."""
     if if_none_match is None:
         return False
-    tags = [tag.strip().removeprefix(b"W/") for tag in if_none_match.split(b",")]
-    return b"*" in tags or etag in tags
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag.decode("ascii") in tags
 
 
 class BootMessage:
@@ -141,7 +134,7 @@ class BootMessage:
         if served.body is None:
             await self.app(scope, receive, send)
             return
-        if _matches(_header(scope, b"if-none-match"), served.etag):
+        if _matches(header(scope, b"if-none-match"), served.etag):
             await send({"type": "http.response.start", "status": 304,
                         "headers": [(b"etag", served.etag), *FLET_HEADERS]})
             await send({"type": "http.response.body", "body": b""})

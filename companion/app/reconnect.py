@@ -22,7 +22,7 @@ import logging
 
 import msgpack
 
-from companion.app.asgi import ASGIApp, Message, Receive, Scope, Send
+from companion.app.asgi import ASGIApp, Message, Receive, Scope, Send, header
 
 log = logging.getLogger(__name__)
 
@@ -61,13 +61,6 @@ class _Socket:
         self.ended = asyncio.Event()
 
 
-def _header(scope: Scope, name: bytes) -> str:
-    for key, value in scope.get("headers", ()):
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return ""
-
-
 class SessionTakeover:
     """ASGI middleware: a registration asking for a session that another socket of the same device
     still holds ends that socket first (see the module's doc). Other traffic passes untouched."""
@@ -81,7 +74,7 @@ class SessionTakeover:
             await self.app(scope, receive, send)
             return
         client = scope.get("client") or ("", 0)
-        device = (str(client[0]), _header(scope, b"user-agent"))
+        device = (str(client[0]), header(scope, b"user-agent") or "")
         me = _Socket()
         asked = False   # the client's registration was read
         answered = False  # the server's answer (this socket's session id) was read

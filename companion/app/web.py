@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 import flet as ft
 
 from companion.app import ui
-from companion.app.asgi import ASGIApp, Receive, Scope, Send
+from companion.app.asgi import ASGIApp, Receive, Scope, Send, header
 from models.i18n import Msg
 
 log = logging.getLogger("companion.app")
@@ -63,13 +63,6 @@ def allowed_origins(port: int, hosts: Iterable[str] = ()) -> frozenset[str]:
     """The origins the app's own pages have: ``http://HOST:PORT`` for loopback and ``hosts``."""
     names = [*LOOPBACK_HOSTS, *hosts]
     return frozenset(f"http://{name.lower()}:{port}" for name in names if name and name != "0.0.0.0")
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return None
 
 
 _PEER: ContextVar[str | None] = ContextVar("companion_peer", default=None)
@@ -115,7 +108,7 @@ class OriginGuard:
         return origin is None or origin.lower().rstrip("/") in self.allowed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and not self.allows(_header(scope, b"origin")):
+        if scope["type"] in ("http", "websocket") and not self.allows(header(scope, b"origin")):
             if scope["type"] == "websocket":
                 await receive()  # websocket.connect
                 await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
