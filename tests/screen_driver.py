@@ -27,6 +27,7 @@ class ScreenDriver:
         self.refusals: list[str] = []
         self.refreshes = 0
         self.dismissed = 0
+        context.setdefault("correcting", prefix == "fix-")  # as the frame's correction editor sets both
         self.ctx = TableContext(lang=lang, submit=self._submit, refresh=self._refresh, draft={},
                                 readonly=readonly, id_prefix=prefix, dismiss=self._dismiss, **context)
         self.root = screen.build(state, self.ctx)

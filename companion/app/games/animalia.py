@@ -334,7 +334,7 @@ def _solo_row(state: State, ctx: TableContext) -> int | None:
     row, or one row with room); ``None`` when a draw is a draw only. In a correction, which
     replaces one entry with one entry, a tap draws only."""
     engine = state.engine
-    if not engine.solo or engine.lot or ctx.id_prefix:
+    if not engine.solo or engine.lot or ctx.correcting:
         return None
     fitting = engine.fitting_rows(engine.dealer, 1)
     return fitting[0] if len(fitting) == 1 else None
@@ -544,7 +544,7 @@ def _bonus_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contro
 
     def enter(_: Any) -> None:
         action = {"type": "bonus", "player": player, "card": picked}
-        if ctx.id_prefix:  # a correction replaces one entry: its editor closes
+        if ctx.correcting:  # a correction replaces one entry: its editor closes
             ctx.submit(action)
             return
         # accepted, the view stays open while this player owes another card (the token of the game
@@ -635,7 +635,7 @@ def _medals_entry(state: State, ctx: TableContext, player: str) -> list[ft.Contr
         entries = [{"type": "cover", "player": player, "bonus": bonus, "card": target, **rows}
                    for bonus, target in covers]
         entries.append({"type": "medals", "player": player, "medals": choices[choice], **rows})
-        if ctx.id_prefix:  # a correction replaces one entry with one entry: the first of them
+        if ctx.correcting:  # a correction replaces one entry with one entry: the first of them
             entries = entries[:1]
         for entry in entries:
             ctx.submit(entry)
